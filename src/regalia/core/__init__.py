@@ -1,0 +1,7 @@
+"""The game-independent core: the Game protocol, errors, events and game records."""
+
+from regalia.core.errors import IllegalAction, InvalidPosition, RegaliaError
+from regalia.core.game import Event, Game
+from regalia.core.records import GameRecord, Match
+
+__all__ = ["Event", "Game", "GameRecord", "IllegalAction", "InvalidPosition", "Match", "RegaliaError"]

@@ -1,0 +1,132 @@
+"""Game records: a game is its config, its seed and its action list (design.md, "records").
+
+``Match`` is a game being played: it owns the one seeded random source, the state and the
+action list. ``GameRecord`` is the JSON form saved to disk, replayed to the identical state.
+
+Record JSON::
+
+    {"format": "regalia-record/1", "game": "regicide", "config": {"players": 2},
+     "seed": 42, "actions": ["play 5C", "discard 9D"]}
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from regalia.core.errors import InvalidPosition
+from regalia.core.game import Event, Game
+
+RECORD_FORMAT = "regalia-record/1"
+
+
+@dataclass
+class GameRecord:
+    """A finished or unfinished game: ``game`` name, ``config``, ``seed``, action texts."""
+
+    game: str
+    config: dict[str, Any]
+    seed: int
+    actions: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-able dict."""
+        return {"format": RECORD_FORMAT, "game": self.game, "config": self.config,
+                "seed": self.seed, "actions": list(self.actions)}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "GameRecord":
+        """Record from a dict; raises ``InvalidPosition`` naming a bad field."""
+        if not isinstance(obj, dict):
+            raise InvalidPosition("record: must be a JSON object")
+        if obj.get("format") != RECORD_FORMAT:
+            raise InvalidPosition(f"format: expected {RECORD_FORMAT!r}")
+        extra = set(obj) - {"format", "game", "config", "seed", "actions"}
+        if extra:
+            raise InvalidPosition(f"{sorted(extra)[0]}: unknown field of a game record")
+        if not isinstance(obj.get("game"), str):
+            raise InvalidPosition("game: must be a game name")
+        if not isinstance(obj.get("config"), dict):
+            raise InvalidPosition("config: must be an object")
+        if type(obj.get("seed")) is not int:
+            raise InvalidPosition("seed: must be an integer")
+        acts = obj.get("actions")
+        if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
+            raise InvalidPosition("actions: must be a list of action texts")
+        return cls(obj["game"], dict(obj["config"]), obj["seed"], list(acts))
+
+    def save(self, path: str | Path) -> None:
+        """Write the record as JSON to ``path``."""
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> "GameRecord":
+        """Read a record file; raises ``InvalidPosition`` (bad content) or ``OSError``."""
+        try:
+            obj = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as e:
+            raise InvalidPosition(f"record: not JSON ({e})") from None
+        return cls.from_json(obj)
+
+
+class Match:
+    """A game in progress: ``game``, ``config``, ``seed``, ``rng``, ``state``, ``actions``.
+
+    The one random source is ``random.Random(seed)``, used first for the deal and then for
+    every chance event, so replaying the action texts from the seed rebuilds the same state.
+    """
+
+    def __init__(self, game: Game, config: dict[str, Any], seed: int) -> None:
+        self.game = game
+        self.config = dict(config)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.state = game.new_game(dict(config), self.rng)
+        self.actions: list[str] = []
+
+    def play(self, action: int | str) -> list[Event]:
+        """Apply an action (code or text) and record it; returns its events.
+
+        Raises ``IllegalAction`` and changes nothing (the random source included) when refused.
+        """
+        g = self.game
+        a = g.action_from_text(self.state, action) if isinstance(action, str) else action
+        text = g.action_to_text(self.state, a)
+        rng_state = self.rng.getstate()
+        try:
+            self.state, events = g.apply(self.state, a, self.rng)
+        except Exception:
+            self.rng.setstate(rng_state)
+            raise
+        self.actions.append(text)
+        return events
+
+    def record(self) -> GameRecord:
+        """The game so far as a ``GameRecord``."""
+        return GameRecord(self.game.name, dict(self.config), self.seed, list(self.actions))
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> "Match":
+        """Rebuild a match by replaying a record; raises ``IllegalAction`` on a bad action."""
+        from regalia.games import get_game
+
+        m = cls(get_game(record.game), record.config, record.seed)
+        for text in record.actions:
+            m.play(text)
+        return m
+
+    @staticmethod
+    def replay(record: GameRecord) -> Iterator[tuple[str | None, Any, list[Event]]]:
+        """Yield ``(action_text, state, events)``: first ``(None, initial, [])``, then one per
+        action of the record, in order."""
+        from regalia.games import get_game
+
+        m = Match(get_game(record.game), record.config, record.seed)
+        yield None, m.state, []
+        for text in record.actions:
+            events = m.play(text)
+            yield text, m.state, events
+

@@ -1,0 +1,592 @@
+"""Regicide rules: setup, legal actions and their effects (rules 1.3 to 1.14).
+
+Everything here is a function of a ``State`` (see ``state``); ``apply`` copies the state
+before changing it, so the caller's state never changes, refused action or not.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from typing import Any
+
+from regalia.core.errors import IllegalAction, InvalidPosition
+from regalia.core.game import Event
+from regalia.games.regicide import actions as A
+from regalia.games.regicide.cards import (
+    ATTACK,
+    CLUBS,
+    DIAMONDS,
+    HEALTH,
+    HEARTS,
+    JACK,
+    JESTERS,
+    KING,
+    QUEEN,
+    RANK,
+    SPADES,
+    SUIT,
+    SUIT_LETTERS,
+    TEXT,
+    VALUE,
+    cards_of,
+    mask_texts,
+    mask_value,
+)
+from regalia.games.regicide.state import (
+    CHOOSE,
+    JESTERS_IN_TAVERN,
+    LOST,
+    MAX_HAND,
+    PLAY,
+    SUFFER,
+    WON,
+    Options,
+    State,
+)
+
+MEDALS = {2: "gold", 1: "silver", 0: "bronze"}  # rules 1.14: by Jesters left unflipped
+
+
+# --------------------------------------------------------------------------- derived values
+
+def enemy_attack(s: State) -> int:
+    """Printed attack of the current enemy (rules 1.2); 0 when there is none."""
+    return ATTACK[RANK[s.enemy]] if s.enemy is not None else 0
+
+
+def enemy_health(s: State) -> int:
+    """Health of the current enemy (rules 1.2); 0 when there is none."""
+    return HEALTH[RANK[s.enemy]] if s.enemy is not None else 0
+
+
+def blocked(s: State, suit: int) -> bool:
+    """Whether the enemy is immune to ``suit``'s power now (rules 1.6, 1.9)."""
+    return s.enemy is not None and SUIT[s.enemy] == suit and not s.cancelled
+
+
+def shield(s: State) -> int:
+    """Spade shield against the current enemy (rules 1.9 shield formula)."""
+    if s.enemy is None or (SUIT[s.enemy] == SPADES and not s.cancelled):
+        return 0
+    return s.spades
+
+
+def effective_attack(s: State) -> int:
+    """Attack to absorb in Step 4: max(0, attack - shield) (rules 1.8)."""
+    return max(0, enemy_attack(s) - shield(s))
+
+
+def can_yield(s: State, seat: int) -> bool:
+    """Whether ``seat`` may yield now (rules 1.11, option ``solo_yield``)."""
+    if s.players == 1:
+        return s.options.solo_yield
+    y = s.yielded
+    return not all(y[q] for q in range(s.players) if q != seat)
+
+
+def medal(s: State) -> str | None:
+    """Solo medal of a won game: ``"gold"``, ``"silver"`` or ``"bronze"`` (rules 1.14)."""
+    if s.phase != WON or s.players != 1:
+        return None
+    return MEDALS[s.jesters]
+
+
+def enemies_defeated(s: State) -> int:
+    """How many of the 12 enemies are defeated (0-12)."""
+    return 12 - len(s.castle) - (1 if s.enemy is not None else 0)
+
+
+# --------------------------------------------------------------------------- legal actions
+
+_PLAY_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def play_options(hand: int) -> tuple[int, ...]:
+    """Card masks of every legal Step 1 play from ``hand`` (rules 1.5), each once.
+
+    Singles (one Jester stands for both), Animal Companion pairs (an Ace plus one other
+    non-Jester card, Ace + Ace included) and sets of equal number cards totalling 10 or less.
+    """
+    cached = _PLAY_CACHE.get(hand)
+    if cached is not None:
+        return cached
+    cards = cards_of(hand)
+    out = []
+    jester_seen = False
+    for c in cards:
+        if c >= 52:
+            if jester_seen:
+                continue
+            jester_seen = True
+        out.append(1 << c)
+    for a in cards:
+        if RANK[a] != 1:
+            continue
+        for c in cards:
+            if c == a or c >= 52 or (RANK[c] == 1 and c < a):
+                continue
+            out.append(1 << a | 1 << c)
+    for r in (2, 3, 4, 5):
+        group = [c for c in cards if RANK[c] == r]
+        for size in range(2, len(group) + 1):
+            if r * size > 10:
+                break
+            for combo in combinations(group, size):
+                m = 0
+                for c in combo:
+                    m |= 1 << c
+                out.append(m)
+    result = tuple(out)
+    if len(_PLAY_CACHE) > 200_000:
+        _PLAY_CACHE.clear()
+    _PLAY_CACHE[hand] = result
+    return result
+
+
+def play_problem(mask: int) -> str | None:
+    """Why ``mask`` is not a legal play shape (rules 1.5), or ``None`` if it is."""
+    cards = cards_of(mask)
+    n = len(cards)
+    if n == 1:
+        return None
+    if any(c >= 52 for c in cards):
+        return "a Jester is always played alone (rules 1.5)"
+    if n == 2 and (RANK[cards[0]] == 1 or RANK[cards[1]] == 1):
+        return None
+    if any(RANK[c] == 1 for c in cards):
+        return "an Animal Companion pairs with exactly one other card and never joins a set (rules 1.5)"
+    ranks = {RANK[c] for c in cards}
+    if len(ranks) > 1:
+        return "cards played together must be of the same number, or an Ace with one card (rules 1.5)"
+    r = ranks.pop()
+    if r > 10:
+        return "royals never form a set (rules 1.5)"
+    if r * n > 10:
+        return f"a set of equal cards must total 10 or less, this one totals {r * n} (rules 1.5)"
+    return None
+
+
+def discard_options(hand: int, attack: int, minimal: bool = False) -> list[int]:
+    """Card masks of every legal Step 4 discard (rules 1.8, 3.R10).
+
+    Every non-empty set of hand cards whose total value is at least ``attack``; with
+    ``minimal`` only those in which every card is needed. Sets that differ only in which of
+    two Jesters they hold are listed once.
+    """
+    masks = [0]
+    sums = [0]
+    mins = [1 << 30]
+    for c in cards_of(hand):
+        bit = 1 << c
+        v = VALUE[c]
+        masks += [m | bit for m in masks]
+        sums += [x + v for x in sums]
+        if minimal:
+            mins += [x if x < v else v for x in mins]
+    both_jesters = (hand >> 52 & 3) == 3
+    out = []
+    for i in range(1, len(masks)):
+        if sums[i] < attack:
+            continue
+        if minimal and sums[i] - mins[i] >= attack:
+            continue
+        m = masks[i]
+        if both_jesters and (m >> 52 & 3) == 2:
+            continue
+        out.append(m)
+    return out
+
+
+def legal_actions(s: State) -> list[int]:
+    """Legal action codes of the seat to act (rules 1.5, 1.8, 1.10, 1.11, 1.14).
+
+    Side actions of other seats (``prefer``) are in ``side_actions``.
+    """
+    phase = s.phase
+    p = s.current
+    if phase == PLAY:
+        out = [A.PLAY | m for m in play_options(s.hands[p])]
+        if can_yield(s, p):
+            out.append(A.YIELD)
+        if s.jesters:
+            out.append(A.JESTER_REFRESH)
+        return out
+    if phase == SUFFER:
+        hand = s.hands[p]
+        d = effective_attack(s)
+        out = []
+        if mask_value(hand) >= d:
+            out = [A.DISCARD | m for m in discard_options(hand, d, s.options.minimal_discard)]
+        if s.jesters:
+            out.append(A.JESTER_REFRESH)
+        return out
+    if phase == CHOOSE:
+        return [A.CHOOSE | k for k in range(s.players)
+                if k != p or s.options.jester_choose_self]
+    return []
+
+
+def side_actions(s: State) -> list[int]:
+    """``prefer`` actions other seats may take during the Jester window (rules 1.10).
+
+    A seat other than the Jester's player may set its public wish to ``yes`` or ``no``;
+    setting the wish it already shows is not an action.
+    """
+    if s.phase != CHOOSE:
+        return []
+    out = []
+    for q in range(s.players):
+        if q == s.current:
+            continue
+        for yes in (True, False):
+            if s.preferences[q] != ("yes" if yes else "no"):
+                out.append(A.prefer(q, yes))
+    return out
+
+
+# --------------------------------------------------------------------------- setup
+
+def new_game(config: dict[str, Any], rng: random.Random) -> State:
+    """Deal a new game (rules 1.3).
+
+    ``config``: ``{"players": 1-4}`` plus any rule option (rules page, "Rule options").
+    Raises ``InvalidPosition`` naming a bad key or value.
+    """
+    config = dict(config or {})
+    players = config.pop("players", 1)
+    if type(players) is not int or not 1 <= players <= 4:
+        raise InvalidPosition("players: Regicide is for 1 to 4 players")
+    options = Options.from_dict(config, players)
+    s = State.__new__(State)
+    s.players = players
+    jacks = [c for c in range(52) if RANK[c] == JACK]
+    queens = [c for c in range(52) if RANK[c] == QUEEN]
+    kings = [c for c in range(52) if RANK[c] == KING]
+    for group in (jacks, queens, kings):
+        rng.shuffle(group)
+    s.castle = kings + queens + jacks  # top last: the Jacks are on top
+    s.enemy = s.castle.pop()
+    s.tavern = [c for c in range(52) if RANK[c] <= 10] + list(JESTERS[:JESTERS_IN_TAVERN[players]])
+    rng.shuffle(s.tavern)
+    hands = [0] * players
+    for _ in range(MAX_HAND[players]):
+        for p in range(players):
+            hands[p] |= 1 << s.tavern.pop()
+    s.hands = hands
+    s.discard = []
+    s.table = []
+    s.spades = 0
+    s.damage = 0
+    s.cancelled = False
+    s.known_top = 0
+    s.yielded = [False] * players
+    s.jesters = 2 if players == 1 else 0
+    s.preferences = [None] * players
+    s.options = options
+    s.log = None
+    first = options.first_player if options.first_player is not None else rng.randrange(players)
+    s.current = first
+    s.phase = PLAY
+    s.log = (Event("setup", None, {"players": players, "first": first, "enemy": TEXT[s.enemy]}),
+             None)
+    return s
+
+
+# --------------------------------------------------------------------------- apply
+
+def _refuse(s: State, action_text: str, why: str) -> IllegalAction:
+    allowed = describe_allowed(s)
+    return IllegalAction(f"{action_text} is refused: {why}; {allowed}")
+
+
+def describe_allowed(s: State) -> str:
+    """A short sentence of what the seat to act may do now."""
+    if s.phase in (WON, LOST):
+        return f"the game is over ({s.phase}): no action is allowed"
+    legal = legal_actions(s)
+    texts = [A.to_text(a) for a in legal]
+    who = f"seat {s.current}"
+    if len(texts) > 12:
+        verbs = sorted({t.split()[0] for t in texts})
+        extra = ""
+        if s.phase == SUFFER:
+            extra = f" (cards totalling at least {effective_attack(s)})"
+        return f"{who} may: {', '.join(verbs)}{extra}; e.g. {', '.join(texts[:6])}"
+    if not texts:
+        return f"{who} has no legal action"
+    return f"{who} may: {', '.join(texts)}"
+
+
+def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]]:
+    """The state after ``action`` and the events it caused (rules 1.4 to 1.14).
+
+    Raises ``IllegalAction`` (saying why and what is allowed) and leaves ``s`` unchanged.
+    """
+    k = action & ~A.ARG_MASK
+    arg = action & A.ARG_MASK
+    phase = s.phase
+    if phase in (WON, LOST):
+        raise IllegalAction(f"{_safe_text(action)} is refused: the game is over ({phase})")
+    p = s.current
+    events: list[Event] = []
+    if k == A.PLAY:
+        if phase != PLAY:
+            raise _refuse(s, A.to_text(action), f"cards are played in Step 1, not in phase {phase}")
+        hand = s.hands[p]
+        if arg == 0 or arg & ~hand:
+            raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
+                          + " ".join(mask_texts(arg & ~hand) or ["any card named"]))
+        why = play_problem(arg)
+        if why:
+            raise _refuse(s, A.to_text(action), why)
+        t = s.copy()
+        _play(t, p, arg, rng, events)
+    elif k == A.YIELD:
+        if phase != PLAY:
+            raise _refuse(s, "yield", f"yielding happens in Step 1, not in phase {phase}")
+        if not can_yield(s, p):
+            why = ("no yielding in solo (rules 1.11, 3.R3)" if s.players == 1 else
+                   "every other player yielded on their most recent turn (rules 1.11)")
+            raise _refuse(s, "yield", why)
+        t = s.copy()
+        t.yielded[p] = True
+        _log(t, events, Event("yield", p, {}))
+        _step4(t, p, events)
+    elif k == A.JESTER_REFRESH:
+        if s.players != 1 and s.jesters == 0:
+            raise _refuse(s, "jester", "the Jester refresh is a solo power (rules 1.14)")
+        if s.jesters == 0:
+            raise _refuse(s, "jester", "both Jesters are already flipped (rules 1.14)")
+        if phase not in (PLAY, SUFFER):
+            raise _refuse(s, "jester", "the refresh is used at the start of Step 1 or Step 4")
+        t = s.copy()
+        _refresh(t, p, events)
+    elif k == A.DISCARD:
+        if phase != SUFFER:
+            raise _refuse(s, A.to_text(action), f"discarding to absorb the attack happens in "
+                          f"Step 4, not in phase {phase}")
+        hand = s.hands[p]
+        if arg == 0 or arg & ~hand:
+            raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
+                          + " ".join(mask_texts(arg & ~hand) or ["any card named"]))
+        d = effective_attack(s)
+        total = mask_value(arg)
+        if total < d:
+            raise _refuse(s, A.to_text(action), f"the discarded cards total {total}, "
+                          f"less than the attack of {d} (rules 1.8)")
+        if s.options.minimal_discard:
+            least = min(VALUE[c] for c in cards_of(arg))
+            if total - least >= d:
+                raise _refuse(s, A.to_text(action), "with option minimal_discard every "
+                              "discarded card must be needed (rules 3.R10)")
+        t = s.copy()
+        t.hands[p] = hand & ~arg
+        cards = cards_of(arg)
+        t.discard.extend(cards)
+        _log(t, events, Event("discard", p, {"cards": [TEXT[c] for c in cards], "total": total,
+                                             "attack": d}))
+        _next_turn(t, (p + 1) % t.players, events)
+    elif k == A.CHOOSE:
+        if phase != CHOOSE:
+            raise _refuse(s, A.to_text(action), "the next player is chosen only after a "
+                          "Jester is played (rules 1.10)")
+        if arg >= s.players:
+            raise _refuse(s, A.to_text(action), f"there is no seat {arg}")
+        if arg == p and not s.options.jester_choose_self:
+            raise _refuse(s, A.to_text(action), "with option jester_choose_self off the "
+                          "Jester's player must name another player (rules 3.R6)")
+        t = s.copy()
+        _log(t, events, Event("choose", p, {"next": arg}))
+        _next_turn(t, arg, events)
+    elif k == A.PREFER:
+        seat, yes = arg >> 1, arg & 1
+        text = A.to_text(action)
+        if phase != CHOOSE:
+            raise IllegalAction(f"{text} is refused: wishes to go next are only allowed "
+                                "between a Jester and the chosen player's turn (rules 1.10)")
+        if seat >= s.players or seat == p:
+            raise IllegalAction(f"{text} is refused: only seats other than the Jester's "
+                                f"player {p} state a wish (rules 1.10)")
+        wish = "yes" if yes else "no"
+        if s.preferences[seat] == wish:
+            raise IllegalAction(f"{text} is refused: seat {seat} already shows {wish!r}")
+        t = s.copy()
+        t.preferences[seat] = wish
+        _log(t, events, Event("prefer", seat, {"wish": wish}))
+    else:
+        raise IllegalAction(f"action code {action} is not a Regicide action")
+    return t, events
+
+
+def _safe_text(action: int) -> str:
+    try:
+        return A.to_text(action)
+    except ValueError:
+        return f"action code {action}"
+
+
+def _log(t: State, events: list[Event], ev: Event) -> None:
+    events.append(ev)
+    t.log = (ev, t.log)
+
+
+def _draw(t: State, seat: int, drawn: list[int], known: list[int]) -> None:
+    """Move the top Tavern card into ``seat``'s hand, noting whether it was public."""
+    c = t.tavern.pop()
+    if t.known_top:
+        t.known_top -= 1
+        known.append(c)
+    drawn.append(c)
+    t.hands[seat] |= 1 << c
+
+
+def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, list[int]],
+                known: list[int], extra: dict[str, Any] | None = None) -> None:
+    data: dict[str, Any] = {"counts": {q: len(cs) for q, cs in by_seat.items()}}
+    if extra:
+        data.update(extra)
+    if known:
+        data["known"] = {q: [TEXT[c] for c in cs if c in known] for q, cs in by_seat.items()
+                         if any(c in known for c in cs)}
+    private = {q: {"cards": [TEXT[c] for c in cs]} for q, cs in by_seat.items() if cs}
+    _log(t, events, Event(kind, None if kind == "draw" else t.current, data, private or None))
+
+
+def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) -> None:
+    """Steps 1-3 of a card play (rules 1.5-1.7)."""
+    t.hands[p] &= ~mask
+    t.table.append(mask)
+    t.yielded[p] = False
+    cards = cards_of(mask)
+    played = [TEXT[c] for c in cards]
+    if cards[0] >= 52:  # a Jester (rules 1.10): cancel immunity, skip Steps 3 and 4
+        t.cancelled = True
+        t.phase = CHOOSE
+        t.preferences = [None] * t.players
+        _log(t, events, Event("jester", p, {"cards": played}))
+        return
+    v = 0
+    suits = set()
+    for c in cards:
+        v += VALUE[c]
+        suits.add(SUIT[c])
+    powers = [SUIT_LETTERS[x] for x in (HEARTS, DIAMONDS, CLUBS, SPADES)
+              if x in suits and not blocked(t, x)]
+    immune = [SUIT_LETTERS[x] for x in suits if blocked(t, x)]
+    damage = v * 2 if "C" in powers else v
+    _log(t, events, Event("play", p, {"cards": played, "value": v, "damage": damage,
+                                      "powers": powers, "blocked": immune}))
+    if "H" in powers and t.discard:  # Hearts before Diamonds (rules 1.6)
+        n = min(v, len(t.discard))
+        if n == len(t.discard):
+            healed = t.discard
+            rng.shuffle(healed)
+            t.discard = []
+        else:
+            picked = rng.sample(range(len(t.discard)), n)
+            chosen = set(picked)
+            healed = [t.discard[i] for i in picked]
+            t.discard = [c for i, c in enumerate(t.discard) if i not in chosen]
+        t.tavern[0:0] = healed  # bottom of the Tavern
+        _log(t, events, Event("heal", p, {"count": n}))
+    if "D" in powers and t.tavern:
+        by_seat: dict[int, list[int]] = {}
+        known: list[int] = []
+        n_players = t.players
+        full = t.max_hand
+        left = v
+        seat = p
+        skipped = 0
+        while left and t.tavern and skipped < n_players:
+            if t.hands[seat].bit_count() < full:
+                _draw(t, seat, by_seat.setdefault(seat, []), known)
+                left -= 1
+                skipped = 0
+            else:
+                skipped += 1
+            seat = (seat + 1) % n_players
+        if by_seat:
+            _draw_event(t, events, "draw", by_seat, known)
+    if SPADES in suits:
+        t.spades += v  # counts now unless blocked; a Jester may unblock it later (rules 1.9)
+    t.damage += damage
+    health = HEALTH[RANK[t.enemy]]
+    if t.damage >= health:
+        _defeat(t, p, t.damage == health, events)
+    else:
+        _step4(t, p, events)
+
+
+def _defeat(t: State, p: int, exact: bool, events: list[Event]) -> None:
+    """The enemy is defeated (rules 1.7 step 2)."""
+    enemy = t.enemy
+    if exact:
+        t.tavern.append(enemy)
+        t.known_top += 1
+    else:
+        t.discard.append(enemy)
+    for play in t.table:
+        t.discard.extend(cards_of(play))
+    t.table = []
+    t.spades = 0
+    t.cancelled = False
+    t.damage = 0
+    _log(t, events, Event("defeat", p, {"enemy": TEXT[enemy], "exact": exact}))
+    if not t.castle:
+        t.enemy = None
+        t.phase = WON
+        _log(t, events, Event("won", None, {"medal": medal(t)}))
+        return
+    t.enemy = t.castle.pop()
+    _log(t, events, Event("enemy", None, {"enemy": TEXT[t.enemy]}))
+    _next_turn(t, p, events)
+
+
+def _step4(t: State, p: int, events: list[Event]) -> None:
+    """Step 4 (rules 1.8): skip when the attack is 0, lose when the hand is too weak."""
+    d = effective_attack(t)
+    if d == 0:
+        _log(t, events, Event("shielded", p, {}))
+        _next_turn(t, (p + 1) % t.players, events)
+        return
+    t.phase = SUFFER
+    _check_suffer(t, p, d, events)
+
+
+def _check_suffer(t: State, p: int, d: int, events: list[Event]) -> None:
+    if mask_value(t.hands[p]) < d and not t.jesters:
+        t.phase = LOST
+        _log(t, events, Event("lost", p, {"reason": f"seat {p} cannot absorb an attack of {d}"}))
+
+
+def _next_turn(t: State, p: int, events: list[Event]) -> None:
+    """Seat ``p`` starts a turn at Step 1 (rules 1.4, 1.13 loss at Step 1)."""
+    t.current = p
+    t.phase = PLAY
+    t.preferences = [None] * t.players
+    _check_start(t, p, events)
+
+
+def _check_start(t: State, p: int, events: list[Event]) -> None:
+    if not t.hands[p] and not can_yield(t, p) and not t.jesters:
+        t.phase = LOST
+        _log(t, events, Event("lost", p, {"reason": f"seat {p} can neither play nor yield"}))
+
+
+def _refresh(t: State, p: int, events: list[Event]) -> None:
+    """Solo Jester refresh (rules 1.14): discard the hand, draw up to 8."""
+    t.jesters -= 1
+    old = cards_of(t.hands[p])
+    t.discard.extend(old)
+    t.hands[p] = 0
+    drawn: list[int] = []
+    known: list[int] = []
+    while t.tavern and len(drawn) < t.max_hand:
+        _draw(t, p, drawn, known)
+    _draw_event(t, events, "refresh", {p: drawn}, known,
+                {"discarded": [TEXT[c] for c in old], "jesters": t.jesters})
+    if t.phase == SUFFER:
+        _check_suffer(t, p, effective_attack(t), events)
+    else:
+        _check_start(t, p, events)

@@ -1,0 +1,112 @@
+"""The Regicide state record (rules 1.1, 1.3; formats.md 1.2).
+
+Piles are Python lists with the **top card last** (``pop()`` draws), unlike the position
+JSON, which lists them top first. Hands are card bit masks (see ``cards``). The engine never
+mutates a state it was given: ``apply`` works on a ``copy()``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from regalia.core.errors import InvalidPosition
+
+PLAY, SUFFER, CHOOSE, WON, LOST = "play", "suffer", "choose", "won", "lost"
+PHASES = (PLAY, SUFFER, CHOOSE, WON, LOST)
+MAX_HAND = {1: 8, 2: 7, 3: 6, 4: 5}  # rules 1.3
+JESTERS_IN_TAVERN = {1: 0, 2: 0, 3: 1, 4: 2}  # rules 1.3
+
+
+@dataclass(frozen=True)
+class Options:
+    """Rule options (rules page, "Rule options"); the defaults are the rules as stated."""
+
+    solo_yield: bool = False
+    jester_choose_self: bool = True
+    minimal_discard: bool = False
+    first_player: int | None = None
+
+    @classmethod
+    def from_dict(cls, obj: Any, players: int | None = None) -> "Options":
+        """Options from a JSON object; raises ``InvalidPosition`` naming a bad key or value."""
+        if obj is None:
+            return cls()
+        if not isinstance(obj, dict):
+            raise InvalidPosition("options: must be an object")
+        known = {f.name for f in fields(cls)}
+        for key, value in obj.items():
+            if key not in known:
+                raise InvalidPosition(
+                    f"options.{key}: unknown option; the options are {', '.join(sorted(known))}"
+                )
+            if key == "first_player":
+                if value is not None and (type(value) is not int or value < 0
+                                          or (players is not None and value >= players)):
+                    raise InvalidPosition("options.first_player: must be a seat number or null")
+            elif type(value) is not bool:
+                raise InvalidPosition(f"options.{key}: must be true or false")
+        return cls(**obj)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Only the options that differ from the defaults."""
+        default = Options()
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) != getattr(default, f.name)}
+
+
+class State:
+    """One Regicide position, omniscient.
+
+    Fields: ``players`` (1-4); ``current`` seat; ``phase`` (``play``, ``suffer``,
+    ``choose``, ``won``, ``lost``); ``enemy`` card id or ``None``; ``damage`` taken by it;
+    ``cancelled`` (a Jester cancelled its immunity); ``table``: list of play masks, oldest
+    first; ``spades``: sum of the attack values of the table's Spade-containing plays (the
+    shield before immunity, rules 1.9); ``castle``, ``tavern``, ``discard``: card id lists,
+    top last; ``known_top``: how many top Tavern cards are public (exact-kill royals, rules
+    1.15); ``hands``: card masks per seat; ``yielded``: per seat; ``jesters``: solo refreshes
+    left; ``preferences``: per seat ``"yes"``, ``"no"`` or ``None``; ``options``;
+    ``log``: the persistent event log, ``(event, older)`` or ``None``.
+    """
+
+    __slots__ = ("players", "current", "phase", "enemy", "damage", "cancelled", "table",
+                 "spades", "castle", "tavern", "discard", "known_top", "hands", "yielded",
+                 "jesters", "preferences", "options", "log")
+
+    def copy(self) -> "State":
+        """A copy sharing nothing mutable with ``self`` (the log is persistent, so shared)."""
+        s = State.__new__(State)
+        s.players = self.players
+        s.current = self.current
+        s.phase = self.phase
+        s.enemy = self.enemy
+        s.damage = self.damage
+        s.cancelled = self.cancelled
+        s.table = self.table[:]
+        s.spades = self.spades
+        s.castle = self.castle[:]
+        s.tavern = self.tavern[:]
+        s.discard = self.discard[:]
+        s.known_top = self.known_top
+        s.hands = self.hands[:]
+        s.yielded = self.yielded[:]
+        s.jesters = self.jesters
+        s.preferences = self.preferences[:]
+        s.options = self.options
+        s.log = self.log
+        return s
+
+    @property
+    def max_hand(self) -> int:
+        """Maximum hand size for the player count (rules 1.3)."""
+        return MAX_HAND[self.players]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "log")
+
+    def __repr__(self) -> str:
+        from regalia.games.regicide.position import to_json
+
+        return f"<regicide.State {to_json(self)}>"
