@@ -79,7 +79,7 @@ class Regicide(Game):
         return _actions.from_text(text, hand_of)
 
     def all_legal_texts(self, state: State) -> list[str]:
-        acts = _rules.legal_actions(state) + _rules.side_actions(state)
+        acts = list(_rules.legal_actions(state)) + _rules.side_actions(state)
         return [_actions.to_text(a) for a in acts]
 
 

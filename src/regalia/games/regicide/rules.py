@@ -7,6 +7,8 @@ before changing it, so the caller's state never changes, refused action or not.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
@@ -100,6 +102,18 @@ def enemies_defeated(s: State) -> int:
 # --------------------------------------------------------------------------- legal actions
 
 _PLAY_CACHE: dict[int, tuple[int, ...]] = {}
+_PLAY_CODES: dict[int, list[int]] = {}
+
+
+def _sets_of_rank(r: int, nibble: int) -> list[int]:
+    """Masks of the legal sets (2+ cards, total <= 10) among the rank-``r`` cards whose
+    suits are the bits of ``nibble`` (rules 1.5)."""
+    cards = [(r - 1) * 4 + x for x in range(4) if nibble >> x & 1]
+    return [sum(1 << c for c in combo) for size in range(2, len(cards) + 1) if r * size <= 10
+            for combo in combinations(cards, size)]
+
+
+_SETS = {r: [_sets_of_rank(r, n) for n in range(16)] for r in (2, 3, 4, 5)}
 
 
 def play_options(hand: int) -> tuple[int, ...]:
@@ -112,31 +126,19 @@ def play_options(hand: int) -> tuple[int, ...]:
     if cached is not None:
         return cached
     cards = cards_of(hand)
-    out = []
-    jester_seen = False
-    for c in cards:
-        if c >= 52:
-            if jester_seen:
-                continue
-            jester_seen = True
-        out.append(1 << c)
-    for a in cards:
-        if RANK[a] != 1:
-            continue
-        for c in cards:
-            if c == a or c >= 52 or (RANK[c] == 1 and c < a):
-                continue
-            out.append(1 << a | 1 << c)
-    for r in (2, 3, 4, 5):
-        group = [c for c in cards if RANK[c] == r]
-        for size in range(2, len(group) + 1):
-            if r * size > 10:
+    out = [1 << c for c in cards]
+    if (hand >> 52 & 3) == 3:
+        out.pop()  # two Jesters: "play X" once
+    if hand & 0xF:  # Animal Companion pairs; an Ace pairs with a lower Ace only once
+        for a in cards:
+            if a >= 4:
                 break
-            for combo in combinations(group, size):
-                m = 0
-                for c in combo:
-                    m |= 1 << c
-                out.append(m)
+            bit = 1 << a
+            out += [bit | 1 << c for c in cards if c < 52 and (c > a or (c != a and c >= 4))]
+    for r in (2, 3, 4, 5):
+        nibble = hand >> 4 * (r - 1) & 0xF
+        if nibble & (nibble - 1):
+            out += _SETS[r][nibble]
     result = tuple(out)
     if len(_PLAY_CACHE) > 200_000:
         _PLAY_CACHE.clear()
@@ -167,46 +169,130 @@ def play_problem(mask: int) -> str | None:
     return None
 
 
-def discard_options(hand: int, attack: int, minimal: bool = False) -> list[int]:
-    """Card masks of every legal Step 4 discard (rules 1.8, 3.R10).
-
-    Every non-empty set of hand cards whose total value is at least ``attack``; with
-    ``minimal`` only those in which every card is needed. Sets that differ only in which of
-    two Jesters they hold are listed once.
-    """
-    masks = [0]
-    sums = [0]
-    mins = [1 << 30]
-    for c in cards_of(hand):
-        bit = 1 << c
+def _subsets(cards: list[int], tag: int) -> list[tuple[int, int]]:
+    """``(total value, mask | tag)`` of every subset of ``cards``."""
+    out = [(0, tag)]
+    for c in cards:
         v = VALUE[c]
-        masks += [m | bit for m in masks]
-        sums += [x + v for x in sums]
-        if minimal:
-            mins += [x if x < v else v for x in mins]
-    both_jesters = (hand >> 52 & 3) == 3
-    out = []
-    for i in range(1, len(masks)):
-        if sums[i] < attack:
-            continue
-        if minimal and sums[i] - mins[i] >= attack:
-            continue
-        m = masks[i]
-        if both_jesters and (m >> 52 & 3) == 2:
-            continue
-        out.append(m)
+        bit = 1 << c
+        out += [(x + v, m | bit) for x, m in out]
     return out
 
 
-def legal_actions(s: State) -> list[int]:
+def discard_options(hand: int, attack: int, minimal: bool = False, tag: int = 0) -> list[int]:
+    """Card masks of every legal Step 4 discard (rules 1.8, 3.R10), each or-ed with ``tag``.
+
+    Every non-empty set of hand cards whose total value is at least ``attack`` (``attack``
+    >= 1); with ``minimal`` only those in which every card is needed. Sets that differ only
+    in which of two Jesters they hold are listed once.
+    """
+    out = list(DiscardOptions(hand, attack, tag))
+    if minimal:
+        out = [m for m in out if _all_needed(m & ~tag, attack)]
+    if (hand >> 52 & 3) == 3:
+        out = [m for m in out if (m >> 52 & 3) != 2]
+    return out
+
+
+class DiscardOptions(Sequence):
+    """The discards of ``hand`` totalling at least ``attack``, as a lazy sequence.
+
+    Like python-chess's legal move generator, it computes its length and its items on demand:
+    a Step 4 hand of 8 cards has up to 255 legal discards, and a random player needs only one.
+    The hand is split in two halves; the subsets of the low half are sorted by value, so each
+    subset of the high half combines with a prefix of them. Items are ``mask | tag``, then the
+    ``extra`` codes. Does not handle option ``minimal_discard`` or two Jesters in one hand
+    (``discard_options`` does).
+    """
+
+    __slots__ = ("_high", "_counts", "_starts", "_low", "_total", "_extra", "_hand", "_attack",
+                 "_tag")
+
+    def __init__(self, hand: int, attack: int, tag: int = 0, extra: tuple[int, ...] = ()):
+        cards = cards_of(hand)
+        half = len(cards) >> 1
+        low = _subsets(cards[:half], 0)
+        low.sort(reverse=True)
+        low_neg = [-x for x, _ in low]
+        self._low = [m for _, m in low]
+        self._high = []
+        self._counts = []
+        self._starts = []
+        total = 0
+        for x, m in _subsets(cards[half:], tag):
+            n = bisect_right(low_neg, x - attack)
+            if n:
+                self._high.append(m)
+                self._counts.append(n)
+                self._starts.append(total)
+                total += n
+        self._total = total
+        self._extra = extra
+        self._hand, self._attack, self._tag = hand, attack, tag
+
+    def __len__(self) -> int:
+        return self._total + len(self._extra)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return list(self)[i]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if i >= self._total:
+            return self._extra[i - self._total]
+        j = bisect_right(self._starts, i) - 1
+        return self._high[j] | self._low[i - self._starts[j]]
+
+    def __iter__(self):
+        low = self._low
+        for m, n in zip(self._high, self._counts):
+            for lm in low[:n]:
+                yield m | lm
+        yield from self._extra
+
+    def __contains__(self, action) -> bool:
+        if action in self._extra:
+            return True
+        if not isinstance(action, int) or action & ~A.ARG_MASK != self._tag:
+            return False
+        m = action & A.ARG_MASK
+        return m != 0 and not m & ~self._hand and mask_value(m) >= self._attack
+
+    def __add__(self, other):
+        return list(self) + list(other)
+
+    def __radd__(self, other):
+        return list(other) + list(self)
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+
+def _all_needed(mask: int, attack: int) -> bool:
+    """Option ``minimal_discard``: leaving out the smallest card would fall short (3.R10)."""
+    return mask_value(mask) - min(VALUE[c] for c in cards_of(mask)) < attack
+
+
+def legal_actions(s: State) -> Sequence[int]:
     """Legal action codes of the seat to act (rules 1.5, 1.8, 1.10, 1.11, 1.14).
+
+    A list, except in Step 4 where it is usually a lazy ``DiscardOptions`` sequence (it
+    supports ``len``, indexing, iteration, ``in`` and ``+``).
 
     Side actions of other seats (``prefer``) are in ``side_actions``.
     """
     phase = s.phase
     p = s.current
     if phase == PLAY:
-        out = [A.PLAY | m for m in play_options(s.hands[p])]
+        hand = s.hands[p]
+        codes = _PLAY_CODES.get(hand)
+        if codes is None:
+            if len(_PLAY_CODES) > 200_000:
+                _PLAY_CODES.clear()
+            codes = _PLAY_CODES[hand] = [A.PLAY | m for m in play_options(hand)]
+        out = codes[:]
         if can_yield(s, p):
             out.append(A.YIELD)
         if s.jesters:
@@ -215,12 +301,12 @@ def legal_actions(s: State) -> list[int]:
     if phase == SUFFER:
         hand = s.hands[p]
         d = effective_attack(s)
-        out = []
-        if mask_value(hand) >= d:
-            out = [A.DISCARD | m for m in discard_options(hand, d, s.options.minimal_discard)]
-        if s.jesters:
-            out.append(A.JESTER_REFRESH)
-        return out
+        extra = (A.JESTER_REFRESH,) if s.jesters else ()
+        if mask_value(hand) < d:
+            return list(extra)
+        if s.options.minimal_discard or (hand >> 52 & 3) == 3:
+            return discard_options(hand, d, s.options.minimal_discard, A.DISCARD) + list(extra)
+        return DiscardOptions(hand, d, A.DISCARD, extra)
     if phase == CHOOSE:
         return [A.CHOOSE | k for k in range(s.players)
                 if k != p or s.options.jester_choose_self]
@@ -376,8 +462,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
             raise _refuse(s, A.to_text(action), f"the discarded cards total {total}, "
                           f"less than the attack of {d} (rules 1.8)")
         if s.options.minimal_discard:
-            least = min(VALUE[c] for c in cards_of(arg))
-            if total - least >= d:
+            if not _all_needed(arg, d):
                 raise _refuse(s, A.to_text(action), "with option minimal_discard every "
                               "discarded card must be needed (rules 3.R10)")
         t = s.copy()
@@ -453,6 +538,12 @@ def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, lis
     _log(t, events, Event(kind, None if kind == "draw" else t.current, data, private or None))
 
 
+_CLUB, _DIAMOND, _HEART, _SPADE = 1 << CLUBS, 1 << DIAMONDS, 1 << HEARTS, 1 << SPADES
+# Suit powers of a suit bit set, as letters in resolution order (Hearts before Diamonds).
+_SUIT_TEXT = tuple("".join(SUIT_LETTERS[x] for x in (HEARTS, DIAMONDS, CLUBS, SPADES)
+                           if bits >> x & 1) for bits in range(16))
+
+
 def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) -> None:
     """Steps 1-3 of a card play (rules 1.5-1.7)."""
     t.hands[p] &= ~mask
@@ -467,17 +558,16 @@ def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) 
         _log(t, events, Event("jester", p, {"cards": played}))
         return
     v = 0
-    suits = set()
+    suits = 0
     for c in cards:
         v += VALUE[c]
-        suits.add(SUIT[c])
-    powers = [SUIT_LETTERS[x] for x in (HEARTS, DIAMONDS, CLUBS, SPADES)
-              if x in suits and not blocked(t, x)]
-    immune = [SUIT_LETTERS[x] for x in suits if blocked(t, x)]
-    damage = v * 2 if "C" in powers else v
+        suits |= 1 << SUIT[c]
+    immune = 0 if t.cancelled else suits & (1 << SUIT[t.enemy])
+    powers = suits & ~immune
+    damage = v * 2 if powers & _CLUB else v
     _log(t, events, Event("play", p, {"cards": played, "value": v, "damage": damage,
-                                      "powers": powers, "blocked": immune}))
-    if "H" in powers and t.discard:  # Hearts before Diamonds (rules 1.6)
+                                      "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]}))
+    if powers & _HEART and t.discard:  # Hearts before Diamonds (rules 1.6)
         n = min(v, len(t.discard))
         if n == len(t.discard):
             healed = t.discard
@@ -490,7 +580,7 @@ def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) 
             t.discard = [c for i, c in enumerate(t.discard) if i not in chosen]
         t.tavern[0:0] = healed  # bottom of the Tavern
         _log(t, events, Event("heal", p, {"count": n}))
-    if "D" in powers and t.tavern:
+    if powers & _DIAMOND and t.tavern:
         by_seat: dict[int, list[int]] = {}
         known: list[int] = []
         n_players = t.players
@@ -508,7 +598,7 @@ def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) 
             seat = (seat + 1) % n_players
         if by_seat:
             _draw_event(t, events, "draw", by_seat, known)
-    if SPADES in suits:
+    if suits & _SPADE:
         t.spades += v  # counts now unless blocked; a Jester may unblock it later (rules 1.9)
     t.damage += damage
     health = HEALTH[RANK[t.enemy]]
@@ -557,7 +647,7 @@ def _step4(t: State, p: int, events: list[Event]) -> None:
 def _check_suffer(t: State, p: int, d: int, events: list[Event]) -> None:
     if mask_value(t.hands[p]) < d and not t.jesters:
         t.phase = LOST
-        _log(t, events, Event("lost", p, {"reason": f"seat {p} cannot absorb an attack of {d}"}))
+        _log(t, events, Event("lost", p, {"reason": "attack", "attack": d}))
 
 
 def _next_turn(t: State, p: int, events: list[Event]) -> None:
@@ -571,7 +661,7 @@ def _next_turn(t: State, p: int, events: list[Event]) -> None:
 def _check_start(t: State, p: int, events: list[Event]) -> None:
     if not t.hands[p] and not can_yield(t, p) and not t.jesters:
         t.phase = LOST
-        _log(t, events, Event("lost", p, {"reason": f"seat {p} can neither play nor yield"}))
+        _log(t, events, Event("lost", p, {"reason": "stuck"}))
 
 
 def _refresh(t: State, p: int, events: list[Event]) -> None:

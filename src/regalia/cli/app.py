@@ -1,0 +1,182 @@
+"""The ``regalia`` command line (formats.md section 3).
+
+Commands: ``new``, ``apply``, ``legal`` (the position contract), ``replay`` (a saved game
+move by move), ``play`` (a game in the terminal). A refused action or position prints one
+line on standard error, nothing on standard output, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from regalia.core.errors import InvalidPosition, RegaliaError
+from regalia.core.records import GameRecord, Match
+from regalia.games import GAME_NAMES, get_game
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Regalia: Regicide and Le Roy des Ribauds, rules engines, tables and bots.")
+
+
+def _fail(message: str) -> None:
+    """Print one line on standard error and exit with status 2."""
+    typer.echo(" ".join(str(message).split()), err=True)
+    raise typer.Exit(2)
+
+
+def _print_json(obj: Any) -> None:
+    typer.echo(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def _game(name: str):
+    try:
+        return get_game(name.lower())
+    except KeyError as e:
+        _fail(e.args[0])
+
+
+def _parse_options(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            _fail(f"--option {item!r}: write KEY=VALUE, e.g. --option solo_yield=true")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def read_position(path: str) -> tuple[Any, Any]:
+    """``(game, state)`` of a position file (``-``: standard input); exits 2 when invalid."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+    except OSError as e:
+        _fail(f"{path}: cannot read the position file ({e.strerror})")
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        _fail(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})")
+    if not isinstance(obj, dict):
+        _fail("position: must be a JSON object")
+    name = obj.get("game")
+    if name not in GAME_NAMES:
+        _fail(f"game: {name!r}; the games are {', '.join(GAME_NAMES)}")
+    game = get_game(name)
+    try:
+        return game, game.from_json(obj)
+    except RegaliaError as e:
+        _fail(f"invalid position: {e}")
+
+
+@app.command()
+def new(game: str = typer.Argument(..., help="regicide or ribauds"),
+        players: Optional[int] = typer.Option(None, help="number of players (Regicide 1-4)"),
+        seed: Optional[int] = typer.Option(None, help="seed of the deal (default: random)"),
+        option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)")) -> None:
+    """Print the position of a new game."""
+    g = _game(game)
+    config = _parse_options(option)
+    if players is not None:
+        config["players"] = players
+    rng = random.Random(seed if seed is not None else secrets.randbits(32))
+    try:
+        state = g.new_game(config, rng)
+    except RegaliaError as e:
+        _fail(str(e))
+    _print_json(g.to_json(state))
+
+
+@app.command()
+def apply(position_file: str = typer.Argument(..., help="position JSON file, or - for stdin"),
+          actions: list[str] = typer.Argument(..., help="actions, one argument each, e.g. 'play 5C 5D'"),
+          seed: int = typer.Option(0, help="seed of the random source (Hearts, Reine, reshuffles)")) -> None:
+    """Apply actions to a position and print the resulting position."""
+    g, state = read_position(position_file)
+    rng = random.Random(seed)
+    for text in actions:
+        try:
+            state, _ = g.apply(state, g.action_from_text(state, text), rng)
+        except RegaliaError as e:
+            _fail(str(e) if str(e).startswith(text) or str(e).startswith(repr(text))
+                  else f"{text}: {e}")
+    _print_json(g.to_json(state))
+
+
+@app.command()
+def legal(position_file: str = typer.Argument(..., help="position JSON file, or - for stdin")) -> None:
+    """Print every legal action of a position, one per line."""
+    g, state = read_position(position_file)
+    for text in g.all_legal_texts(state):
+        typer.echo(text)
+
+
+@app.command()
+def replay(file: Path = typer.Argument(..., help="a game record saved by 'regalia play --save'"),
+           seat: Optional[int] = typer.Option(None, help="show the game as this seat saw it "
+                                              "(default: everything, hands included)")) -> None:
+    """Show a saved game move by move."""
+    from regalia.cli.terminal import show_replay
+
+    try:
+        record = GameRecord.load(file)
+        get_game(record.game)
+    except OSError as e:
+        _fail(f"{file}: cannot read ({e.strerror})")
+    except (RegaliaError, KeyError) as e:
+        _fail(f"{file}: {e}")
+    try:
+        show_replay(record, seat)
+    except RegaliaError as e:
+        _fail(f"{file}: the record does not replay: {e}")
+
+
+@app.command()
+def play(game: str = typer.Argument("regicide", help="regicide or ribauds"),
+         players: Optional[int] = typer.Option(None, help="number of players (Regicide 1-4, Ribauds 2)"),
+         bots: str = typer.Option("", help="seats played by bots, 1-based, comma separated, e.g. '2,3'"),
+         bot: str = typer.Option("heuristic", help="which bot plays the bot seats"),
+         seed: Optional[int] = typer.Option(None, help="seed of the deal (default: random)"),
+         option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)"),
+         save: Optional[Path] = typer.Option(None, help="save the game record to this file"),
+         delay: float = typer.Option(0.0, help="seconds to pause after each bot move")) -> None:
+    """Play a game in the terminal: humans (hot seat) and bots."""
+    from regalia.bots import make_bot
+    from regalia.cli.terminal import TerminalTable
+
+    g = _game(game)
+    config = _parse_options(option)
+    if players is None:
+        players = 2 if g.name == "ribauds" else 1
+    config["players"] = players
+    if g.name == "ribauds" and not bots:
+        bots = "2"
+    seats: dict[int, Any] = {}
+    for part in filter(None, (p.strip() for p in bots.split(","))):
+        if not part.isdigit() or not 1 <= int(part) <= players:
+            _fail(f"--bots {bots!r}: give seat numbers from 1 to {players}, e.g. --bots 2,3")
+        try:
+            seats[int(part) - 1] = make_bot(g.name, bot)
+        except KeyError as e:
+            _fail(e.args[0])
+    try:
+        match = Match(g, config, seed if seed is not None else secrets.randbits(32))
+    except (RegaliaError, InvalidPosition) as e:
+        _fail(str(e))
+    TerminalTable(match, seats, delay=delay, save=save).run()
+
+
+def main() -> None:
+    """Entry point of the ``regalia`` command."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""The Regicide terminal screen (rules 1.15: only the seat's own view is drawn)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from regalia.games.regicide import actions as A
+from regalia.games.regicide.cards import VALUE, cards_of, parse_card, pretty
+from regalia.games.regicide.describe import describe, seat_name
+
+__all__ = ["complete", "describe", "label", "menu", "render", "result", "seat_name"]
+
+SUIT_STYLE = {"H": "bold red", "D": "bold red", "C": "bold", "S": "bold"}
+SUIT_NAME = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
+MENU_LIMIT = 14
+
+
+def card_text(text: str) -> Text:
+    """A card as coloured text (red Hearts and Diamonds, magenta Jester)."""
+    if text == "X":
+        return Text("Jester", style="bold magenta")
+    return Text(pretty(parse_card(text)), style=SUIT_STYLE[text[-1]])
+
+
+def cards_line(texts: list[str]) -> Text:
+    out = Text()
+    for i, t in enumerate(texts):
+        if i:
+            out.append("  ")
+        out.append_text(card_text(t))
+    return out or Text("(none)", style="dim")
+
+
+def render(view: dict[str, Any]) -> Panel:
+    """The table as ``view['seat']`` sees it."""
+    rows: list[Any] = []
+    if view["enemy"]:
+        enemy = Text("Enemy ")
+        enemy.append_text(card_text(view["enemy"]))
+        enemy.append(f"   attack {view['attack']}   health {view['health']}   "
+                     f"damage {view['damage']}/{view['health']}   shield {view['shield']}   ")
+        if view["immune"]:
+            enemy.append(f"immune to {SUIT_NAME[view['enemy_suit']]}", style="yellow")
+        else:
+            enemy.append("immunity cancelled by a Jester", style="green")
+        rows.append(enemy)
+    plays = [cards_line(p) for p in view["table"]]
+    table_line = Text("Table: ")
+    for i, p in enumerate(plays):
+        if i:
+            table_line.append(" | ")
+        table_line.append_text(p)
+    if not plays:
+        table_line.append("(no cards played against this enemy)", style="dim")
+    rows.append(table_line)
+    cr = view["castle_ranks"]
+    top = view["discard_top"]
+    piles = Text(f"Castle {view['castle']} (J {cr['J']}, Q {cr['Q']}, K {cr['K']})   "
+                 f"Tavern {view['tavern']}   Discard {view['discard']}")
+    if top:
+        piles.append(" (top ")
+        piles.append_text(card_text(top))
+        piles.append(")")
+    if view["tavern_top"]:
+        piles.append("   known on top of the Tavern: ")
+        piles.append_text(cards_line(view["tavern_top"]))
+    rows.append(piles)
+    seats = Table.grid(padding=(0, 2))
+    for s in range(view["players"]):
+        marks = []
+        if s == view["current"] and view["phase"] in ("play", "suffer", "choose"):
+            marks.append("to act")
+        if view["yielded"][s]:
+            marks.append("yielded last turn")
+        if view["preferences"][s]:
+            marks.append("wants to go next" if view["preferences"][s] == "yes"
+                         else "would rather not go next")
+        name = seat_name(s) + (" (you)" if s == view["seat"] else "")
+        seats.add_row(name, f"{view['hand_sizes'][s]} cards", ", ".join(marks))
+    rows.append(seats)
+    if view["players"] == 1:
+        rows.append(Text(f"Jesters (refreshes) left: {view['jesters']}"))
+    if view.get("hand") is not None:
+        hand = Text("Your hand: ", style="bold")
+        hand.append_text(cards_line(view["hand"]))
+        hand.append(f"   (total {sum(VALUE[parse_card(t)] for t in view['hand'])})")
+        rows.append(hand)
+    if view["phase"] == "suffer":
+        rows.append(Text(f"Step 4: discard cards totalling at least {view['attack_to_absorb']}.",
+                         style="bold yellow"))
+    elif view["phase"] == "choose":
+        rows.append(Text("A Jester was played: its player chooses who goes next.",
+                         style="bold yellow"))
+    log = view["log"][-8:]
+    if log:
+        rows.append(Text("Last moves:", style="dim"))
+        rows.extend(Text("  " + describe(e), style="dim") for e in log)
+    title = f"Regicide — {view['enemies_defeated']} of 12 enemies defeated"
+    return Panel(Group(*rows), title=title, expand=False)
+
+
+def label(text: str) -> str:
+    """An action text for people: ``"play 5C 5D"`` -> ``"play 5♣ 5♦"``."""
+    words = text.split()
+    if words and words[0] in ("play", "discard"):
+        return words[0] + " " + " ".join(pretty(parse_card(w)) for w in words[1:])
+    if words and words[0] == "choose":
+        return f"choose {seat_name(int(words[1]))} to go next"
+    if words and words[0] == "jester":
+        return "jester (flip a Jester: discard your hand, draw up to 8)"
+    return text
+
+
+def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
+    """The actions to number: all, or in Step 4 the cheapest discards first."""
+    if len(legal) <= MENU_LIMIT:
+        return legal
+    def cost(a: int) -> tuple[int, int]:
+        if A.kind(a) != A.DISCARD:
+            return (-1, 0)
+        cards = cards_of(A.arg(a))
+        return (sum(VALUE[c] for c in cards), len(cards))
+    return sorted(legal, key=cost)[:MENU_LIMIT]
+
+
+def complete(text: str, view: dict[str, Any]) -> str:
+    """Typed cards alone mean ``play`` in Step 1 and ``discard`` in Step 4."""
+    first = text.split()[0].lower()
+    if first in ("play", "discard", "yield", "jester", "choose", "prefer"):
+        return text
+    verb = "discard" if view["phase"] == "suffer" else "play"
+    return f"{verb} {text}"
+
+
+def result(view: dict[str, Any]) -> Text:
+    """The end-of-game announcement."""
+    if view["phase"] == "won":
+        medal = view.get("medal")
+        extra = f" — {medal.capitalize()} medal!" if medal else ""
+        return Text(f"Victory: all 12 enemies defeated{extra}", style="bold green")
+    return Text(f"Defeat: {view['enemies_defeated']} of 12 enemies defeated.", style="bold red")

@@ -1,0 +1,217 @@
+"""Terminal play with Rich: humans at one keyboard (hot seat) and bots.
+
+``TerminalTable(match, bots).run()`` plays a ``Match`` to its end. Each human sees only their
+own seat's view; between two different human seats a hand-over screen hides the last hand.
+Bad input gets a message and a new prompt, never a traceback. The per-game drawing lives in
+``regalia.cli.screens``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.console import Console
+
+from regalia.cli.screens import screen_for
+from regalia.core.errors import RegaliaError
+from regalia.core.game import Event
+from regalia.core.records import GameRecord, Match
+from regalia.games import get_game
+
+MENU_LIMIT = 14
+HELP = ("Type the number of a move, or the move itself in notation (e.g. 'play 5C 5D', "
+        "'discard 9D', 'yield'); cards alone are played or discarded. 'log' shows the whole "
+        "log, 'quit' leaves the game.")
+
+
+class Quit(Exception):
+    """The human asked to leave the game."""
+
+
+class TerminalTable:
+    """One game at the terminal.
+
+    ``match``: the game; ``bots``: seat -> bot (other seats are humans); ``read``: the input
+    function (``Console.input`` by default, replaced in tests); ``delay``: pause after bot
+    moves (seconds); ``save``: where to write the game record at the end.
+    """
+
+    def __init__(self, match: Match, bots: dict[int, Any], console: Console | None = None,
+                 read: Callable[[str], str] | None = None, delay: float = 0.0,
+                 save: Path | None = None, bot_seed: int | None = None) -> None:
+        self.match = match
+        self.game = match.game
+        self.bots = bots
+        self.console = console or Console(highlight=False)
+        self.read = read or (lambda prompt: self.console.input(prompt))
+        self.delay = delay
+        self.save = save
+        self.screen = screen_for(self.game.name)
+        self.bot_rng = random.Random(bot_seed if bot_seed is not None else match.seed + 1)
+        players = match.state.players if hasattr(match.state, "players") else 2
+        self.humans = [s for s in range(players) if s not in bots]
+        self.shown: int | None = None  # the human seat whose screen is up
+
+    # ------------------------------------------------------------------ main loop
+
+    def run(self) -> None:
+        """Play until the game ends or a human quits; then show the result."""
+        try:
+            while not self.game.is_terminal(self.match.state):
+                self._side_window()
+                seat = self.game.current_seat(self.match.state)
+                if seat in self.bots:
+                    self._bot_turn(seat)
+                else:
+                    self._human_turn(seat)
+        except Quit:
+            self.console.print("[bold]Game left unfinished.[/bold]")
+        else:
+            self._finish()
+        if self.save:
+            self.match.record().save(self.save)
+            self.console.print(f"Game record saved to {self.save} "
+                               f"(replay it with: regalia replay {self.save}).")
+
+    def _viewer(self) -> int | None:
+        """Whose eyes the screen belongs to: the shown human, the only human, or nobody."""
+        if self.shown is not None:
+            return self.shown
+        return self.humans[0] if len(self.humans) == 1 else None
+
+    def _apply(self, action: int) -> list[Event]:
+        events = self.match.play(action)
+        viewer = self._viewer()
+        for e in events:
+            self.console.print("  " + self.screen.describe(e.seen_by(viewer)))
+        return events
+
+    def _bot_turn(self, seat: int) -> None:
+        state = self.match.state
+        view = self.game.view(state, seat)
+        legal = self.game.legal_actions(state)
+        action = self.bots[seat].act(view, legal, self.bot_rng)
+        self.console.print(f"[dim]{self.screen.seat_name(seat)} (bot) thinks...[/dim]")
+        self._apply(action)
+        if self.delay:
+            time.sleep(self.delay)
+
+    def _hand_over(self, seat: int) -> None:
+        if len(self.humans) > 1 and self.shown != seat:
+            self.console.clear()
+            self.console.print(f"[bold]Pass the keyboard to {self.screen.seat_name(seat)}.[/bold] "
+                               "Nobody else should look at the screen.")
+            self._ask("Press Enter when ready. ")
+            self.console.clear()
+        self.shown = seat
+
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except (EOFError, KeyboardInterrupt):
+            raise Quit() from None
+
+    def _human_turn(self, seat: int) -> None:
+        self._hand_over(seat)
+        while True:
+            state = self.match.state
+            view = self.game.view(state, seat)
+            self.console.print(self.screen.render(view))
+            legal = list(self.game.legal_actions(state))
+            menu = self.screen.menu(view, legal)
+            for i, a in enumerate(menu, 1):
+                self.console.print(f"  [bold cyan]{i:>2}[/bold cyan]  "
+                                   f"{self.screen.label(self.game.action_to_text(state, a))}")
+            if len(menu) < len(legal):
+                self.console.print(f"  [dim]... {len(legal) - len(menu)} more: type the "
+                                   "cards yourself[/dim]")
+            while True:
+                answer = self._ask(f"{self.screen.seat_name(seat)}, your move: ").strip()
+                if not answer:
+                    continue
+                low = answer.lower()
+                if low in ("q", "quit", "exit"):
+                    raise Quit()
+                if low in ("h", "help", "?"):
+                    self.console.print(HELP)
+                    continue
+                if low == "log":
+                    for e in view["log"]:
+                        self.console.print("  " + self.screen.describe(e))
+                    continue
+                try:
+                    action = self._parse(answer, menu, view)
+                    self._apply(action)
+                except RegaliaError as e:
+                    self.console.print(f"[red]Refused:[/red] {e}")
+                    continue
+                return
+
+    def _parse(self, answer: str, menu: list[int], view: dict[str, Any]) -> int:
+        if answer.isdigit():
+            n = int(answer)
+            if not 1 <= n <= len(menu):
+                raise RegaliaError(f"{n} is not on the menu: choose 1 to {len(menu)}")
+            return menu[n - 1]
+        text = self.screen.complete(answer, view)
+        return self.game.action_from_text(self.match.state, text)
+
+    def _side_window(self) -> None:
+        """Regicide's Jester window: every other seat may say whether it wants to go next."""
+        side = getattr(self.game, "side_actions", None)
+        state = self.match.state
+        if side is None or not side(state):
+            return
+        asked = set()
+        for seat in range(state.players):
+            if seat == state.current or seat in asked:
+                continue
+            asked.add(seat)
+            if seat in self.bots:
+                wish = self.bots[seat].wish(self.game.view(state, seat), self.bot_rng)
+            else:
+                answer = self._ask(f"{self.screen.seat_name(seat)}: would you like to go next? "
+                                   "(y = yes, n = rather not, Enter = say nothing) ").strip().lower()
+                wish = {"y": "yes", "yes": "yes", "n": "no", "no": "no"}.get(answer)
+            if wish:
+                self._apply(self.game.action_from_text(state, f"prefer {seat} {wish}"))
+                state = self.match.state
+
+    def _finish(self) -> None:
+        state = self.match.state
+        viewer = self._viewer()
+        self.console.print(self.screen.render(self.game.view(state, viewer)))
+        self.console.print(self.screen.result(self.game.view(state, viewer)))
+
+
+def show_replay(record: GameRecord, seat: int | None, console: Console | None = None) -> None:
+    """Print a recorded game move by move: each action and its events, as ``seat`` saw them
+    (``None``: everything, with every hand shown before each move)."""
+    console = console or Console(highlight=False)
+    screen = screen_for(record.game)
+    game = get_game(record.game)
+    steps = Match.replay(record)
+    _, state, _ = next(steps)
+    console.print(f"[bold]{record.game}[/bold] record: config {record.config}, seed {record.seed}, "
+                  f"{len(record.actions)} actions")
+    for e in game.view(state, seat)["log"]:
+        console.print("  " + screen.describe(e))
+    for n, (text, state, events) in enumerate(steps, 1):
+        console.print(f"[bold cyan]{n:>3}.[/bold cyan] {screen.label(text)}")
+        for e in events:
+            console.print("      " + screen.describe(e.seen_by(seat) if seat is not None
+                                                      else _omniscient(e)))
+    console.print(screen.render(game.view(state, seat)))
+    if game.is_terminal(state):
+        console.print(screen.result(game.view(state, seat)))
+
+
+def _omniscient(e: Event) -> dict[str, Any]:
+    out = {"kind": e.kind, "seat": e.seat, **e.data}
+    for extra in (e.private or {}).values():
+        for k, v in extra.items():
+            out.setdefault(k, v)
+    return out

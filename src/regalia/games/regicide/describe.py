@@ -1,0 +1,83 @@
+"""Regicide events in words, for the terminal and the browser log.
+
+``describe(event)`` takes an event as a seat sees it (``Event.seen_by``, or an item of a
+view's ``log``) and returns one English sentence. Cards are written for people (``10♦``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regalia.games.regicide.cards import parse_card, pretty
+
+POWER_NAMES = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
+
+
+def cards_words(texts: list[str]) -> str:
+    """``["5C", "X"]`` -> ``"5♣ Jester"``."""
+    return " ".join(pretty(parse_card(t)) for t in texts)
+
+
+def seat_name(seat: int | None) -> str:
+    """Seats are 0-based in formats, shown 1-based to people."""
+    return "Nobody" if seat is None else f"Player {seat + 1}"
+
+
+def describe(e: dict[str, Any]) -> str:
+    """One sentence for an event dict (keys ``kind``, ``seat`` and the event's data)."""
+    k = e["kind"]
+    who = seat_name(e.get("seat"))
+    if k == "setup":
+        return (f"New game for {e['players']} player(s); {seat_name(e['first'])} starts "
+                f"against {cards_words([e['enemy']])}.")
+    if k == "play":
+        text = f"{who} plays {cards_words(e['cards'])} (value {e['value']})"
+        powers = [POWER_NAMES[p] for p in e["powers"]]
+        if powers:
+            text += ", " + " and ".join(powers) + " active"
+        if e["blocked"]:
+            text += ", " + " and ".join(POWER_NAMES[p] for p in e["blocked"]) + " blocked by immunity"
+        return text + f": {e['damage']} damage."
+    if k == "jester":
+        return f"{who} plays the Jester: the enemy's immunity is cancelled; no attack this turn."
+    if k == "heal":
+        return f"Hearts: {e['count']} card(s) from the discard pile go under the Tavern."
+    if k == "refresh":
+        n = sum(e["counts"].values())
+        text = (f"{who} flips a Jester: discards {len(e['discarded'])} card(s) and draws {n} "
+                f"({e['jesters']} Jester(s) left).")
+    elif k == "draw":
+        text = "Diamonds: " + ", ".join(
+            f"{seat_name(int(seat))} draws {n}"
+            for seat, n in sorted(e["counts"].items(), key=lambda kv: int(kv[0]))) + "."
+    if k in ("draw", "refresh"):
+        if e.get("cards"):
+            text += f" You drew {cards_words(e['cards'])}."
+        for seat, cards in (e.get("known") or {}).items():
+            text += f" {seat_name(int(seat))} took {cards_words(cards)} from the top of the Tavern."
+        return text
+    if k == "defeat":
+        how = ("exactly: it goes face down on top of the Tavern" if e["exact"]
+               else "and goes to the discard pile")
+        return f"{cards_words([e['enemy']])} is defeated {how}."
+    if k == "enemy":
+        return f"The next enemy is {cards_words([e['enemy']])}."
+    if k == "yield":
+        return f"{who} yields."
+    if k == "shielded":
+        return f"The shield absorbs the whole attack: {who} discards nothing."
+    if k == "discard":
+        return (f"{who} discards {cards_words(e['cards'])} (total {e['total']}) to absorb "
+                f"an attack of {e['attack']}.")
+    if k == "choose":
+        return f"{who} chooses {seat_name(e['next'])} to go next."
+    if k == "prefer":
+        return f"{who} {'would like to go next' if e['wish'] == 'yes' else 'would rather not go next'}."
+    if k == "won":
+        medal = f" {e['medal'].capitalize()} medal!" if e.get("medal") else ""
+        return f"The last King falls: the players win!{medal}"
+    if k == "lost":
+        if e["reason"] == "attack":
+            return f"The players lose: {who} cannot absorb an attack of {e['attack']}."
+        return f"The players lose: {who} can neither play a card nor yield."
+    return f"{k} {e}"
