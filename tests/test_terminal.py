@@ -1,0 +1,115 @@
+"""Terminal play end to end with scripted input (issue: terminal play)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+from rich.console import Console
+from typer.testing import CliRunner
+
+from regalia.bots import make_bot
+from regalia.cli.app import app
+from regalia.cli.terminal import TerminalTable
+from regalia.core.records import GameRecord, Match
+from regalia.games.regicide import REGICIDE
+
+
+def scripted(lines):
+    it = iter(lines)
+
+    def read(prompt: str) -> str:
+        return next(it)
+
+    return read
+
+
+def test_solo_game_played_to_the_end_by_typing(tmp_path):
+    """A person choosing menu item 1 every time plays a whole solo game."""
+    save = tmp_path / "game.json"
+    r = CliRunner().invoke(app, ["play", "regicide", "--seed", "11", "--save", str(save)],
+                           input="1\n" * 400)
+    assert r.exit_code == 0, r.output
+    assert "Victory" in r.output or "Defeat" in r.output
+    assert "Traceback" not in r.output
+    record = GameRecord.load(save)
+    assert record.actions, "the record holds the moves"
+    replayed = Match.from_record(record)
+    assert REGICIDE.is_terminal(replayed.state)
+    shown = CliRunner().invoke(app, ["replay", str(save)])
+    assert shown.exit_code == 0 and record.actions[0].split()[0] in shown.output
+
+
+def test_bad_input_gets_a_message_and_a_new_prompt():
+    out = io.StringIO()
+    console = Console(file=out, width=100, force_terminal=False)
+    match = Match(REGICIDE, {"players": 1}, 3)
+    lines = ["", "banana", "99", "play KS KH", "help", "log", "quit"]
+    TerminalTable(match, {}, console=console, read=scripted(lines)).run()
+    text = out.getvalue()
+    assert text.count("Refused:") == 3
+    assert "not on the menu" in text
+    assert "Game left unfinished" in text
+    assert match.actions == [], "refused input changed nothing"
+
+
+def test_typed_cards_are_played_in_notation():
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 1}, 5)
+    card = REGICIDE.view(match.state, 0)["hand"][0]
+    TerminalTable(match, {}, console=Console(file=out, width=100),
+                  read=scripted([card.lower(), "quit"])).run()
+    assert match.actions == [f"play {card}"]
+
+
+def test_hot_seat_hands_stay_hidden():
+    """Two humans: a hand-over screen comes between them, and the hand drawn for a seat is
+    always that seat's own."""
+    from regalia.games.regicide.cards import parse_card, pretty
+
+    out = io.StringIO()
+    console = Console(file=out, width=160)
+    match = Match(REGICIDE, {"players": 2, "first_player": 0}, 8)
+    checked = set()
+    handovers = []
+
+    def read(prompt: str) -> str:
+        screen = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        if "Press Enter" in prompt:
+            handovers.append(prompt)
+            return ""
+        if "your move" in prompt:
+            seat = int(prompt.split()[1].rstrip(",")) - 1
+            hand_lines = [ln for ln in screen.splitlines() if "Your hand:" in ln]
+            if hand_lines:
+                shown = hand_lines[-1].split("Your hand:")[1].split("(total")[0].split()
+                own = [pretty(parse_card(t)) for t in REGICIDE.view(match.state, seat)["hand"]]
+                assert sorted(shown) == sorted(own)
+                checked.add(seat)
+        return "quit" if len(checked) == 2 and len(handovers) >= 2 else "1"
+
+    TerminalTable(match, {}, console=console, read=read).run()
+    assert checked == {0, 1}
+    assert len(handovers) >= 2
+
+
+def test_bots_play_a_four_player_game_with_jester_wishes():
+    out = io.StringIO()
+    bots = {s: make_bot("regicide", "heuristic") for s in range(4)}
+    for seed in range(30):
+        match = Match(REGICIDE, {"players": 4}, seed)
+        TerminalTable(match, bots, console=Console(file=out, width=100)).run()
+        assert REGICIDE.is_terminal(match.state)
+        if any(a.startswith("prefer") for a in match.actions):
+            break
+    else:
+        raise AssertionError("no Jester window with wishes in 30 bot games")
+    assert any(a.startswith("choose") for a in match.actions)
+    assert "would" in out.getvalue() or "wants" in out.getvalue()
+
+
+def test_play_command_refuses_bad_seats():
+    r = CliRunner().invoke(app, ["play", "regicide", "--players", "2", "--bots", "5"])
+    assert r.exit_code == 2 and "--bots" in r.stderr
