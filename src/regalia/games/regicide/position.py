@@ -203,12 +203,23 @@ def from_json(obj: Any) -> State:
     if prefs[s.current] is not None:
         raise InvalidPosition("preferences: the Jester's player states no wish")
     s.preferences = list(prefs)
-    if s.phase == SUFFER:
-        from regalia.games.regicide.rules import effective_attack
+    from regalia.games.regicide.rules import can_yield, effective_attack, mask_value
 
-        if effective_attack(s) == 0:
+    if s.phase == SUFFER:
+        d = effective_attack(s)
+        if d == 0:
             raise InvalidPosition("phase: suffer with an attack of 0 cannot happen (Step 4 is "
                                   "skipped, rules 1.8)")
+        if mask_value(s.hands[s.current]) < d and not s.jesters:
+            raise InvalidPosition(f"phase: seat {s.current} cannot absorb the attack of {d}, so "
+                                  "the players have lost (rules 1.8): write phase lost")
+    if (s.phase == PLAY and not s.hands[s.current] and not can_yield(s, s.current)
+            and not s.jesters):
+        raise InvalidPosition(f"phase: seat {s.current} can neither play nor yield, so the "
+                              "players have lost (rules 1.13): write phase lost")
+    if s.phase == WON and s.castle:
+        raise InvalidPosition("castle: the game is won only when the Castle deck is empty "
+                              "(rules 1.13)")
     if s.phase == CHOOSE and not (s.table and any(c in JESTERS for c in cards_of(s.table[-1]))):
         raise InvalidPosition("phase: choose follows a Jester play, but the last play on the "
                               "table is not a Jester")

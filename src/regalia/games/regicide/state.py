@@ -104,7 +104,10 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "log")
+        from regalia.games.regicide.position import to_json
+
+        # The two Jesters are the same card: positions compare by their JSON form.
+        return to_json(self) == to_json(other)
 
     def __repr__(self) -> str:
         from regalia.games.regicide.position import to_json

@@ -1,0 +1,8 @@
+"""Make ``regicide_helpers`` importable whatever pytest's import mode (prepend or importlib)."""
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
