@@ -1,0 +1,229 @@
+"""Le Roy des Ribauds position JSON, read and written (formats.md 2.2).
+
+``to_json`` writes every field, piles top card first, hands in canonical order (K Q N A).
+It holds no knowledge: what each seat knows lives only in the state (see ``state``).
+
+``from_json`` refuses unknown fields, missing required fields (every field but ``winner``,
+``conspiracy`` and ``options``, which default to ``null``, ``null`` and ``{}``), more than
+4 cards of a type (3.L1) and impossible values, with an ``InvalidPosition`` naming the
+field. Cards that play no part may be left out (a test position need not hold all 16).
+A state read from a position knows only what is public: face-up Court cards are known to
+both seats, face-down ones to neither; no seat knows any card of the other's hand; no
+bottom card of the draw pile is known; the log is empty.
+
+A position in phase ``act`` is the start of ``current``'s turn: reading one whose
+``current`` holds 3 Reines applies the Marriage (rules 2.3 step 1), so the state read is
+won. A position not won whose Court already shows the Coronation or the Murder is refused:
+the player who completed it would have won at once (rules 2.3 step 3).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regalia.core.errors import InvalidPosition
+from regalia.core.game import Event
+from regalia.games.ribauds.cards import (
+    ASSASSIN,
+    KING,
+    KNIGHT,
+    LETTERS,
+    NAMES,
+    CardError,
+    cards_of,
+    parse_card,
+)
+from regalia.games.ribauds.inferred import COPIES
+from regalia.games.ribauds.rules import court_conspiracy, marriage
+from regalia.games.ribauds.state import (
+    ACT,
+    ASSASSIN_PEEK,
+    CONSPIRACIES,
+    KING_CHOICE,
+    KING_DISCARD,
+    KNIGHT_FLIP,
+    KNIGHT_SWAP,
+    MARRIAGE,
+    PHASES,
+    UNKNOWN,
+    WON,
+    Options,
+    State,
+)
+
+FIELDS = ("game", "current", "phase", "court", "hands", "deck", "discard", "winner",
+          "conspiracy", "options")
+REQUIRED = ("game", "current", "phase", "court", "hands", "deck", "discard")
+
+# The face-up card a decision phase needs in the Court (rules 2.4): the card whose effect
+# is being resolved stays face up until the effect ends (a Knight swap keeps orientation).
+_PHASE_CARD = {KNIGHT_SWAP: KNIGHT, KNIGHT_FLIP: KNIGHT, KING_CHOICE: KING,
+               KING_DISCARD: KING, ASSASSIN_PEEK: ASSASSIN}
+
+
+def to_json(s: State) -> dict[str, Any]:
+    """The position object of ``s`` (formats.md 2.2)."""
+    return {
+        "game": "ribauds",
+        "current": s.current,
+        "phase": s.phase,
+        "court": [LETTERS[c] + ("+" if s.up >> i & 1 else "-") for i, c in enumerate(s.court)],
+        "hands": [[LETTERS[c] for c in cards_of(h)] for h in s.hands],
+        "deck": [LETTERS[c] for c in reversed(s.deck)],
+        "discard": [LETTERS[c] for c in reversed(s.discard)],
+        "winner": s.winner,
+        "conspiracy": s.conspiracy,
+        "options": s.options.to_dict(),
+    }
+
+
+class _CardCounter:
+    """Reads cards, refusing a fifth card of a type (formats.md, rules 3.L1)."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0, 0]
+
+    def card(self, text: Any, field: str) -> int:
+        if not isinstance(text, str):
+            raise InvalidPosition(f"{field}: {text!r} is not a card text")
+        try:
+            c = parse_card(text)
+        except CardError as e:
+            raise InvalidPosition(f"{field}: {e}") from None
+        self.count[c] += 1
+        if self.count[c] > COPIES[c]:
+            raise InvalidPosition(f"{field}: one {LETTERS[c]} ({NAMES[c]}) too many; the game "
+                                  f"has {COPIES[c]} of each type (rules 2.1, 3.L1)")
+        return c
+
+    def cards(self, value: Any, field: str) -> list[int]:
+        if not isinstance(value, list):
+            raise InvalidPosition(f"{field}: must be a list of cards (K, Q, N, A)")
+        return [self.card(v, field) for v in value]
+
+
+def from_json(obj: Any) -> State:
+    """State of a position object; raises ``InvalidPosition`` naming the field at fault."""
+    if not isinstance(obj, dict):
+        raise InvalidPosition("position: must be a JSON object")
+    for key in obj:
+        if key not in FIELDS:
+            raise InvalidPosition(f"{key}: unknown field; the fields are {', '.join(FIELDS)}")
+    for key in REQUIRED:
+        if key not in obj:
+            raise InvalidPosition(f"{key}: missing (required)")
+    if obj["game"] != "ribauds":
+        raise InvalidPosition(f"game: {obj['game']!r} is not 'ribauds'")
+    current = obj["current"]
+    if type(current) is not int or current not in (0, 1):
+        raise InvalidPosition(f"current: must be the seat 0 or 1, not {current!r}")
+    phase = obj["phase"]
+    if phase not in PHASES:
+        raise InvalidPosition(f"phase: {phase!r}; the phases are {', '.join(PHASES)}")
+    options = Options.from_dict(obj.get("options", {}))
+    reader = _CardCounter()
+
+    court_obj = obj["court"]
+    if not isinstance(court_obj, list) or len(court_obj) != 4:
+        raise InvalidPosition("court: must be a list of 4 slots such as 'K+' (face up) or "
+                              "'Q-' (face down)")
+    court: list[int] = []
+    up = 0
+    for i, slot in enumerate(court_obj):
+        field = f"court[{i}]"
+        if not isinstance(slot, str) or len(slot.strip()) != 2 or slot.strip()[1] not in "+-":
+            raise InvalidPosition(f"{field}: {slot!r}; write a card letter then + (face up) "
+                                  "or - (face down), e.g. 'K+'")
+        court.append(reader.card(slot.strip()[0], field))
+        if slot.strip()[1] == "+":
+            up |= 1 << i
+
+    hands_obj = obj["hands"]
+    if not isinstance(hands_obj, list) or len(hands_obj) != 2:
+        raise InvalidPosition("hands: must be a list of 2 hands")
+    hands: list[list[int]] = []
+    for seat, h in enumerate(hands_obj):
+        field = f"hands[{seat}]"
+        cards = reader.cards(h, field)
+        limit = 5 if (phase == KING_DISCARD and seat == current) else 3
+        if len(cards) > limit:
+            raise InvalidPosition(f"{field}: {len(cards)} cards; a hand holds 3 cards "
+                                  "(5 for the Roi's player in phase king_discard; rules 2.2, "
+                                  "2.4)")
+        counts = [0, 0, 0, 0]
+        for c in cards:
+            counts[c] += 1
+        hands.append(counts)
+    deck = reader.cards(obj["deck"], "deck")
+    discard = reader.cards(obj["discard"], "discard")
+
+    winner = obj.get("winner")
+    conspiracy = obj.get("conspiracy")
+    if winner is not None and (type(winner) is not int or winner not in (0, 1)):
+        raise InvalidPosition(f"winner: must be 0, 1 or null, not {winner!r}")
+    if conspiracy is not None and conspiracy not in CONSPIRACIES:
+        raise InvalidPosition(f"conspiracy: {conspiracy!r}; must be null or one of "
+                              f"{', '.join(CONSPIRACIES)}")
+    if phase == WON:
+        if winner is None or conspiracy is None:
+            raise InvalidPosition(f"{'winner' if winner is None else 'conspiracy'}: a won "
+                                  "position names the winner and the conspiracy")
+        if conspiracy == MARRIAGE:
+            if not marriage(hands[winner]):
+                raise InvalidPosition(f"conspiracy: marriage, but hands[{winner}] does not "
+                                      "hold 3 Reines (rules 2.5)")
+        elif court_conspiracy(court, up) != conspiracy:
+            raise InvalidPosition(f"conspiracy: {conspiracy}, but the Court does not show it "
+                                  "(rules 2.5)")
+    else:
+        if winner is not None:
+            raise InvalidPosition(f"winner: must be null in phase {phase} (only won "
+                                  "positions have a winner)")
+        if conspiracy is not None:
+            raise InvalidPosition(f"conspiracy: must be null in phase {phase}")
+        shown = court_conspiracy(court, up)
+        if shown is not None:
+            raise InvalidPosition(f"court: shows the {shown}, which the player who completed "
+                                  "it would have won at once (rules 2.3 step 3); write the "
+                                  "position as won")
+        need = _PHASE_CARD.get(phase)
+        if need is not None and not any(up >> i & 1 and c == need for i, c in enumerate(court)):
+            raise InvalidPosition(f"phase: {phase} resolves a face-up {NAMES[need]}, but the "
+                                  "Court shows none (rules 2.4)")
+        if phase == ASSASSIN_PEEK and up == 15:
+            raise InvalidPosition("phase: assassin needs a face-down Court card to look at "
+                                  "(rules 2.4)")
+        hand_size = sum(hands[current])
+        if phase == KING_DISCARD and hand_size < 2:
+            raise InvalidPosition(f"hands[{current}]: the Roi's player must hold at least 2 "
+                                  "cards to discard in phase king_discard (rules 2.4)")
+        if phase == ACT and hand_size == 0 and up == 15:
+            raise InvalidPosition(f"hands[{current}]: the player to act holds no card and "
+                                  "no Court card is face down, so no action is possible "
+                                  "(rules 2.3)")
+
+    s = State.__new__(State)
+    s.current = current
+    s.phase = phase
+    s.court = court
+    s.up = up
+    s.hands = hands
+    s.deck = deck[::-1]
+    s.discard = discard[::-1]
+    s.winner = winner
+    s.conspiracy = conspiracy
+    s.options = options
+    s.know = [[c if up >> i & 1 else UNKNOWN for i, c in enumerate(court)] for _ in range(2)]
+    s.seen = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    s.bottom_reines = 0
+    s.redeals = ()
+    s.log = None
+    if phase == ACT and marriage(hands[current]):  # rules 2.3 step 1 at the turn's start
+        s.phase = WON
+        s.winner = current
+        s.conspiracy = MARRIAGE
+        s.log = (Event("win", current, {"conspiracy": MARRIAGE}), None)
+    return s
+
+
+__all__ = ["from_json", "to_json"]

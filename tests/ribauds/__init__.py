@@ -1,0 +1,1 @@
+"""Tests of the Le Roy des Ribauds engine (rules/ribauds.md)."""

@@ -1,0 +1,183 @@
+"""Property tests over many random Le Roy des Ribauds games (rules 2.7, 2.8).
+
+Each example plays one whole game from a random seed, choosing uniformly among the legal
+actions, and checks after every action: the 16 cards are conserved; draw pile + discard
+pile = 6 whenever no Roi (b) is half done (2.8); every seat's knowledge is right; no view
+changes when the cards its seat does not know are exchanged; every legal action is accepted
+and leaves the state it was applied to unchanged; illegal actions are refused and change
+nothing; the position JSON round-trips.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regalia.core.errors import IllegalAction
+from regalia.games.ribauds import RIBAUDS as G
+from regalia.games.ribauds import actions as A
+
+from .helpers import card_totals
+
+MAX_ACTIONS = 400
+OPTIONS = st.sampled_from([{}, {"replaced_card": "discard"}, {"first_player": 1}])
+
+
+def random_game(seed: int, options: dict | None = None):
+    """Yield ``(state_before, action, state_after, events)`` along one random game."""
+    rng = random.Random(seed)
+    s = G.new_game(dict(options or {}), rng)
+    for _ in range(MAX_ACTIONS):
+        if G.is_terminal(s):
+            return
+        a = rng.choice(G.legal_actions(s))
+        t, events = G.apply(s, a, rng)
+        yield s, a, t, events
+        s = t
+
+
+def check_knowledge(s) -> None:
+    """``know`` and ``seen`` are never wrong (state docstring)."""
+    for seat in (0, 1):
+        for i in range(4):
+            k = s.know[seat][i]
+            assert k == -1 or k == s.court[i], (seat, i, k, s.court)
+            if s.up >> i & 1:
+                assert k == s.court[i]
+        opp = s.hands[1 - seat]
+        assert all(s.seen[seat][c] <= opp[c] for c in range(4)), (seat, s.seen, s.hands)
+
+
+def hidden_shuffle(s, seat: int, rng: random.Random):
+    """A copy of ``s`` in which the cards ``seat`` does not know are dealt out again at
+    random among their places: the opponent's hand beyond what ``seat`` saw, the face-down
+    Court cards ``seat`` does not know, the draw pile above its public bottom Reines."""
+    t = s.copy()
+    opp = 1 - seat
+    pool: list[int] = []
+    free_hand = [t.hands[opp][c] - t.seen[seat][c] for c in range(4)]
+    for c in range(4):
+        pool += [c] * free_hand[c]
+    slots = [i for i in range(4) if t.know[seat][i] < 0]
+    pool += [t.court[i] for i in slots]
+    top = len(t.deck) - t.bottom_reines  # the deck is top last: its unknown part is on top
+    pool += t.deck[len(t.deck) - top:]
+    rng.shuffle(pool)
+    n_hand = sum(free_hand)
+    hand = list(t.seen[seat])
+    for c in pool[:n_hand]:
+        hand[c] += 1
+    t.hands[opp] = hand
+    rest = pool[n_hand:]
+    for i, c in zip(slots, rest):
+        t.court[i] = c
+    rest = rest[len(slots):]
+    t.deck = t.deck[:len(t.deck) - top] + rest
+    return t
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), OPTIONS)
+def test_invariants_along_random_games(seed, options):
+    for s, a, t, events in random_game(seed, options):
+        assert card_totals(t) == [4, 4, 4, 4]
+        if t.phase != "king_discard":
+            assert len(t.deck) + len(t.discard) == 6
+            assert [sum(h) for h in t.hands] == [3, 3]
+        else:
+            assert sum(t.hands[t.current]) == 5
+        if t.current != s.current or G.is_terminal(t):  # the action ended a turn
+            assert len(t.deck) + len(t.discard) == 6
+        check_knowledge(t)
+        assert all(e.kind for e in events)
+        if not G.is_terminal(t):
+            assert G.legal_actions(t), "a seat to act always has an action (no passing)"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_views_hide_what_the_seat_does_not_know(seed):
+    rng = random.Random(seed ^ 0x5EED)
+    for _, _, t, _ in random_game(seed):
+        for seat in (0, 1):
+            v = G.view(t, seat)
+            json.dumps(v)
+            for _ in range(2):
+                u = hidden_shuffle(t, seat, rng)
+                assert card_totals(u) == card_totals(t)
+                assert G.view(u, seat) == v
+            for i, slot in enumerate(v["court"]):
+                if not slot["face_up"] and t.know[seat][i] < 0:
+                    assert slot["card"] is None
+        spectator = G.view(t, None)
+        assert all(c["card"] is None for c in spectator["court"] if not c["face_up"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_legal_actions_accepted_and_illegal_refused_without_change(seed):
+    rng = random.Random(seed)
+    for s, _, _, _ in random_game(seed):
+        snapshot = s.copy()
+        position = json.dumps(G.to_json(s), sort_keys=True)
+        legal = G.legal_actions(s)
+        assert len(legal) == len(set(legal)) and legal == sorted(legal)
+        texts = G.all_legal_texts(s)
+        assert [G.action_from_text(s, x) for x in texts] == legal
+        for a in legal:
+            assert G.problem(s, a) is None
+            G.apply(s, a, random.Random(0))  # raises if refused
+        legal_set = set(legal)
+        for a in rng.sample(range(-2, A.N_CODES + 2), 24):
+            if a in legal_set:
+                continue
+            try:
+                G.apply(s, a, random.Random(0))
+            except IllegalAction as e:
+                assert str(e)
+            else:
+                raise AssertionError(f"code {a} accepted but not listed as legal")
+        assert s == snapshot and s.log is snapshot.log
+        assert json.dumps(G.to_json(s), sort_keys=True) == position
+
+
+def test_every_code_agrees_with_legal_actions_in_every_phase():
+    seen_phases = set()
+    for seed in range(40):
+        for s, _, _, _ in random_game(seed):
+            seen_phases.add(s.phase)
+            legal = set(G.legal_actions(s))
+            for code in range(A.N_CODES):
+                assert (G.problem(s, code) is None) == (code in legal), (s, code)
+    assert seen_phases == {"act", "knight_swap", "knight_flip", "king", "king_discard",
+                           "assassin"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_same_seed_same_game_and_position_round_trip(seed):
+    def history():
+        return [(G.action_to_text(s, a), json.dumps(G.to_json(t)), G.view(t, 0), G.view(t, 1))
+                for s, a, t, _ in random_game(seed)]
+
+    first = history()
+    assert first == history() and first
+    for _, _, t, _ in random_game(seed):
+        obj = G.to_json(t)
+        assert G.to_json(G.from_json(obj)) == obj
+
+
+def test_random_games_end_with_every_conspiracy():
+    found = set()
+    for seed in range(300):
+        last = None
+        for _, _, t, _ in random_game(seed):
+            last = t
+        if last is not None and G.is_terminal(last):
+            out = G.outcome(last)
+            found.add(out["conspiracy"])
+            assert G.returns(last)[out["winner"]] == 1.0 and sum(G.returns(last)) == 1.0
+    assert found == {"coronation", "marriage", "murder"}
