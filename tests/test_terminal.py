@@ -113,3 +113,27 @@ def test_bots_play_a_four_player_game_with_jester_wishes():
 def test_play_command_refuses_bad_seats():
     r = CliRunner().invoke(app, ["play", "regicide", "--players", "2", "--bots", "5"])
     assert r.exit_code == 2 and "--bots" in r.stderr
+
+
+def test_ribauds_game_against_a_bot_to_the_end():
+    """`regalia play ribauds`: a person choosing item 1 plays a whole game; the winner and
+    the conspiracy are announced; face-down cards the seat does not know are never named."""
+    r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "4"],
+                           input="1\n" * 300)
+    assert r.exit_code == 0, r.output
+    assert " wins with the " in r.output
+    assert "Traceback" not in r.output
+
+
+def test_ribauds_screen_shows_only_known_face_down_cards():
+    from regalia.cli.screens import ribauds as screen
+    from regalia.games.ribauds import RIBAUDS
+
+    state = RIBAUDS.from_json({
+        "game": "ribauds", "current": 0, "phase": "act",
+        "court": ["K-", "A+", "Q-", "N-"], "hands": [["N", "K", "Q"], ["A", "A", "K"]],
+        "deck": ["K", "N"], "discard": [], "winner": None, "conspiracy": None, "options": {}})
+    out = io.StringIO()
+    Console(file=out, width=120).print(screen.render(RIBAUDS.view(state, 0)))
+    court_line = out.getvalue().splitlines()[2]
+    assert "Assassin" in court_line and court_line.count("[ ? ]") == 3

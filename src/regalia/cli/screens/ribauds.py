@@ -1,0 +1,111 @@
+"""The Le Roy des Ribauds terminal screen (rules 2.7: face-down cards only if known)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from regalia.games.ribauds.describe import CONSPIRACIES, describe, name, seat_name
+
+__all__ = ["complete", "describe", "label", "menu", "render", "result", "seat_name"]
+
+STYLE = {"K": "bold yellow", "Q": "bold magenta", "N": "bold cyan", "A": "bold red"}
+PHASE_HELP = {
+    "act": "Reveal a face-down Court card, or Replace a Court card with one from your hand.",
+    "knight_swap": "Chevalier: swap two Court cards (they keep their side).",
+    "knight_flip": "Chevalier: flip one Court card (no effect resolves).",
+    "king": "Roi: reveal a face-down card (no effect), or draw 2 then discard 2.",
+    "king_discard": "Roi: discard 2 cards from your hand.",
+    "assassin": "Assassin: look at face-down Court cards.",
+}
+
+
+def _card(letter: str | None, face_up: bool, known: bool) -> Text:
+    if letter is None:
+        return Text("[ ? ]", style="dim")
+    t = Text(name(letter), style=STYLE.get(letter, ""))
+    if not face_up:
+        t.stylize("italic")
+        t.append(" (face down, you remember)", style="dim")
+    return t
+
+
+def render(view: dict[str, Any]) -> Panel:
+    """The Court and the hand as ``view['seat']`` sees them."""
+    rows: list[Any] = []
+    court = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
+    for i in range(4):
+        court.add_column(f"C{i + 1}")
+    court.add_row(*[_card(c["card"], c["face_up"], c["known"]) for c in view["court"]])
+    court.add_row(*[Text("face up" if c["face_up"] else "face down", style="dim")
+                    for c in view["court"]])
+    rows.append(court)
+    rows.append(Text(f"Draw pile {view['deck']}   Discard pile {len(view['discard'])}"
+                     + (f" (top: {name(view['discard'][0])})" if view["discard"] else "")))
+    for s in range(2):
+        mark = "  to act" if s == view["current"] and view["phase"] != "won" else ""
+        you = " (you)" if s == view["seat"] else ""
+        rows.append(Text(f"{seat_name(s)}{you}: {view['hand_sizes'][s]} cards{mark}"))
+    if view.get("hand") is not None:
+        hand = Text("Your hand: ", style="bold")
+        for i, c in enumerate(view["hand"]):
+            if i:
+                hand.append(", ")
+            hand.append(name(c), style=STYLE[c])
+        rows.append(hand)
+        if view.get("opponent_hand_known"):
+            rows.append(Text("You know the opponent holds: "
+                             + ", ".join(name(c) for c in view["opponent_hand_known"]), style="dim"))
+    if view["phase"] in PHASE_HELP:
+        rows.append(Text(PHASE_HELP[view["phase"]], style="bold yellow"))
+    log = view["log"][-8:]
+    if log:
+        rows.append(Text("Last moves:", style="dim"))
+        rows.extend(Text("  " + describe(e), style="dim") for e in log)
+    return Panel(Group(*rows), title="Le Roy des Ribauds — the Court", expand=False)
+
+
+def label(text: str) -> str:
+    """An action text for people: ``"replace 2 Q up"`` -> ``"replace C3 with Reine face up"``."""
+    w = text.split()
+    if not w:
+        return text
+    if w[0] == "reveal":
+        return f"reveal C{int(w[1]) + 1}"
+    if w[0] == "replace":
+        return f"replace C{int(w[1]) + 1} with your {name(w[2])} face {w[3]}"
+    if w[0] == "swap":
+        return f"swap C{int(w[1]) + 1} and C{int(w[2]) + 1}"
+    if w[0] == "flip":
+        return f"flip C{int(w[1]) + 1}"
+    if w[0] == "draw":
+        return "draw 2 cards, then discard 2"
+    if w[0] == "discard":
+        return "discard " + " and ".join(name(x) for x in w[1:])
+    if w[0] == "peek":
+        return "look at " + " and ".join(f"C{int(x) + 1}" for x in w[1:])
+    return text
+
+
+def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
+    """Every legal action is numbered (never more than a few dozen)."""
+    return legal
+
+
+def complete(text: str, view: dict[str, Any]) -> str:
+    """Typed text is taken as action notation (formats.md 2.3)."""
+    return text
+
+
+def result(view: dict[str, Any]) -> Text:
+    """The end-of-game announcement: the winner and the conspiracy."""
+    if view["winner"] is None:
+        return Text("The game is not finished.")
+    you = " — you win!" if view["seat"] == view["winner"] else ""
+    return Text(f"{seat_name(view['winner'])} wins with "
+                f"{CONSPIRACIES.get(view['conspiracy'], view['conspiracy'])}{you}",
+                style="bold green")
