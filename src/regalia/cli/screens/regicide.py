@@ -117,8 +117,9 @@ def label(text: str) -> str:
 
 
 def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
-    """The actions to number: all, or in Step 4 the cheapest discards first."""
-    if len(legal) <= MENU_LIMIT:
+    """The actions to number: all, except in Step 4 (up to 255 discards), where the
+    ``MENU_LIMIT`` cheapest come first and the rest can be typed."""
+    if view["phase"] != "suffer" or len(legal) <= MENU_LIMIT:
         return legal
     def cost(a: int) -> tuple[int, int]:
         if A.kind(a) != A.DISCARD:

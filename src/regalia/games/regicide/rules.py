@@ -47,6 +47,7 @@ from regalia.games.regicide.state import (
     State,
 )
 
+_DEFAULT_OPTIONS = Options()
 MEDALS = {2: "gold", 1: "silver", 0: "bronze"}  # rules 1.14: by Jesters left unflipped
 
 
@@ -343,7 +344,7 @@ def new_game(config: dict[str, Any], rng: random.Random) -> State:
     players = config.pop("players", 1)
     if type(players) is not int or not 1 <= players <= 4:
         raise InvalidPosition("players: Regicide is for 1 to 4 players")
-    options = Options.from_dict(config, players)
+    options = Options.from_dict(config, players) if config else _DEFAULT_OPTIONS
     s = State.__new__(State)
     s.players = players
     jacks = [c for c in range(52) if RANK[c] == JACK]
@@ -423,9 +424,10 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         if arg == 0 or arg & ~hand:
             raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
                           + " ".join(mask_texts(arg & ~hand) or ["any card named"]))
-        why = play_problem(arg)
-        if why:
-            raise _refuse(s, A.to_text(action), why)
+        if arg not in play_options(hand):  # cached per hand: a fast check first
+            why = play_problem(arg)
+            if why:
+                raise _refuse(s, A.to_text(action), why)
         t = s.copy()
         _play(t, p, arg, rng, events)
     elif k == A.YIELD:
