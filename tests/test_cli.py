@@ -131,3 +131,21 @@ def test_cases_through_the_command_line(tmp_path, shared):
             assert canonical(want) in lines, (f.name, want)
         for unwanted in case["expect"].get("legal_excludes", []):
             assert canonical(unwanted) not in lines, (f.name, unwanted)
+
+
+def test_unreadable_files_are_refused_in_one_line(tmp_path):
+    (tmp_path / "bin.json").write_bytes(b"\xff\xfe")
+    (tmp_path / "deep.json").write_text("[" * 200000)
+    for name in ("bin.json", "deep.json"):
+        p = subprocess.run([sys.executable, "-m", "regalia.cli.app", "legal",
+                            str(tmp_path / name)], capture_output=True, text=True)
+        assert p.returncode == 2 and p.stdout == "", p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1
+
+
+def test_usage_errors_are_one_line():
+    for args in (["apply", "x.json"], ["legal", "--bogus", "x.json"]):
+        p = subprocess.run([sys.executable, "-m", "regalia.cli.app", *args],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and p.stdout == ""
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr

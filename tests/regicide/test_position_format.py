@@ -64,7 +64,7 @@ def test_round_trip_gives_an_equal_state(players, seed):
 
 def test_round_trip_mid_game_positions():
     # after an exact kill (royal on top of the Tavern), during a Jester window, in Step 4
-    s = state(3, "JS", hands=[["3C", "9H", "X"], ["4D", "X"], ["5H"]], table=[["8D"], ["6H"]],
+    s = state(4, "JS", hands=[["3C", "9H", "X"], ["4D", "X"], ["5H"], ["5C"]], table=[["8D"], ["6H"]],
               damage=14, tavern=["2D", "2H"],
               castle=["JH", "JD", "JC", "QS", "QH", "QD", "QC", "KS", "KH", "KD", "KC"],
               options={"minimal_discard": True, "jester_choose_self": False})
@@ -110,9 +110,9 @@ def test_defaults_of_optional_fields():
 
 
 def test_writer_canonical_order():
-    p = js(state(3, "JH", hands=[["X", "KD", "2S", "2C", "AS", "TH"], ["X"], []],
+    p = js(state(4, "JH", hands=[["X", "KD", "2S", "2C", "AS"], ["X"], [], []],
                  table=[["8D", "AC"]]))
-    assert p["hands"][0] == ["AS", "2C", "2S", "TH", "KD", "X"]
+    assert p["hands"][0] == ["AS", "2C", "2S", "KD", "X"]
     assert p["table"] == [["AC", "8D"]]
 
 
@@ -265,12 +265,12 @@ def test_unreadable_action_text_is_refused(text):
 
 
 def test_legal_texts_each_once():
-    s = state(3, "JH", hands=[["X", "X", "2C", "2D", "AC", "AD"], ["3C"], ["3D"]])
+    s = state(4, "JH", hands=[["X", "X", "2C", "AC", "AD"], ["3C"], ["3D"], ["4D"]])
     texts = G.all_legal_texts(s)
     assert len(texts) == len(set(texts))
     assert texts.count("play X") == 1
     assert "play AC AD" in texts and "play AD AC" not in texts
-    s = state(3, "JH", hands=[["X", "X", "TC", "9D"], ["3C"], ["3D"]], phase="suffer")
+    s = state(4, "JH", hands=[["X", "X", "TC", "9D"], ["3C"], ["3D"], ["4D"]], phase="suffer")
     texts = G.all_legal_texts(s)
     assert len(texts) == len(set(texts))
     assert "discard TC X X" in texts and "discard TC X" in texts

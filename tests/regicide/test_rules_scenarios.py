@@ -574,13 +574,15 @@ def test_R34_jester_communication_window():
 
 
 def test_R35_redundant_jester():
-    s = state(3, "JD", hands=[["X", "4C"], ["2C"], ["2S"]], table=[["X"], ["3H"]], damage=3,
+    # The page says 3 players, but a 3-player game has one Jester (rules 1.3): the second
+    # Jester needs 4 players.
+    s = state(4, "JD", hands=[["X", "4C"], ["2C"], ["2S"], ["2D"]], table=[["X"], ["3H"]], damage=3,
               immunity_cancelled=True, tavern=["9C"])
     s = act(s, "play X")
     p = js(s)
     assert p["damage"] == 3 and p["phase"] == "choose" and p["current"] == 0
     assert hand(p, 0) == ms(["4C"]) and p["discard"] == []
-    assert {"choose 0", "choose 1", "choose 2"} <= legal(s)
+    assert {"choose 0", "choose 1", "choose 2", "choose 3"} <= legal(s)
     p = js(act(s, "choose 1"))
     assert p["current"] == 1 and p["phase"] == "play"
 

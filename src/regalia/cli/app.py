@@ -57,13 +57,17 @@ def _parse_options(items: list[str]) -> dict[str, Any]:
 def read_position(path: str) -> tuple[Any, Any]:
     """``(game, state)`` of a position file (``-``: standard input); exits 2 when invalid."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text()
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as e:
         _fail(f"{path}: cannot read the position file ({e.strerror})")
+    except UnicodeDecodeError:
+        _fail(f"{path}: not a position: the file is not UTF-8 text")
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
         _fail(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})")
+    except RecursionError:
+        _fail(f"{path}: not a position: JSON nested too deeply")
     if not isinstance(obj, dict):
         _fail("position: must be a JSON object")
     name = obj.get("game")
@@ -173,9 +177,39 @@ def play(game: str = typer.Argument("regicide", help="regicide or ribauds"),
     TerminalTable(match, seats, delay=delay, save=save).run()
 
 
+@app.command()
+def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
+          port: int = typer.Option(8000, help="port to listen on"),
+          database_url: Optional[str] = typer.Option(
+              None, help="SQLAlchemy URL of the tables' database (default: "
+                         "sqlite:///regalia.sqlite3 in the current directory; PostgreSQL "
+                         "works too, e.g. postgresql+psycopg://user:pw@host/regalia)"),
+          bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it acts"),
+          log_level: str = typer.Option("info", help="debug, info, warning or error")) -> None:
+    """Serve the lobby and the online tables in the browser."""
+    from regalia.server.run import serve as run_server
+
+    run_server(host=host, port=port, database_url=database_url, bot_delay=bot_delay,
+               log_level=log_level)
+
+
 def main() -> None:
-    """Entry point of the ``regalia`` command."""
-    app()
+    """Entry point of the ``regalia`` command.
+
+    Usage errors (a missing argument, an unknown flag) print one line on standard error
+    and exit with status 2, like refused actions.
+    """
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        raise SystemExit(1) from None
+    except typer.TyperException as e:  # usage errors: missing argument, unknown flag
+        ctx = getattr(e, "ctx", None)
+        hint = f" (see: regalia {ctx.command.name} --help)" if ctx and ctx.command.name else ""
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        typer.echo(" ".join(f"{message}{hint}".split()), err=True)
+        raise SystemExit(getattr(e, "exit_code", 2)) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

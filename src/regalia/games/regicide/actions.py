@@ -66,6 +66,11 @@ def to_text(action: int) -> str:
     raise ValueError(f"not a Regicide action code: {action}")
 
 
+def _is_seat(word: str) -> bool:
+    """A seat number as ASCII digits, small enough to stay in the argument bits."""
+    return word.isascii() and word.isdigit() and len(word) <= 2
+
+
 def from_text(text: str, hand_of) -> int:
     """Action code of ``text``.
 
@@ -105,12 +110,13 @@ def from_text(text: str, hand_of) -> int:
             raise IllegalAction(f"{text!r}: {verb} takes no argument")
         return YIELD if verb == "yield" else JESTER_REFRESH
     if verb == "choose":
-        if len(rest) != 1 or not rest[0].isdigit():
-            raise IllegalAction(f"{text!r}: write choose SEAT, with SEAT a number from 0")
+        if len(rest) != 1 or not _is_seat(rest[0]):
+            raise IllegalAction(f"{text!r}: write choose SEAT, with SEAT a seat number 0 to 3")
         return CHOOSE | int(rest[0])
     if verb == "prefer":
-        if len(rest) != 2 or not rest[0].isdigit() or rest[1].lower() not in ("yes", "no"):
-            raise IllegalAction(f"{text!r}: write prefer SEAT yes or prefer SEAT no")
+        if len(rest) != 2 or not _is_seat(rest[0]) or rest[1].lower() not in ("yes", "no"):
+            raise IllegalAction(f"{text!r}: write prefer SEAT yes or prefer SEAT no, with SEAT "
+                                "a seat number 0 to 3")
         return prefer(int(rest[0]), rest[1].lower() == "yes")
     raise IllegalAction(
         f"{text!r}: unknown action {verb!r}; the actions are play CARD..., yield, jester, "

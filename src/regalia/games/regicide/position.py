@@ -13,6 +13,7 @@ from regalia.core.errors import InvalidPosition
 from regalia.games.regicide.cards import (
     HEALTH,
     IS_ROYAL,
+    JESTER_MASK,
     JESTERS,
     RANK,
     SPADES,
@@ -25,6 +26,7 @@ from regalia.games.regicide.cards import (
 )
 from regalia.games.regicide.state import (
     CHOOSE,
+    JESTERS_IN_TAVERN,
     MAX_HAND,
     PHASES,
     PLAY,
@@ -162,12 +164,9 @@ def from_json(obj: Any) -> State:
     s.castle = castle[::-1]
     tavern = reader.cards(obj["tavern"], "tavern")
     s.tavern = tavern[::-1]
-    known = 0
-    for c in tavern:
-        if not IS_ROYAL[c]:
-            break
-        known += 1
-    s.known_top = known
+    # Which top Tavern cards are public (exact-kill royals, rules 1.15) is not part of a
+    # position: a position read from JSON reveals none of them rather than risk a leak.
+    s.known_top = 0
     s.discard = reader.cards(obj["discard"], "discard")[::-1]
     hands = obj["hands"]
     if not isinstance(hands, list) or len(hands) != players:
@@ -203,7 +202,31 @@ def from_json(obj: Any) -> State:
     if prefs[s.current] is not None:
         raise InvalidPosition("preferences: the Jester's player states no wish")
     s.preferences = list(prefs)
-    from regalia.games.regicide.rules import can_yield, effective_attack, mask_value
+    from regalia.games.regicide.rules import can_yield, effective_attack, mask_value, play_problem
+
+    if reader.jesters_used > JESTERS_IN_TAVERN[players]:
+        raise InvalidPosition(f"hands: {reader.jesters_used} X in play, but a {players}-player "
+                              f"game has {JESTERS_IN_TAVERN[players]} Jester(s) in the Tavern "
+                              "deck (rules 1.3)")
+    for play in s.table:
+        why = play_problem(play)
+        if why:
+            raise InvalidPosition(f"table: {' '.join(TEXT[c] for c in cards_of(play))} is not a "
+                                  f"legal play: {why}")
+        if play & JESTER_MASK and not s.cancelled:
+            raise InvalidPosition("immunity_cancelled: a Jester on the table has cancelled the "
+                                  "enemy's immunity (rules 1.9), so it must be true")
+    if players > 1 and all(s.yielded):
+        raise InvalidPosition("yielded: not every player can have yielded on their most recent "
+                              "turn (rules 1.11)")
+    if players == 1 and s.yielded[0] and not s.options.solo_yield:
+        raise InvalidPosition("yielded: no yielding in solo without option solo_yield (rules 1.11)")
+    ranks = ([RANK[s.enemy]] if s.enemy is not None else []) + [RANK[c] for c in castle]
+    if any(a > b for a, b in zip(ranks, ranks[1:])):
+        raise InvalidPosition("castle: the Castle deck holds Jacks above Queens above Kings "
+                              "(rules 1.3), and the enemy is of the top rank")
+    if s.phase == WON and (s.damage or s.table):
+        raise InvalidPosition("damage: a won game has no enemy, so no damage and no table")
 
     if s.phase == SUFFER:
         d = effective_attack(s)

@@ -571,15 +571,9 @@ def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) 
                                       "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]}))
     if powers & _HEART and t.discard:  # Hearts before Diamonds (rules 1.6)
         n = min(v, len(t.discard))
-        if n == len(t.discard):
-            healed = t.discard
-            rng.shuffle(healed)
-            t.discard = []
-        else:
-            picked = rng.sample(range(len(t.discard)), n)
-            chosen = set(picked)
-            healed = [t.discard[i] for i in picked]
-            t.discard = [c for i, c in enumerate(t.discard) if i not in chosen]
+        rng.shuffle(t.discard)  # the whole pile is shuffled, then n cards are taken
+        healed = t.discard[len(t.discard) - n:]
+        del t.discard[len(t.discard) - n:]
         t.tavern[0:0] = healed  # bottom of the Tavern
         _log(t, events, Event("heal", p, {"count": n}))
     if powers & _DIAMOND and t.tavern:

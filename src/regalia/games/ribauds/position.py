@@ -168,6 +168,9 @@ def from_json(obj: Any) -> State:
         if winner is None or conspiracy is None:
             raise InvalidPosition(f"{'winner' if winner is None else 'conspiracy'}: a won "
                                   "position names the winner and the conspiracy")
+        if current != winner:
+            raise InvalidPosition(f"current: {current}, but in a won position current is the "
+                                  f"winner ({winner})")
         if conspiracy == MARRIAGE:
             if not marriage(hands[winner]):
                 raise InvalidPosition(f"conspiracy: marriage, but hands[{winner}] does not "
