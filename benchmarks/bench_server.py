@@ -1,0 +1,168 @@
+"""Load benchmark of the online tables: N tables driven by websocket clients on loopback.
+
+Starts ``regalia serve`` in a subprocess (a fresh SQLite file, bot delay 0), opens N
+Regicide tables (solo by default, or 2-player with one client per seat), and drives every
+seat with a websocket client that plays a random legal action as soon as it is to act; a
+finished game is replaced by a new table. Each move's latency is the time from sending the
+action to receiving the state that contains it (so it includes validation, the durable
+write of the move and the broadcast). Prints moves/s and latency percentiles. Usage:
+
+    python benchmarks/bench_server.py --tables 50 --seconds 20
+    python benchmarks/bench_server.py --tables 200 --players 2 --seconds 20
+
+The client runs on the same machine as the server: on a small machine both share the CPUs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from websockets.asyncio.client import connect
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, db: Path, log: Path) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--port", str(port),
+           "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--log-level", "warning"]
+    proc = subprocess.Popen(cmd, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise SystemExit(f"the server exited:\n{log.read_text()[-2000:]}")
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def create_table(port: int, players: int) -> dict:
+    body = {"game": "regicide", "players": players, "options": {},
+            "seats": [{"kind": "human"}] * players}
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables",
+                                 data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.load(r)
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.games = 0
+
+
+async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
+                     stop_at: float, done: asyncio.Event) -> None:
+    """One seat's client: act whenever it is to act, until the game ends or time is up."""
+    token = table["seats"][seat]["token"]
+    async with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}", max_size=2 ** 22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at: float | None = None
+        sent_ply = -1
+        async for raw in ws:
+            m = json.loads(raw)
+            now = time.perf_counter()
+            if m["type"] == "error":
+                stats.errors += 1
+                sent_at = None
+                continue
+            if m["type"] != "state":
+                continue
+            if sent_at is not None and m["ply"] > sent_ply:
+                stats.latencies.append(now - sent_at)
+                sent_at = None
+            if m["finished"]:
+                done.set()
+                return
+            if done.is_set() or time.monotonic() > stop_at:
+                return
+            if m["legal"] and sent_at is None:
+                sent_ply = m["ply"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "ply": m["ply"], "action": rng.choice(m["legal"])}))
+
+
+async def run_table_slot(port: int, players: int, stats: Stats, rng: random.Random,
+                         stop_at: float) -> None:
+    """Play games back to back on new tables until time is up."""
+    while time.monotonic() < stop_at:
+        table = await asyncio.to_thread(create_table, port, players)
+        done = asyncio.Event()
+        await asyncio.gather(*(drive_seat(port, table, k, stats, rng, stop_at, done)
+                               for k in range(players)))
+        if done.is_set():
+            stats.games += 1
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, int(round(p / 100 * (len(values) - 1)))))
+    return values[k]
+
+
+async def bench(port: int, tables: int, players: int, seconds: float, seed: int) -> Stats:
+    stats = Stats()
+    rng = random.Random(seed)
+    stop_at = time.monotonic() + seconds
+    await asyncio.gather(*(run_table_slot(port, players, stats, random.Random(rng.random()), stop_at)
+                           for _ in range(tables)))
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50, help="tables played at once (N)")
+    parser.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4],
+                        help="seats per table, each driven by its own websocket client")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to drive the tables")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
+    port = free_port()
+    server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log")
+    try:
+        t0 = time.perf_counter()
+        stats = asyncio.run(bench(port, args.tables, args.players, args.seconds, args.seed))
+        elapsed = time.perf_counter() - t0
+    finally:
+        os.kill(server.pid, signal.SIGTERM)
+        server.wait(15)
+    lat = stats.latencies
+    moves = len(lat)
+    print(f"tables at once: {args.tables} ({args.players} seat(s) each, one websocket client per seat)")
+    print(f"elapsed: {elapsed:.1f} s; moves: {moves}; games finished: {stats.games}; "
+          f"errors: {stats.errors}")
+    print(f"throughput: {moves / elapsed:.0f} moves/s")
+    if lat:
+        print(f"move latency: p50 {pct(lat, 50) * 1000:.1f} ms, p90 {pct(lat, 90) * 1000:.1f} ms, "
+              f"p99 {pct(lat, 99) * 1000:.1f} ms, max {max(lat) * 1000:.1f} ms, "
+              f"mean {statistics.fmean(lat) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""What the server needs to know about each game beyond the Game protocol: lobby metadata
+and the communication its rules allow. No rule of play lives here.
+
+* ``games_info()``: names, player counts, rule options (for the lobby form) and bots.
+* Side actions: Regicide's ``prefer SEAT yes|no`` (rules 1.10) are taken by seats other
+  than the one to act; ``side_texts(game, state, seat)`` lists those of ``seat``.
+* Talk: Regicide has no free chat (rules 1.15): a seat may only send one of ``SAYINGS``,
+  whose parameters the server computes from the **public** view (``view(state, None)``),
+  never from the sender's hand. Le Roy des Ribauds allows free chat between its players.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from regalia.bots import bot_names
+from regalia.core.game import Game
+from regalia.games import GAME_NAMES, get_game
+
+TITLES = {"regicide": "Regicide", "ribauds": "Le Roy des Ribauds"}
+
+# Lobby form of each game's rule options (rules pages, "Rule options"); the engine checks
+# the values. ``first_player`` is left to the seed.
+OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "regicide": [
+        {"key": "solo_yield", "type": "bool", "default": False, "players": [1]},
+        {"key": "jester_choose_self", "type": "bool", "default": True, "players": [3, 4]},
+        {"key": "minimal_discard", "type": "bool", "default": False},
+    ],
+    "ribauds": [
+        {"key": "replaced_card", "type": "choice", "default": "hand",
+         "choices": ["hand", "discard"]},
+    ],
+}
+
+PREFERRED_BOT = {"regicide": "heuristic"}
+
+# Regicide's public-information messages (rules 1.15): id -> English template. The
+# parameters come from the public view only.
+SAYINGS: dict[str, str] = {
+    "hello": "Hello!",
+    "hand_size": "I have {hand} card(s) in hand.",
+    "tavern_size": "The Tavern has {tavern} card(s) left.",
+    "discard_size": "The discard pile holds {discard} card(s).",
+    "castle_size": "{castle} enemies are left in the Castle.",
+    "enemy_left": "The enemy needs {left} more damage.",
+    "thinking": "Let me think a moment.",
+    "well_played": "Well played!",
+    "thanks": "Thanks!",
+    "good_game": "Good game!",
+}
+
+CHAT_MAX = 300
+
+
+def games_info() -> list[dict[str, Any]]:
+    """The lobby's view of every game."""
+    out = []
+    for name in GAME_NAMES:
+        try:
+            g = get_game(name)
+        except Exception:  # pragma: no cover - a game being written may fail to import
+            continue
+        bots = bot_names(name)
+        out.append({
+            "name": name,
+            "title": TITLES.get(name, name),
+            "min_players": g.min_players,
+            "max_players": g.max_players,
+            "bots": bots,
+            "default_bot": default_bot(name),
+            "options": OPTIONS.get(name, []),
+            "talk": "say" if name == "regicide" else "chat",
+            "sayings": list(SAYINGS) if name == "regicide" else [],
+        })
+    return out
+
+
+def default_bot(game: str) -> str:
+    """The bot that takes a seat when a human hands it over."""
+    names = bot_names(game)
+    best = PREFERRED_BOT.get(game)
+    if best in names:
+        return best
+    strong = [n for n in names if n != "random"]
+    return strong[0] if strong else "random"
+
+
+def side_texts(game: Game, state: Any, seat: int) -> list[str]:
+    """Side actions ``seat`` may take now, as text (Regicide's ``prefer``; else none)."""
+    side = getattr(game, "side_actions", None)
+    if side is None:
+        return []
+    out = []
+    for a in side(state):
+        text = game.action_to_text(state, a)
+        if side_owner(text) == seat:
+            out.append(text)
+    return out
+
+
+def side_owner(text: str) -> int | None:
+    """The seat a side action belongs to (``prefer SEAT ...``), or ``None``."""
+    words = text.split()
+    if len(words) == 3 and words[0] == "prefer" and words[1].isdigit():
+        return int(words[1])
+    return None
+
+
+def wish_text(game: str, seat: int, value: str) -> str | None:
+    """The side action that sets ``seat``'s Jester-window wish, or ``None`` (no such thing
+    in this game)."""
+    if game != "regicide" or value not in ("yes", "no"):
+        return None
+    return f"prefer {seat} {value}"
+
+
+def say(game: Game, state: Any, seat: int, message_id: str) -> dict[str, Any] | None:
+    """The message ``seat`` says, with parameters from the public view; ``None`` when the
+    id is not an allowed saying of this game."""
+    if game.name != "regicide" or message_id not in SAYINGS:
+        return None
+    public = game.view(state, None)
+    params = {
+        "hand": public["hand_sizes"][seat],
+        "tavern": public["tavern"],
+        "discard": public["discard"],
+        "castle": public["castle"] + (1 if public.get("enemy") else 0),
+        "left": max(0, public["health"] - public["damage"]),
+    }
+    template = SAYINGS[message_id]
+    used = {k: v for k, v in params.items() if "{" + k + "}" in template}
+    return {"message_id": message_id, "params": used, "text": template.format(**used)}
+
+
+def chat_allowed(game: str) -> bool:
+    return game == "ribauds"
+
+
+def clean_chat(text: Any) -> str | None:
+    """A chat line made safe: a string, control characters removed, trimmed, at most
+    ``CHAT_MAX`` characters; ``None`` when nothing is left or it is not text."""
+    if not isinstance(text, str):
+        return None
+    text = "".join(ch for ch in text if ch >= " " or ch == "\t").strip()
+    if not text or len(text) > CHAT_MAX:
+        return None
+    return text
+
+
+def outcome(game: Game, state: Any) -> dict[str, Any] | None:
+    """A finished game's public result (the game's ``outcome`` when it has one)."""
+    if not game.is_terminal(state):
+        return None
+    fn = getattr(game, "outcome", None)
+    out = dict(fn(state)) if fn else {}
+    out["returns"] = list(game.returns(state))
+    return out

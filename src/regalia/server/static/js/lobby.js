@@ -1,0 +1,181 @@
+// The lobby: create a table (game, players, seats, rule options) and list the tables of
+// this browser.
+import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
+import { el, icon } from "./cards.js";
+import { forget, myTables, remember } from "./mytables.js";
+import { linkRowLobby } from "./links.js";
+
+const $ = (id) => document.getElementById(id);
+let GAMES = [];
+const form = { game: "regicide", players: 1, seats: [], options: {} };
+
+function info() { return GAMES.find((g) => g.name === form.game); }
+
+function renderGames() {
+  const box = $("game-choice");
+  box.querySelectorAll(".game-tile").forEach((n) => n.remove());
+  for (const g of GAMES) {
+    const id = "game-" + g.name;
+    const input = el("input", { type: "radio", name: "game", value: g.name, id, checked: form.game === g.name,
+      onchange: () => { form.game = g.name; form.players = g.name === "ribauds" ? 2 : form.players;
+        if (form.players < g.min_players || form.players > g.max_players) form.players = g.min_players;
+        form.options = {}; resetSeats(); renderForm(); } });
+    box.append(el("label", { class: "game-tile" + (form.game === g.name ? " chosen" : ""), for: id }, input,
+      el("span", { class: "game-icon" }, icon(g.name === "regicide" ? "crown" : "dagger")),
+      el("span", { class: "game-text" }, el("b", {}, t("game." + g.name)), el("small", {}, t("lobby.about_" + g.name)))));
+  }
+}
+
+function resetSeats() {
+  const g = info();
+  form.seats = Array.from({ length: form.players }, (_, i) => (i === 0 ? { kind: "human" } : (form.seats[i] || { kind: "human" })));
+  form.seats = form.seats.map((s) => (s.kind === "bot" && !g.bots.includes(s.bot) ? { kind: "bot", bot: g.default_bot } : s));
+}
+
+function renderPlayers() {
+  const g = info();
+  const box = $("players");
+  box.innerHTML = "";
+  for (let n = g.min_players; n <= g.max_players; n++) {
+    box.append(el("button", { type: "button", class: "seg" + (n === form.players ? " on" : ""), "aria-pressed": n === form.players ? "true" : "false",
+      dataset: { players: n },
+      onclick: () => { form.players = n; resetSeats(); renderForm(); } }, String(n)));
+  }
+  $("players-field").classList.toggle("fixed", g.min_players === g.max_players);
+}
+
+function renderSeats() {
+  const g = info();
+  const box = $("seats");
+  box.innerHTML = "";
+  form.seats.forEach((s, i) => {
+    let control;
+    if (i === 0) control = el("span", { class: "seat-you" }, icon("person"), t("lobby.you"));
+    else {
+      const sel = el("select", { id: "seat-" + i, "aria-label": t("seat.player", { n: i + 1 }),
+        onchange: () => { const v = sel.value; form.seats[i] = v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) }; } });
+      sel.append(el("option", { value: "human", selected: s.kind === "human" }, t("lobby.seat_human")));
+      for (const b of g.bots) sel.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, t("lobby.seat_bot", { name: has("bot." + b) ? t("bot." + b) : b })));
+      control = sel;
+    }
+    box.append(el("div", { class: "seat-row" }, el("span", { class: "seat-num" }, t("seat.player", { n: i + 1 })), control));
+  });
+}
+
+function renderOptions() {
+  const g = info();
+  const box = $("options");
+  box.innerHTML = "";
+  let any = false;
+  for (const o of g.options) {
+    if (o.players && !o.players.includes(form.players)) { delete form.options[o.key]; continue; }
+    any = true;
+    const value = o.key in form.options ? form.options[o.key] : o.default;
+    if (o.type === "bool") {
+      const input = el("input", { type: "checkbox", id: "opt-" + o.key, checked: !!value,
+        onchange: () => { if (input.checked === o.default) delete form.options[o.key]; else form.options[o.key] = input.checked; } });
+      box.append(el("label", { class: "option", for: "opt-" + o.key }, input,
+        el("span", {}, el("b", {}, t("opt." + o.key)), el("small", {}, t("opt." + o.key + ".help")))));
+    } else if (o.type === "choice") {
+      const sel = el("select", { id: "opt-" + o.key, onchange: () => { if (sel.value === o.default) delete form.options[o.key]; else form.options[o.key] = sel.value; } });
+      for (const c of o.choices) sel.append(el("option", { value: c, selected: c === value }, t(`opt.${o.key}.${c}`)));
+      box.append(el("label", { class: "option", for: "opt-" + o.key },
+        el("span", {}, el("b", {}, t("opt." + o.key)), el("small", {}, t("opt." + o.key + ".help"))), sel));
+    }
+  }
+  if (!any) box.append(el("p", { class: "muted small" }, t("lobby.no_options")));
+}
+
+function renderForm() {
+  renderGames();
+  renderPlayers();
+  renderSeats();
+  renderOptions();
+}
+
+async function create(ev) {
+  ev.preventDefault();
+  $("create-error").textContent = "";
+  const btn = $("create-btn");
+  btn.disabled = true;
+  try {
+    const r = await fetch("/api/tables", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game: form.game, players: form.players, options: form.options, seats: form.seats }),
+    });
+    const data = await r.json();
+    if (!r.ok) throw new Error(data.error || r.statusText);
+    const mine = data.seats.find((s) => s.seat === data.you);
+    const invites = data.seats.filter((s) => s.token).map((s) => ({ seat: s.seat, link: s.link }));
+    remember({ id: data.id, game: data.game, players: data.players, seat: data.you, token: mine ? mine.token : null, role: "creator", invites });
+    location.href = mine ? mine.link : data.spectate;
+  } catch (e) {
+    $("create-error").textContent = t("lobby.create_failed") + " " + e.message;
+    btn.disabled = false;
+  }
+}
+
+async function renderMine() {
+  const ul = $("my-tables");
+  ul.innerHTML = "";
+  const list = myTables();
+  if (!list.length) {
+    ul.append(el("li", { class: "muted empty-list" }, t("lobby.no_tables")));
+    return;
+  }
+  for (const e of list) {
+    const link = e.token ? `/t/${e.id}#s=${e.token}` : `/t/${e.id}`;
+    const status = el("span", { class: "status muted" }, "…");
+    const replay = el("a", { class: "btn small", href: `/replay/${e.id}`, hidden: true }, t("end.replay"));
+    const invites = e.invites && e.invites.filter((x) => x.seat !== e.seat);
+    const invBox = el("div", { class: "invites", hidden: true },
+      (invites || []).map((x) => linkRowLobby(t("invite.seat", { n: x.seat + 1 }), new URL(x.link, location.origin).href)),
+      linkRowLobby(t("invite.spectators"), new URL(`/t/${e.id}`, location.origin).href));
+    const li = el("li", { class: "my-table", dataset: { id: e.id } },
+      el("div", { class: "my-head" },
+        el("span", { class: "game-icon small" }, icon(e.game === "ribauds" ? "dagger" : "crown")),
+        el("div", { class: "my-title" },
+          el("b", {}, t("game." + e.game)),
+          el("small", { class: "muted" }, `${t("table.code")} ${e.id} · ${e.seat !== null && e.seat !== undefined ? t("seat.player", { n: e.seat + 1 }) : t("seat.spectator")}`)),
+        status),
+      el("div", { class: "my-actions" },
+        el("a", { class: "btn small primary open-link", href: link }, t("lobby.open")),
+        invites && invites.length ? el("button", { class: "btn small", type: "button", onclick: () => { invBox.hidden = !invBox.hidden; } }, t("table.invite")) : null,
+        replay,
+        el("button", { class: "btn small ghost", type: "button", onclick: () => { forget(e.id, e.seat); renderMine(); } }, t("lobby.forget"))),
+      invBox);
+    ul.append(li);
+    fetch(`/api/tables/${encodeURIComponent(e.id)}`).then((r) => (r.ok ? r.json() : null)).then((s) => {
+      if (!s) { status.textContent = t("lobby.status_gone"); return; }
+      if (s.status === "finished") {
+        replay.hidden = false;
+        const o = s.outcome || {};
+        if (s.game === "regicide") status.textContent = o.result === "won" ? t("lobby.status_won") : t("lobby.status_lost");
+        else status.textContent = t("lobby.status_winner", { who: t("seat.player", { n: (o.winner ?? 0) + 1 }) });
+        const lost = s.game === "regicide" ? o.result !== "won" : o.winner !== e.seat;
+        status.className = "status done" + (lost ? " lost" : "");
+      } else if (s.current === e.seat) {
+        status.textContent = t("lobby.status_your_turn");
+        status.className = "status yours";
+      } else {
+        status.textContent = t("lobby.status_playing", { n: s.ply });
+        status.className = "status";
+      }
+    }).catch(() => { status.textContent = "?"; });
+  }
+}
+
+async function main() {
+  await loadLang(detectLang());
+  applyStatic();
+  langSwitch($("lang"), () => { renderForm(); renderMine(); });
+  GAMES = await (await fetch("/api/games")).json();
+  form.game = GAMES[0].name;
+  form.players = 1;
+  resetSeats();
+  renderForm();
+  $("create-form").addEventListener("submit", create);
+  renderMine();
+}
+
+main();

@@ -1,0 +1,37 @@
+// The tables this browser created or joined, kept in localStorage (no accounts).
+const KEY = "regalia.tables";
+
+export function myTables() {
+  try {
+    const list = JSON.parse(localStorage.getItem(KEY) || "[]");
+    return Array.isArray(list) ? list : [];
+  } catch (e) {
+    return [];
+  }
+}
+
+function save(list) {
+  localStorage.setItem(KEY, JSON.stringify(list.slice(0, 100)));
+}
+
+// Add or update an entry: {id, game, players, seat, token, role, invites, created}
+export function remember(entry) {
+  const list = myTables();
+  const i = list.findIndex((e) => e.id === entry.id && (e.seat ?? null) === (entry.seat ?? null));
+  if (i >= 0) list[i] = { ...list[i], ...entry };
+  else list.unshift({ created: new Date().toISOString(), ...entry });
+  save(list);
+}
+
+export function forget(id, seat) {
+  save(myTables().filter((e) => !(e.id === id && (e.seat ?? null) === (seat ?? null))));
+}
+
+export function entryFor(id, token) {
+  return myTables().find((e) => e.id === id && (token ? e.token === token : true));
+}
+
+export function invitesFor(id) {
+  const e = myTables().find((x) => x.id === id && x.invites);
+  return e ? e.invites : null;
+}

@@ -1,0 +1,75 @@
+// The table websocket: sends hello with the seat token, reconnects by itself (with a
+// growing pause) whenever the connection drops, for example while the server restarts.
+export class TableSocket {
+  constructor(tableId, token, { onMessage, onStatus }) {
+    this.tableId = tableId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.ws = null;
+    this.retry = 0;
+    this.stopped = false;
+    this.timer = null;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    this.onStatus(this.retry ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (e) {
+      this.schedule();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      this.onStatus("online");
+      clearInterval(this.ping);
+      this.ping = setInterval(() => this.send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      this.onMessage(msg);
+    };
+    ws.onclose = (ev) => {
+      clearInterval(this.ping);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (ev.code === 4404) { this.stopped = true; this.onStatus("gone"); return; }
+      this.schedule();
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  schedule() {
+    if (this.stopped) return;
+    this.retry += 1;
+    this.onStatus("reconnecting");
+    const pause = Math.min(5000, 300 * 2 ** Math.min(this.retry, 5));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), pause);
+  }
+
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

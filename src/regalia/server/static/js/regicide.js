@@ -1,0 +1,354 @@
+// Regicide at the table: the enemy, the Castle and the piles, the players, your hand and
+// the buttons of the phase. Only actions in the server's legal list can be submitted.
+import { has, t } from "./i18n.js";
+import {
+  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, el, icon, regicideCard,
+} from "./cards.js";
+
+const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
+
+function legalIndex(legal) {
+  const map = new Map();
+  for (const text of legal) {
+    const [verb, ...args] = text.split(" ");
+    map.set(key(verb, args), text);
+  }
+  return map;
+}
+
+function selectedCards(M) {
+  const hand = M.state.view.hand || [];
+  return M.sel.filter((s) => s.startsWith("h:")).map((s) => hand[Number(s.slice(2))]).filter(Boolean);
+}
+
+// ------------------------------------------------------------------ board
+
+export function render(root, M, C) {
+  const S = M.state;
+  const v = S.view;
+  root.innerHTML = "";
+  root.append(
+    players(v, S, C),
+    arena(v, C),
+    played(v, C),
+    prompt(v, S, M, C),
+    handZone(v, S, M, C),
+  );
+}
+
+function players(v, S, C) {
+  const row = el("div", { class: "players" });
+  for (let k = 0; k < v.players; k++) {
+    const info = (S.seats || [])[k] || {};
+    const acting = !S.finished && v.current === k;
+    const chip = el("div", { class: "player" + (acting ? " acting" : "") + (k === C.me ? " me" : ""), dataset: { seat: k } },
+      el("div", { class: "player-name" },
+        icon(info.kind === "bot" || info.bot_replaces ? "bot" : "person"),
+        el("span", {}, C.seatLabel(k)),
+        info.kind === "human" ? el("span", { class: "dot " + (info.connected ? "on" : "off"), title: t(info.connected ? "seat.online" : "seat.offline") }) : null),
+      el("div", { class: "player-facts" },
+        el("span", { class: "fact", title: t("regicide.hand_size") }, icon("deck"), String(v.hand_sizes[k])),
+        info.kind === "bot" ? el("span", { class: "tag" }, t("seat.bot", { name: botName(info.bot) })) : null,
+        info.bot_replaces ? el("span", { class: "tag warn" }, t("seat.replaced")) : null,
+        v.yielded[k] ? el("span", { class: "tag" }, t("regicide.yielded")) : null,
+        v.preferences[k] ? el("span", { class: "tag wish-" + v.preferences[k] }, t("regicide.wish_" + v.preferences[k])) : null,
+        acting ? el("span", { class: "tag turn" }, t("seat.to_act")) : null),
+      seatControls(k, info, S, C));
+    row.append(chip);
+  }
+  return row;
+}
+
+export function botName(name) {
+  return has("bot." + name) ? t("bot." + name) : name;
+}
+
+export function seatControls(k, info, S, C) {
+  if (S.finished || C.me === null || info.kind !== "human") return null;
+  if (k === C.me) {
+    return info.bot_replaces
+      ? el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, false) }, t("seat.take_back"))
+      : el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, true) }, t("seat.hand_to_bot"));
+  }
+  if (!info.connected && !info.bot_replaces) {
+    return el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, true) }, t("seat.replace_by_bot"));
+  }
+  return null;
+}
+
+function arena(v, C) {
+  const box = el("div", { class: "arena" });
+  // The Castle
+  const castle = el("div", { class: "pile castle" },
+    v.castle > 0 ? cardBack({ label: icon("castle", "back-icon"), count: v.castle }) : el("div", { class: "card empty" }),
+    el("div", { class: "pile-label" }, t("regicide.castle")),
+    el("div", { class: "pile-sub" },
+      ["J", "Q", "K"].map((r) => el("span", { class: "rank-left" }, `${r}×${v.castle_ranks[r]}`))));
+  // The enemy
+  let enemy;
+  if (v.enemy) {
+    const left = Math.max(0, v.health - v.damage);
+    const pct = Math.min(100, Math.round((100 * v.damage) / Math.max(1, v.health)));
+    const suit = v.enemy_suit;
+    enemy = el("div", { class: "enemy" },
+      el("div", { class: "enemy-card" }, regicideCard(v.enemy, { big: true })),
+      el("div", { class: "enemy-stats" },
+        el("div", { class: "enemy-name" }, cardName(v.enemy)),
+        stat("sword", t("regicide.attack"), v.shield ? `${v.attack} − ${v.shield} = ${Math.max(0, v.attack - v.shield)}` : String(v.attack), "attack"),
+        el("div", { class: "health" },
+          stat("heart", t("regicide.health"), `${left} / ${v.health}`, "health"),
+          el("div", { class: "bar" }, el("div", { class: "bar-fill", style: `width:${pct}%` })),
+          el("div", { class: "bar-caption" }, t("regicide.damage_dealt", { n: v.damage }))),
+        stat("shield", t("regicide.shield"), String(v.shield), "shield"),
+        el("div", { class: "immunity " + (v.immune ? "on" : "off") },
+          v.immune ? t("regicide.immune", { suit: SUIT_SYMBOL[suit], name: t("suit." + suit) })
+            : t("regicide.immunity_cancelled")),
+        v.phase === "suffer" ? el("div", { class: "attack-now" }, t("regicide.attack_now", { n: v.attack_to_absorb })) : null));
+  } else {
+    enemy = el("div", { class: "enemy defeated" }, el("div", { class: "enemy-name" }, t("regicide.all_defeated")));
+  }
+  // Tavern and discard pile
+  const tavern = el("div", { class: "pile tavern" },
+    v.tavern > 0 ? cardBack({ label: icon("mug", "back-icon"), count: v.tavern }) : el("div", { class: "card empty" }),
+    el("div", { class: "pile-label" }, t("regicide.tavern")),
+    v.tavern_top && v.tavern_top.length
+      ? el("div", { class: "pile-sub" }, t("regicide.tavern_top", { cards: cardsText(v.tavern_top) })) : null);
+  const discard = el("div", { class: "pile discard" },
+    v.discard_top ? regicideCard(v.discard_top) : el("div", { class: "card empty" }),
+    el("div", { class: "pile-label" }, t("regicide.discard")),
+    el("div", { class: "pile-sub" }, t("regicide.cards_n", { n: v.discard })));
+  const piles = el("div", { class: "piles" }, tavern, discard);
+  if (v.players === 1) {
+    piles.append(el("div", { class: "pile jesters" },
+      el("div", { class: "jester-row" },
+        [0, 1].map((i) => i < v.jesters ? regicideCard("X", { small: true }) : el("div", { class: "card small empty" }))),
+      el("div", { class: "pile-label" }, t("regicide.jesters_left", { n: v.jesters }))));
+  }
+  box.append(castle, enemy, piles);
+  return box;
+}
+
+function stat(iconName, label, value, cls) {
+  return el("div", { class: "stat " + cls }, icon(iconName), el("span", { class: "stat-label" }, label), el("b", { class: "stat-value" }, value));
+}
+
+function played(v) {
+  const row = el("div", { class: "played" });
+  row.append(el("div", { class: "played-label" }, t("regicide.played")));
+  const list = el("div", { class: "played-list" });
+  if (!v.table.length) list.append(el("span", { class: "muted" }, t("regicide.nothing_played")));
+  for (const play of v.table) {
+    list.append(el("div", { class: "play-group" }, play.map((c) => regicideCard(c, { small: true }))));
+  }
+  row.append(list);
+  return row;
+}
+
+function prompt(v, S, M, C) {
+  let text;
+  const me = C.me;
+  if (S.finished) text = v.phase === "won" ? t("regicide.prompt_won") : t("regicide.prompt_lost");
+  else if (me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
+  else if (v.current !== me) {
+    if (v.phase === "choose") text = t("regicide.prompt_others_choose", { who: C.seatName(v.current) });
+    else text = t("prompt.waiting", { who: C.seatName(v.current) });
+  } else if (!S.legal.length) text = t("prompt.bot_plays");
+  else if (v.phase === "play") text = t("regicide.prompt_play");
+  else if (v.phase === "suffer") {
+    const total = selectedCards(M).reduce((a, c) => a + cardValue(c), 0);
+    text = t("regicide.prompt_suffer", { n: v.attack_to_absorb, sel: total });
+  } else if (v.phase === "choose") text = t("regicide.prompt_choose");
+  return el("div", { class: "prompt" + (v.current === me && !S.finished && S.legal.length ? " yours" : "") }, text);
+}
+
+function handZone(v, S, M, C) {
+  const zone = el("div", { class: "hand-zone" });
+  if (C.me === null) {
+    zone.append(el("div", { class: "muted center" }, t("seat.spectator_hint")));
+    return zone;
+  }
+  const hand = v.hand || [];
+  const legal = legalIndex(S.legal);
+  const usable = new Set();
+  for (const text of S.legal) {
+    const [verb, ...args] = text.split(" ");
+    if (verb === "play" || verb === "discard") args.forEach((c) => usable.add(c));
+  }
+  const myTurn = S.legal.length > 0;
+  const handEl = el("div", { class: "hand", role: "group", "aria-label": t("regicide.your_hand") });
+  hand.forEach((c, i) => {
+    const id = "h:" + i;
+    const selected = M.sel.includes(id);
+    const card = regicideCard(c);
+    card.classList.add("in-hand");
+    if (selected) card.classList.add("selected");
+    if (myTurn && usable.has(c)) {
+      card.classList.add("selectable");
+      card.tabIndex = 0;
+      card.setAttribute("role", "button");
+      card.setAttribute("aria-pressed", selected ? "true" : "false");
+      card.addEventListener("click", () => C.toggle(id));
+      card.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); C.toggle(id); } });
+    } else if (myTurn) card.classList.add("unusable");
+    handEl.append(card);
+  });
+  if (!hand.length) handEl.append(el("div", { class: "muted" }, t("regicide.empty_hand")));
+  zone.append(el("div", { class: "hand-label" }, t("regicide.your_hand"), " ", el("span", { class: "muted" }, `(${hand.length})`)), handEl);
+  zone.append(actions(v, S, M, C, legal));
+  return zone;
+}
+
+function button(label, enabled, onclick, cls = "btn", id = null) {
+  return el("button", { class: cls, type: "button", disabled: !enabled, onclick, id }, label);
+}
+
+function actions(v, S, M, C, legal) {
+  const bar = el("div", { class: "actions" });
+  const sel = selectedCards(M);
+  const busy = M.pending;
+  if (S.legal.length && v.phase === "play") {
+    const text = sel.length ? legal.get(key("play", sel)) : null;
+    const value = sel.reduce((a, c) => a + cardValue(c), 0);
+    bar.append(button(sel.length ? t("regicide.play_sel", { cards: cardsText(sel), n: value }) : t("regicide.play"),
+      !!text && !busy, () => C.act(text), "btn primary", "act-play"));
+    if (legal.has("yield")) bar.append(button(t("regicide.yield"), !busy, () => C.act("yield"), "btn", "act-yield"));
+  }
+  if (S.legal.length && v.phase === "suffer") {
+    const text = sel.length ? legal.get(key("discard", sel)) : null;
+    const total = sel.reduce((a, c) => a + cardValue(c), 0);
+    bar.append(button(t("regicide.discard_sel", { sel: total, n: v.attack_to_absorb }), !!text && !busy,
+      () => C.act(text), "btn primary", "act-discard"));
+  }
+  if (S.legal.includes("jester")) {
+    bar.append(button(t("regicide.jester_refresh", { n: v.jesters }), !busy, () => C.act("jester"), "btn jester-btn", "act-jester"));
+  }
+  if (S.legal.length && v.phase === "choose") {
+    for (const text of S.legal) {
+      const k = Number(text.split(" ")[1]);
+      const wish = v.preferences[k];
+      bar.append(button(t("regicide.choose_seat", { who: C.seatLabel(k) }) + (wish ? ` · ${t("regicide.wish_" + wish)}` : ""),
+        !busy, () => C.act(text), "btn choose-btn", "act-choose-" + k));
+    }
+  }
+  if (S.side && S.side.length) {
+    const mine = v.preferences[C.me];
+    bar.append(el("span", { class: "wish-label" }, t("regicide.wish_prompt")));
+    bar.append(button(t("regicide.wish_yes_btn"), S.side.some((x) => x.endsWith(" yes")), () => C.wish("yes"),
+      "btn wish" + (mine === "yes" ? " pressed" : ""), "wish-yes"));
+    bar.append(button(t("regicide.wish_no_btn"), S.side.some((x) => x.endsWith(" no")), () => C.wish("no"),
+      "btn wish" + (mine === "no" ? " pressed" : ""), "wish-no"));
+  }
+  if (M.sel.length) bar.append(button(t("action.clear"), true, () => C.clear(), "btn ghost", "act-clear"));
+  return bar;
+}
+
+// ------------------------------------------------------------------ help and end
+
+export function help() {
+  const list = el("ul", { class: "help-list" });
+  for (const s of ["H", "D", "C", "S"]) {
+    list.append(el("li", {}, el("span", { class: "suit-sym " + (s === "H" || s === "D" ? "red" : "black") }, SUIT_SYMBOL[s]), " ",
+      el("b", {}, t("suit." + s)), ": ", t("regicide.power." + s)));
+  }
+  list.append(el("li", {}, el("b", {}, t("card.jester")), ": ", t("regicide.power.X")));
+  list.append(el("li", {}, el("b", {}, t("rank.A")), ": ", t("regicide.power.A")));
+  return el("div", {}, el("p", { class: "small" }, t("regicide.goal")), list);
+}
+
+export function endScreen(M, C) {
+  const v = M.state.view;
+  const won = v.phase === "won";
+  const box = el("div", { class: "end-body " + (won ? "won" : "lost") });
+  box.append(el("div", { class: "end-icon" }, icon(won ? "crown" : "sword")));
+  box.append(el("h2", {}, won ? t("regicide.end_won") : t("regicide.end_lost")));
+  if (won && v.medal) box.append(el("div", { class: "medal medal-" + v.medal }, t("regicide.medal_" + v.medal)));
+  box.append(el("p", {}, t("regicide.end_defeated", { n: v.enemies_defeated })));
+  return box;
+}
+
+// ------------------------------------------------------------------ the log in words
+
+function powers(list) {
+  return Array.from(list || []).map((p) => t("suit." + p)).join(" + ");
+}
+
+export function describe(e, C) {
+  const who = C.seatName(e.seat);
+  switch (e.kind) {
+    case "setup":
+      return t("log.r.setup", { n: e.players, who: C.seatName(e.first), enemy: cardName(e.enemy) });
+    case "play": {
+      let s = t("log.r.play", { who, cards: cardsText(e.cards), value: e.value, damage: e.damage });
+      if (e.powers && e.powers.length) s += " " + t("log.r.powers", { powers: powers(e.powers) });
+      if (e.blocked && e.blocked.length) s += " " + t("log.r.blocked", { powers: powers(e.blocked) });
+      return s;
+    }
+    case "jester":
+      return t("log.r.jester", { who });
+    case "heal":
+      return t("log.r.heal", { n: e.count });
+    case "refresh":
+    case "draw": {
+      let s;
+      if (e.kind === "refresh") {
+        const n = Object.values(e.counts || {}).reduce((a, b) => a + b, 0);
+        s = t("log.r.refresh", { who, d: (e.discarded || []).length, n, left: e.jesters });
+      } else {
+        const parts = Object.entries(e.counts || {}).sort((a, b) => Number(a[0]) - Number(b[0]))
+          .map(([seat, n]) => t("log.r.draws", { who: C.seatName(Number(seat)), n }));
+        s = t("log.r.draw", { list: parts.join(", ") || "0" });
+      }
+      if (e.cards && e.cards.length) s += " " + t("log.r.you_drew", { cards: cardsText(e.cards) });
+      for (const [seat, cards] of Object.entries(e.known || {})) {
+        s += " " + t("log.r.took_known", { who: C.seatName(Number(seat)), cards: cardsText(cards) });
+      }
+      return s;
+    }
+    case "defeat":
+      return t(e.exact ? "log.r.defeat_exact" : "log.r.defeat", { enemy: cardName(e.enemy) });
+    case "enemy":
+      return t("log.r.enemy", { enemy: cardName(e.enemy) });
+    case "yield":
+      return t("log.r.yield", { who });
+    case "shielded":
+      return t("log.r.shielded", { who });
+    case "discard":
+      return t("log.r.discard", { who, cards: cardsText(e.cards), total: e.total, attack: e.attack });
+    case "choose":
+      return t("log.r.choose", { who, next: C.seatName(e.next) });
+    case "prefer":
+      return t(e.wish === "yes" ? "log.r.prefer_yes" : "log.r.prefer_no", { who });
+    case "won":
+      return t("log.r.won") + (e.medal ? " " + t("regicide.medal_" + e.medal) + "!" : "");
+    case "lost":
+      return e.reason === "attack" ? t("log.r.lost_attack", { who, n: e.attack }) : t("log.r.lost_stuck", { who });
+    default:
+      return `${e.kind}`;
+  }
+}
+
+// Replay: the board with every hand shown.
+export function renderReplay(root, step, C) {
+  const v = { ...step.view };
+  root.innerHTML = "";
+  root.append(players_(v, C), arena(v, C), played(v, C));
+  const hands = el("div", { class: "replay-hands" });
+  step.hands.forEach((h, k) => {
+    hands.append(el("div", { class: "replay-hand" + (v.current === k && !["won", "lost"].includes(v.phase) ? " acting" : "") },
+      el("div", { class: "hand-label" }, C.seatName(k), " ", el("span", { class: "muted" }, `(${(h || []).length})`)),
+      el("div", { class: "hand small-hand" }, (h || []).map((c) => regicideCard(c, { small: true })))));
+  });
+  root.append(hands);
+}
+
+function players_(v, C) {
+  const row = el("div", { class: "players" });
+  for (let k = 0; k < v.players; k++) {
+    row.append(el("div", { class: "player" + (v.current === k && !["won", "lost"].includes(v.phase) ? " acting" : "") },
+      el("div", { class: "player-name" }, el("span", {}, C.seatName(k))),
+      el("div", { class: "player-facts" },
+        v.yielded[k] ? el("span", { class: "tag" }, t("regicide.yielded")) : null,
+        v.preferences[k] ? el("span", { class: "tag" }, t("regicide.wish_" + v.preferences[k])) : null)));
+  }
+  return row;
+}

@@ -1,0 +1,315 @@
+"""The tables' database: SQLAlchemy 2 models and a small synchronous ``Store``.
+
+A table is its game, config and seed, its seats, and its append-only move log (design.md,
+"records"): everything else is rebuilt from them. ``UNIQUE(table_id, ply)`` makes it
+impossible to store two moves at one ply, so a stale or duplicate submission can never be
+applied twice, even by two server processes.
+
+The schema is created and upgraded by the Alembic migrations shipped in
+``regalia/server/migrations`` (``migrate``), never by ``create_all``, so a newer version
+opens an older database. SQLite (the default) runs in WAL mode with ``synchronous=FULL``:
+a move that was acknowledged survives a ``kill -9`` and a power cut.
+
+The ``Store`` methods are blocking; the server calls them from a worker thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+DEFAULT_DATABASE_URL = "sqlite:///regalia.sqlite3"
+
+PLAYING = "playing"
+FINISHED = "finished"
+HUMAN = "human"
+BOT = "bot"
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameTable(Base):
+    """A table: one game being played (or finished) with its config and seed."""
+
+    __tablename__ = "game_tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    config: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default=PLAYING, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class SeatRow(Base):
+    """A seat: a human (reached by a secret token) or a bot; a human seat may be handed to
+    a bot (``bot_replaces``) and taken back."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_seats_table_seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot_replaces: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class MoveRow(Base):
+    """One accepted action of a table's move log; ``ply`` counts from 0."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("table_id", "ply", name="uq_moves_table_ply"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class MessageRow(Base):
+    """A table message allowed by the game's communication rules (migration 0002)."""
+
+    __tablename__ = "messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    body: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+metadata = Base.metadata
+
+
+class Conflict(Exception):
+    """The move's ply is already taken: someone else's move was stored first."""
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str
+    bot: str | None
+    token_hash: str | None
+    bot_replaces: bool
+
+
+@dataclass
+class TableData:
+    """Everything stored about one table, as plain values."""
+
+    id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    status: str
+    created_at: datetime
+    seats: list[SeatData]
+    moves: list[tuple[int, int | None, str]] = field(default_factory=list)  # (ply, seat, action)
+    messages: list[dict[str, Any]] = field(default_factory=list)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL, ``synchronous=FULL``, foreign keys and a busy
+    timeout on every connection."""
+    kwargs: dict[str, Any] = {}
+    if url.startswith("sqlite"):
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    engine = create_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        memory = url in ("sqlite://", "sqlite:///:memory:")
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised through SQLite
+            cur = dbapi_conn.cursor()
+            if not memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.close()
+    return engine
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the database to ``revision`` with the package's Alembic migrations."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The Alembic revision the database is at (``None``: empty database)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+class Store:
+    """The blocking database API of the server (one instance per database)."""
+
+    def __init__(self, url: str = DEFAULT_DATABASE_URL, *, upgrade: bool = True) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        if upgrade:
+            migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- tables ----------------------------------------------------------------------
+
+    def create_table(self, game: str, config: dict[str, Any], seed: int,
+                     seats: list[tuple[str, str | None]]) -> tuple[str, list[str | None]]:
+        """Store a new table; returns ``(table_id, tokens)`` with one fresh secret token
+        per human seat (``None`` for bot seats). Only the tokens' hashes are stored."""
+        tokens: list[str | None] = [secrets.token_urlsafe(18) if kind == HUMAN else None
+                                    for kind, _ in seats]
+        with self.engine.begin() as conn:
+            for _ in range(8):
+                table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+                if conn.execute(select(GameTable.id).where(GameTable.id == table_id)).first() is None:
+                    break
+            t = now()
+            conn.execute(GameTable.__table__.insert().values(
+                id=table_id, game=game, config=config, seed=seed, status=PLAYING,
+                created_at=t, updated_at=t))
+            conn.execute(SeatRow.__table__.insert(), [
+                {"table_id": table_id, "seat": i, "kind": kind, "bot": bot,
+                 "token_hash": token_hash(tok) if tok else None, "bot_replaces": False}
+                for i, ((kind, bot), tok) in enumerate(zip(seats, tokens))])
+        return table_id, tokens
+
+    def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
+        """The stored table with its seats, moves (in ply order) and latest messages."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(GameTable).where(GameTable.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            seats = [SeatData(r.seat, r.kind, r.bot, r.token_hash, bool(r.bot_replaces))
+                     for r in conn.execute(select(SeatRow).where(SeatRow.table_id == table_id)
+                                           .order_by(SeatRow.seat))]
+            moves = [(r.ply, r.seat, r.action)
+                     for r in conn.execute(select(MoveRow.ply, MoveRow.seat, MoveRow.action)
+                                           .where(MoveRow.table_id == table_id)
+                                           .order_by(MoveRow.ply))]
+            msgs = [dict(r.body) for r in conn.execute(
+                select(MessageRow.body).where(MessageRow.table_id == table_id)
+                .order_by(MessageRow.id.desc()).limit(messages))]
+        msgs.reverse()
+        return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
+                         row["status"], row["created_at"], seats, moves, msgs)
+
+    def active_table_ids(self) -> list[str]:
+        """Ids of the tables still being played, oldest first."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(GameTable.id)
+                                               .where(GameTable.status == PLAYING)
+                                               .order_by(GameTable.created_at))]
+
+    def count_tables(self) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.count()).select_from(GameTable)).scalar_one()
+
+    # -- moves -----------------------------------------------------------------------
+
+    def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
+                    finished: bool = False) -> None:
+        """Store the move at ``ply`` in one transaction (and mark the table finished when the
+        move ends the game). Raises ``Conflict`` when that ply is already stored."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(MoveRow.__table__.insert().values(
+                    table_id=table_id, ply=ply, seat=seat, action=action, created_at=now()))
+                values: dict[str, Any] = {"updated_at": now()}
+                if finished:
+                    values["status"] = FINISHED
+                conn.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
+        except IntegrityError as e:
+            raise Conflict(f"table {table_id}: ply {ply} is already stored") from e
+
+    def append_moves(self, moves: list[tuple[str, int, int | None, str, bool]]) -> list[Exception | None]:
+        """Store several moves (of different tables) in one transaction: one durable write
+        for all (group commit). Returns, per move, ``None`` (stored) or the exception that
+        refused it; if the batch fails as a whole, each move is retried on its own."""
+        if len(moves) == 1:
+            try:
+                self.append_move(*moves[0])
+                return [None]
+            except Exception as e:  # noqa: BLE001 - handed back to the submitter
+                return [e]
+        try:
+            with self.engine.begin() as conn:
+                t = now()
+                conn.execute(MoveRow.__table__.insert(), [
+                    {"table_id": tid, "ply": ply, "seat": seat, "action": action, "created_at": t}
+                    for tid, ply, seat, action, _ in moves])
+                for tid, _, _, _, finished in moves:
+                    values: dict[str, Any] = {"updated_at": t}
+                    if finished:
+                        values["status"] = FINISHED
+                    conn.execute(update(GameTable).where(GameTable.id == tid).values(**values))
+            return [None] * len(moves)
+        except IntegrityError:
+            out: list[Exception | None] = []
+            for m in moves:
+                try:
+                    self.append_move(*m)
+                    out.append(None)
+                except Exception as e:  # noqa: BLE001
+                    out.append(e)
+            return out
+
+    def set_bot_replaces(self, table_id: str, seat: int, on: bool) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                         .values(bot_replaces=on))
+
+    def add_message(self, table_id: str, seat: int | None, kind: str, body: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(MessageRow.__table__.insert().values(
+                table_id=table_id, seat=seat, kind=kind, body=body, created_at=now()))

@@ -1,0 +1,202 @@
+"""Helpers of the browser tests: the server subprocess, and playing a table by clicking
+what a person would click (cards, Court slots, the phase's buttons)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = os.environ.get("REGALIA_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-dev-shm-usage"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``regalia serve`` in a subprocess (bots act at once)."""
+
+    def __init__(self, db: Path, port: int, bot_delay: float = 0.0) -> None:
+        self.db = Path(db)
+        self.port = port
+        self.bot_delay = bot_delay
+        self.proc: subprocess.Popen | None = None
+        self.log = self.db.with_suffix(".log")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--database-url", f"sqlite:///{self.db}",
+               "--bot-delay", str(self.bot_delay), "--log-level", "warning"]
+        out = open(self.log, "ab")
+        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=10) as r:
+            return json.load(r)
+
+    def create(self, game: str, seats: list[str], seed: int | None = None, options=None) -> dict:
+        body = {"game": game, "players": len(seats), "options": options or {},
+                "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats]}
+        if seed is not None:
+            body["seed"] = seed
+        req = urllib.request.Request(self.url + "/api/tables", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+
+# ---------------------------------------------------------------- the page
+
+def page_state(page) -> dict | None:
+    """The page's last ``state`` message, its view completed with the whole log it holds."""
+    return page.evaluate("""() => {
+        const M = window.regalia && window.regalia.M;
+        if (!M || !M.state) return null;
+        return {...M.state, view: {...M.state.view, log: M.log}};
+    }""")
+
+
+def wait_ply(page, ply: int, timeout: float = 15000) -> None:
+    page.wait_for_function("n => window.regalia && window.regalia.M.state && window.regalia.M.state.ply >= n",
+                           arg=ply, timeout=timeout)
+
+
+def wait_state(page, timeout: float = 15000) -> dict:
+    page.wait_for_function("() => window.regalia && window.regalia.M.state", timeout=timeout)
+    return page_state(page)
+
+
+def regicide_choice(view: dict, legal: list[str], rng: random.Random) -> str:
+    """The heuristic bot's choice, from what the page shows (its view and legal texts)."""
+    from regalia.bots import make_bot
+    from regalia.bots.regicide import hand_mask
+    from regalia.games.regicide import actions as A
+
+    mask = hand_mask(view)
+    codes = {A.from_text(t, lambda _s: mask): t for t in legal}
+    code = make_bot("regicide", "heuristic").act(view, list(codes), rng)
+    return codes[code]
+
+
+def click_regicide(page, action: str) -> None:
+    """Click the cards and the button of ``action`` as a person would."""
+    words = action.split()
+    verb, args = words[0], words[1:]
+    if verb in ("play", "discard"):
+        hand = page_state(page)["view"]["hand"]
+        used: set[int] = set()
+        for card in args:
+            i = next(i for i, c in enumerate(hand) if c == card and i not in used)
+            used.add(i)
+            page.locator(".hand .card.in-hand").nth(i).click()
+        button = page.locator("#act-play" if verb == "play" else "#act-discard")
+    elif verb == "yield":
+        button = page.locator("#act-yield")
+    elif verb == "jester":
+        button = page.locator("#act-jester")
+    elif verb == "choose":
+        button = page.locator(f"#act-choose-{args[0]}")
+    else:
+        raise ValueError(action)
+    assert button.is_enabled(), f"{action}: the button is not enabled"
+    button.click()
+
+
+def click_ribauds(page, action: str) -> None:
+    words = action.split()
+    verb, args = words[0], words[1:]
+    st = page_state(page)
+    phase = st["view"]["phase"]
+
+    def slot(i):
+        page.locator(f'.court-slot[data-slot="{i}"] .card').click()
+
+    def hand_card(letter, used):
+        hand = page_state(page)["view"]["hand"]
+        i = next(i for i, c in enumerate(hand) if c == letter and i not in used)
+        used.add(i)
+        page.locator(".hand-zone .hand .card.in-hand").nth(i).click()
+
+    if verb == "reveal":
+        slot(args[0])
+        button = "#act-king-reveal" if phase == "king" else "#act-reveal"
+    elif verb == "replace":
+        slot(args[0])
+        hand_card(args[1], set())
+        button = "#act-replace-up" if args[2] == "up" else "#act-replace-down"
+    elif verb == "swap":
+        slot(args[0])
+        slot(args[1])
+        button = "#act-swap"
+    elif verb == "flip":
+        slot(args[0])
+        button = "#act-flip"
+    elif verb == "draw":
+        button = "#act-draw"
+    elif verb == "discard":
+        used: set[int] = set()
+        hand_card(args[0], used)
+        hand_card(args[1], used)
+        button = "#act-discard"
+    elif verb == "peek":
+        for s in args:
+            slot(s)
+        button = "#act-peek"
+    else:
+        raise ValueError(action)
+    b = page.locator(button)
+    assert b.is_enabled(), f"{action}: {button} is not enabled"
+    b.click()
+
+
+CARD_TOKEN = __import__("re").compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+
+
+def card_tokens(text: str) -> set[str]:
+    return set(CARD_TOKEN.findall(text))

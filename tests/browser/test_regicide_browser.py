@@ -1,0 +1,154 @@
+"""Regicide in the browser: a whole solo game played by clicking, and a 2-player table in
+two browser contexts where neither page ever holds the other's hand."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from browser_helpers import card_tokens, click_regicide, page_state, regicide_choice, wait_ply, wait_state
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_whole_solo_game_played_by_clicking(server, chromium, shots):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    shots(page, "lobby")
+    page.click("#create-btn")                      # Regicide, 1 player: the lobby's defaults
+    page.wait_for_url("**/t/**")
+    st = wait_state(page)
+    assert st["seat"] == 0 and st["view"]["players"] == 1
+    assert page.locator(".hand .card.in-hand").count() == 8
+    # the language switch: card names and rule terms too
+    page.select_option("#lang", "pt-BR")
+    page.wait_for_function("() => document.body.innerText.includes('Taverna')")
+    assert "Sua mão" in page.inner_text("body") or "SUA MÃO" in page.inner_text("body")
+    shots(page, "regicide-solo-start-pt-BR")
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.body.innerText.includes('Tavern')")
+    # a refused submission shows the engine's reason; nothing is applied
+    page.evaluate("() => window.regalia.socket.send({type: 'act', ply: 0, action: 'play KS'})")
+    page.wait_for_selector(".toast.error")
+    assert "refused" in page.inner_text(".toast.error")
+    rng = random.Random(7)
+    moves = 0
+    while not st["finished"]:
+        action = regicide_choice(st["view"], st["legal"], rng)
+        click_regicide(page, action)
+        wait_ply(page, st["ply"] + 1)
+        st = page_state(page)
+        moves += 1
+        if moves == 8:
+            shots(page, "regicide-solo-midgame")
+        assert moves < 500
+    page.wait_for_selector("#end[open]")
+    end = page.inner_text("#end")
+    assert ("Victory" in end) or ("Defeat" in end)
+    assert "Enemies defeated" in end
+    shots(page, "regicide-solo-end")
+    summary = server.get(f"/api/tables/{st['table']}")
+    assert summary["status"] == "finished" and summary["ply"] == st["ply"]
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-board .card")
+    assert page.locator(".replay-hand").count() == 1
+    page.click("#first")
+    page.wait_for_function("() => document.querySelector('#ply').textContent.startsWith('move 0')")
+    shots(page, "regicide-solo-replay")
+    # the lobby lists the table as finished
+    page.goto(server.url + "/")
+    page.wait_for_selector(".my-table .status.done")
+    shots(page, "lobby-my-tables")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_two_players_play_a_whole_game_and_never_hold_each_others_hand(server, chromium, shots):
+    ctx_a = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    ctx_b = chromium.new_context(viewport={"width": 390, "height": 844}, locale="es-ES",
+                                 is_mobile=True, has_touch=True)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    frames: dict[int, list[str]] = {0: [], 1: []}
+    errors: list[str] = []
+    for k, page in ((0, a), (1, b)):
+        page.on("websocket", lambda ws, k=k: ws.on("framereceived", lambda payload, k=k: frames[k].append(payload)))
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    # A creates a 2-player table in the lobby, B joins with the invitation link
+    a.goto(server.url + "/")
+    a.wait_for_selector(".game-tile")
+    a.click('.seg[data-players="2"]')
+    assert a.locator("#seat-1").input_value() == "human"
+    a.click("#create-btn")
+    a.wait_for_url("**/t/**")
+    wait_state(a)
+    a.click("#invite-btn")
+    invite = a.locator("#invite .link-input").first.input_value()
+    assert "#s=" in invite
+    shots(a, "regicide-2p-invite")
+    a.click("#invite .end-actions button")
+    b.goto(invite)
+    wait_state(b)
+    assert page_state(b)["seat"] == 1
+    b.wait_for_function("() => document.body.textContent.includes('Tu mano')")  # from the browser's language
+    rng = random.Random(3)
+    pages = {0: a, 1: b}
+    st = page_state(a)
+    moves = 0
+    while not st["finished"]:
+        cur = st["current"]
+        p = pages[cur]
+        wait_ply(p, st["ply"])
+        mine = page_state(p)
+        action = regicide_choice(mine["view"], mine["legal"], rng)
+        click_regicide(p, action)
+        for page in pages.values():
+            wait_ply(page, st["ply"] + 1)
+        views = {k: page_state(pg) for k, pg in pages.items()}
+        for k, pg in pages.items():
+            other_hand = set(views[1 - k]["view"]["hand"])
+            shown = set(pg.eval_on_selector_all("[data-card]", "els => els.map(e => e.dataset.card)"))
+            assert not (shown & other_hand), f"page {k} shows {shown & other_hand}"
+            assert pg.eval_on_selector_all(".hand .card.in-hand", "els => els.map(e => e.dataset.card)") == views[k]["view"]["hand"]
+        st = views[0]
+        moves += 1
+        if moves == 5:
+            shots(a, "regicide-2p-desktop")
+            shots(b, "regicide-2p-phone-es")
+        assert moves < 500
+    a.wait_for_selector("#end[open]")
+    b.wait_for_selector("#end[open]")
+    shots(a, "regicide-2p-end")
+    # Every frame each browser received, checked against the whole game (the replay shows
+    # every hand): no frame holds a card of the other seat's hand that was never public.
+    replay = server.get(f"/api/tables/{st['table']}/replay")
+    hands = [[set(h) for h in step["hands"]] for step in replay["steps"]]
+    public: list[set[str]] = []
+    seen: set[str] = set()
+    for step in replay["steps"]:
+        seen |= card_tokens(json.dumps(step["view"]))
+        seen |= card_tokens(json.dumps([{k: v for k, v in e.items() if k != "private"} for e in step["events"]]))
+        public.append(set(seen))
+    held = [[set().union(*(h[k] for h in hands[:n + 1])) for n in range(len(hands))] for k in (0, 1)]
+    checked = 0
+    for k in (0, 1):
+        for raw in frames[k]:
+            m = json.loads(raw)
+            if m.get("type") != "state":
+                continue
+            n = m["ply"]
+            other_now = hands[n][1 - k]
+            body = {key: v for key, v in m.items() if key != "log"}
+            assert not (card_tokens(json.dumps(body)) & other_now), (k, n)
+            secret = held[1 - k][n] - public[n] - held[k][n]
+            assert not (card_tokens(json.dumps(m["log"])) & secret), (k, n)
+            checked += 1
+    assert checked >= 2 * moves
+    assert not errors, errors
+    ctx_a.close()
+    ctx_b.close()

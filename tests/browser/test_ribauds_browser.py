@@ -1,0 +1,57 @@
+"""Le Roy des Ribauds in the browser: a whole game against a bot, played by clicking."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from browser_helpers import click_ribauds, page_state, wait_ply, wait_state
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_whole_ribauds_game_against_a_bot(server, chromium, shots):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    page.click('label[for="game-ribauds"]')
+    page.wait_for_selector("#seat-1")
+    page.select_option("#seat-1", "bot:random")
+    shots(page, "lobby-ribauds")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    st = wait_state(page)
+    assert st["game"] == "ribauds" and st["seat"] == 0
+    page.wait_for_selector(".court .court-slot")
+    assert page.locator(".court .court-slot").count() == 4
+    rng = random.Random(5)
+    moves = 0
+    while not st["finished"]:
+        if st["current"] != 0 or not st["legal"]:
+            page.wait_for_function(
+                "p => { const s = window.regalia.M.state; return s.ply > p || s.finished || (s.current === 0 && s.legal.length); }",
+                arg=st["ply"], timeout=15000)
+            st = page_state(page)
+            continue
+        action = rng.choice(st["legal"])
+        click_ribauds(page, action)
+        wait_ply(page, st["ply"] + 1)
+        st = page_state(page)
+        moves += 1
+        if moves == 3:
+            shots(page, "ribauds-midgame")
+        assert moves < 600
+    page.wait_for_selector("#end[open]")
+    end = page.inner_text("#end")
+    assert "You win" in end or "You lose" in end
+    assert any(c in end for c in ("Coronation", "Marriage", "Murder"))
+    shots(page, "ribauds-end")
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-board .court .card")
+    shots(page, "ribauds-replay")
+    assert not errors, errors
+    ctx.close()

@@ -1,0 +1,200 @@
+"""Helpers of the server tests: create tables, join them over websockets with a receive
+timeout, and record every message each connection receives."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import warnings
+import re
+from typing import Any
+
+import anyio
+
+from regalia.core.records import Match
+from regalia.games import get_game
+
+
+@contextlib.contextmanager
+def running_app(db_url: str, **kwargs):
+    """A started app and its test client; every websocket opened by ``join`` is closed
+    before the app stops."""
+    from fastapi.testclient import TestClient
+
+    from regalia.server.app import create_app
+
+    kwargs.setdefault("bot_delay", 0.0)
+    kwargs.setdefault("bot_budget", 0.05)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with TestClient(create_app(db_url, **kwargs)) as c:
+            c.peers = []
+            try:
+                yield c
+            finally:
+                for p in c.peers:
+                    p.close()
+
+
+def new_table(client, game: str = "regicide", seats: list[Any] | None = None,
+              options: dict | None = None, seed: int | None = None) -> dict[str, Any]:
+    """POST /api/tables; ``seats`` entries are "human" or a bot name."""
+    seats = seats or ["human"]
+    body: dict[str, Any] = {"game": game, "players": len(seats), "options": options or {},
+                            "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s}
+                                      for s in seats]}
+    if seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+class Timeout(Exception):
+    pass
+
+
+class Peer:
+    """One websocket connection, recording everything it receives."""
+
+    def __init__(self, client, table_id: str, token: str | None, name: str = "") -> None:
+        self.cm = client.websocket_connect(f"/ws/{table_id}")
+        self.ws = self.cm.__enter__()
+        self.name = name
+        self.messages: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.state: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
+        self.ws.send_json({"type": "hello", "token": token})
+        if hasattr(client, "peers"):
+            client.peers.append(self)
+
+    def close(self) -> None:
+        try:
+            self.cm.__exit__(None, None, None)
+        except Exception:
+            pass
+
+    def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        rx = getattr(self.ws, "_send_rx", None)
+        if rx is None:  # pragma: no cover - another Starlette version: no timeout
+            msg = self.ws.receive()
+        else:
+            async def _get():
+                with anyio.fail_after(timeout):
+                    return await rx.receive()
+            try:
+                msg = self.ws.portal.call(_get)
+            except TimeoutError:
+                raise Timeout(f"{self.name}: nothing received in {timeout}s") from None
+        if msg.get("type") == "websocket.close":
+            raise Timeout(f"{self.name}: closed ({msg.get('code')})")
+        text = msg.get("text") or (msg.get("bytes") or b"").decode()
+        self.raw.append(text)
+        obj = json.loads(text)
+        self.messages.append(obj)
+        if obj["type"] == "state":
+            self.log = self.log[:obj["log_start"]] + obj["log"]
+            self.state = obj
+        elif obj["type"] == "seats" and self.state is not None:
+            self.state = {**self.state, "seats": obj["seats"]}
+        return obj
+
+    def recv_until(self, pred, timeout: float = 5.0) -> dict[str, Any]:
+        while True:
+            m = self.recv(timeout)
+            if pred(m):
+                return m
+
+    def drain(self, timeout: float = 0.02) -> None:
+        try:
+            while True:
+                self.recv(timeout)
+        except Timeout:
+            pass
+
+    def state_at(self, ply: int, timeout: float = 5.0) -> dict[str, Any]:
+        if self.state is not None and self.state["ply"] >= ply:
+            return self.state
+        return self.recv_until(lambda m: m["type"] == "state" and m["ply"] >= ply, timeout)
+
+    def send(self, obj: Any) -> None:
+        if isinstance(obj, (bytes, str)):
+            self.ws.send_text(obj if isinstance(obj, str) else obj.decode())
+        else:
+            self.ws.send_json(obj)
+
+    def act(self, action: str, ply: int | None = None) -> None:
+        self.send({"type": "act", "ply": self.state["ply"] if ply is None else ply, "action": action})
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "error"]
+
+
+def join(client, created: dict[str, Any], seat: int | None) -> Peer:
+    """A connection of ``seat`` (``None``: spectator), its first state received."""
+    token = created["seats"][seat]["token"] if seat is not None else None
+    p = Peer(client, created["id"], token, name=f"seat {seat}")
+    p.recv_until(lambda m: m["type"] == "state")
+    return p
+
+
+def states_by_ply(game: str, config: dict, seed: int, actions: list[str]) -> list[Any]:
+    """The engine state after each ply (index 0: the deal)."""
+    m = Match(get_game(game), config, seed)
+    out = [m.state]
+    for a in actions:
+        m.play(a)
+        out.append(m.state)
+    return out
+
+
+CARD = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-Za-z0-9])")
+
+
+def card_tokens(text: str) -> set[str]:
+    """Regicide card texts appearing in a string (``5C``, ``TD``...)."""
+    return set(CARD.findall(text))
+
+
+def play_randomly(peers: dict[int, Peer], spectator: Peer, rng: random.Random,
+                  max_moves: int = 3000, chatter: bool = True) -> None:
+    """Drive the human seats ``peers`` with random legal actions until the game ends; bots
+    play their own seats. With ``chatter``, other seats also send wishes, sayings and
+    refused actions now and then (each must leak nothing)."""
+    moves = 0
+    while True:
+        st = spectator.state
+        if st["finished"]:
+            for p in peers.values():
+                p.state_at(st["ply"])
+                p.drain(0.05)
+            return
+        actor = st["current"]
+        p = peers.get(actor)
+        if p is None:  # a bot's turn
+            spectator.recv_until(lambda m: m["type"] == "state", timeout=10)
+            continue
+        p.state_at(st["ply"])
+        if p.state["ply"] != st["ply"]:
+            spectator.state_at(p.state["ply"])
+            continue
+        if chatter:
+            for k, other in peers.items():
+                if k == actor:
+                    continue
+                if other.state["side"] and rng.random() < 0.5:
+                    other.send({"type": "wish", "value": rng.choice(["yes", "no"])})
+                elif moves % 5 == 0:
+                    other.act(rng.choice(["play 5C", "yield", "discard 2H", "reveal 1", "draw"]))
+                elif moves % 7 == 1 and other.state["game"] == "regicide":
+                    other.send({"type": "say", "message_id": rng.choice(["hand_size", "tavern_size", "hello"])})
+        legal = p.state["legal"]
+        assert legal, f"seat {actor} to act but no legal action sent"
+        p.act(rng.choice(legal))
+        p.recv_until(lambda m: (m["type"] == "state" and m["ply"] > st["ply"])
+                     or m["type"] == "error", timeout=10)
+        spectator.state_at(st["ply"] + 1, timeout=10)
+        moves += 1
+        assert moves < max_moves, "the game did not end"

@@ -1,0 +1,84 @@
+"""The lobby API and the pages (ASGI test client)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from server_helpers import new_table
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "regalia" / "server" / "static"
+
+
+def test_games_lists_both_games_with_bots_and_options(client):
+    games = {g["name"]: g for g in client.get("/api/games").json()}
+    assert set(games) == {"regicide", "ribauds"}
+    assert games["regicide"]["min_players"] == 1 and games["regicide"]["max_players"] == 4
+    assert "heuristic" in games["regicide"]["bots"] and "random" in games["ribauds"]["bots"]
+    assert {o["key"] for o in games["regicide"]["options"]} >= {"solo_yield", "minimal_discard"}
+    assert games["regicide"]["talk"] == "say" and games["ribauds"]["talk"] == "chat"
+
+
+def test_create_table_gives_one_secret_link_per_human_seat(client):
+    d = new_table(client, "regicide", ["human", "heuristic", "human"])
+    assert d["you"] == 0 and d["players"] == 3
+    humans = [s for s in d["seats"] if s["kind"] == "human"]
+    assert len(humans) == 2 and all(s["link"] == f"/t/{d['id']}#s={s['token']}" for s in humans)
+    assert len({s["token"] for s in humans}) == 2
+    assert "token" not in d["seats"][1] and d["seats"][1]["bot"] == "heuristic"
+    summary = client.get(f"/api/tables/{d['id']}").json()
+    assert summary["status"] == "playing" and summary["players"] == 3
+    assert "token" not in json.dumps(summary)
+
+
+def test_create_table_refuses_bad_requests(client):
+    bad = [
+        {"game": "chess", "players": 2, "seats": [{"kind": "human"}] * 2},
+        {"game": "regicide", "players": 5, "seats": [{"kind": "human"}] * 5},
+        {"game": "regicide", "players": 2, "seats": [{"kind": "human"}]},
+        {"game": "regicide", "players": 1, "seats": [{"kind": "alien"}]},
+        {"game": "regicide", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "nobody"}]},
+        {"game": "regicide", "players": 1, "seats": [{"kind": "human"}], "options": {"no_such": True}},
+        {"game": "ribauds", "players": 2, "seats": [{"kind": "human"}] * 2, "options": {"replaced_card": "sky"}},
+        {"game": "regicide", "players": 1, "seats": [{"kind": "human"}], "seed": -3},
+    ]
+    for body in bad:
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400, body
+        assert r.json()["error"]
+    assert client.post("/api/tables", content=b"{not json").status_code == 400
+    assert client.post("/api/tables", json=[1, 2]).status_code == 400
+
+
+def test_unknown_table_is_404(client):
+    assert client.get("/api/tables/nope").status_code == 404
+    assert client.get("/api/tables/nope/replay").status_code == 404
+
+
+def test_replay_opens_only_when_the_game_is_over(client):
+    d = new_table(client, "regicide", ["human"])
+    assert client.get(f"/api/tables/{d['id']}/replay").status_code == 403
+
+
+def test_pages_and_static_files_are_served(client):
+    for path in ("/", "/t/abc", "/replay/abc"):
+        r = client.get(path)
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+        assert '<script type="module"' in r.text
+    for path in ("/static/css/regalia.css", "/static/js/table.js", "/static/js/lobby.js",
+                 "/static/js/regicide.js", "/static/js/ribauds.js", "/static/i18n/pt-BR.json",
+                 "/favicon.ico"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_the_three_languages_have_the_same_texts():
+    dicts = {lang: json.loads((STATIC / "i18n" / f"{lang}.json").read_text())
+             for lang in ("en", "pt-BR", "es")}
+    keys = set(dicts["en"])
+    for lang, d in dicts.items():
+        assert set(d) == keys, lang
+        assert all(isinstance(v, str) and v for v in d.values()), lang
+    # card names and rule terms are translated too
+    assert dicts["pt-BR"]["regicide.tavern"] == "Taverna" and dicts["es"]["regicide.castle"] == "Castillo"
+    assert dicts["pt-BR"]["card.jester"] == "Bufão" and dicts["es"]["suit.S"] == "Picas"
+    assert dicts["pt-BR"]["rib.court"] == "A Corte"

@@ -1,0 +1,85 @@
+"""The database: migrations (a newer version opens an older database), the move log's
+uniqueness, SQLite durability settings."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+from sqlalchemy import text
+
+from regalia.server.store import Conflict, Store, current_revision, make_engine, migrate
+
+
+def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
+    s = Store(db_url)
+    assert current_revision(s.engine) == "0002"
+    with s.engine.connect() as c:
+        assert c.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert c.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+    s.close()
+
+
+def test_an_old_database_is_upgraded_and_its_tables_still_play(db_url):
+    engine = make_engine(db_url)
+    migrate(engine, "0001")
+    assert current_revision(engine) == "0001"
+    now = datetime.now(timezone.utc)
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO game_tables (id, game, config, seed, status, created_at) "
+                       "VALUES ('old1', 'regicide', :cfg, 7, 'playing', :now)"),
+                  {"cfg": json.dumps({"players": 1}), "now": now})
+        c.execute(text("INSERT INTO seats (table_id, seat, kind, bot, token_hash, bot_replaces) "
+                       "VALUES ('old1', 0, 'human', NULL, 'x', 0)"))
+    engine.dispose()
+    from regalia.core.records import Match
+    from regalia.games import get_game
+
+    m = Match(get_game("regicide"), {"players": 1}, 7)
+    first = m.game.action_to_text(m.state, list(m.game.legal_actions(m.state))[0])
+    s = Store(db_url)  # upgrades
+    assert current_revision(s.engine) == "0002"
+    s.append_move("old1", 0, 0, first)
+    t = s.load_table("old1")
+    assert t.moves == [(0, 0, first)] and t.status == "playing" and t.messages == []
+    s.add_message("old1", 0, "say", {"kind": "say", "message_id": "hello"})
+    assert s.load_table("old1").messages[0]["message_id"] == "hello"
+    s.close()
+
+
+def test_a_ply_is_stored_once(db_url):
+    s = Store(db_url)
+    tid, tokens = s.create_table("regicide", {"players": 2}, 5, [("human", None), ("bot", "random")])
+    assert tokens[0] and tokens[1] is None
+    s.append_move(tid, 0, 0, "play 5C")
+    with pytest.raises(Conflict):
+        s.append_move(tid, 0, 0, "play 5C")
+    with pytest.raises(Conflict):
+        s.append_move(tid, 0, 1, "yield")
+    s.append_move(tid, 1, 1, "yield", finished=True)
+    t = s.load_table(tid)
+    assert [m[0] for m in t.moves] == [0, 1] and t.status == "finished"
+    assert s.active_table_ids() == []
+    s.close()
+
+
+def test_tokens_are_not_stored(db_url):
+    s = Store(db_url)
+    tid, tokens = s.create_table("regicide", {"players": 1}, 5, [("human", None)])
+    with s.engine.connect() as c:
+        dump = json.dumps([list(r) for r in c.execute(text("SELECT * FROM seats"))])
+    assert tokens[0] not in dump
+    s.close()
+
+
+def test_moves_of_several_tables_share_one_transaction_and_a_duplicate_is_refused(db_url):
+    s = Store(db_url)
+    t1, _ = s.create_table("regicide", {"players": 1}, 1, [("human", None)])
+    t2, _ = s.create_table("regicide", {"players": 1}, 2, [("human", None)])
+    assert s.append_moves([(t1, 0, 0, "yield", False), (t2, 0, 0, "yield", True)]) == [None, None]
+    res = s.append_moves([(t1, 1, 0, "play 5C", False), (t1, 1, 0, "play 6C", False)])
+    assert res[0] is None and isinstance(res[1], Conflict)
+    assert [m[2] for m in s.load_table(t1).moves] == ["yield", "play 5C"]
+    assert s.load_table(t2).status == "finished"
+    s.close()
