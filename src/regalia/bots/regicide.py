@@ -1,10 +1,18 @@
 """Regicide bots that decide from a seat's view (rules/regicide.md).
 
-``HeuristicBot`` scores each legal action by one-step look-ahead on public numbers: it kills
+``HeuristicBot`` ("heuristic") is the compiled one-step look-ahead policy of
+``regalia.sim.regicide_policy`` with weights tuned by self-play (``policy_weights.json``),
+applied to a position built from the view: it reads only the seat's own hand and public
+numbers (enemy, shield, pile and hand sizes), and the partners' stated Jester-window wishes.
+
+``SimpleBot`` ("simple") is the first hand-written heuristic of the engine issue, kept as a
+baseline: it scores each legal action by one-step look-ahead on public numbers: it kills
 (exactly when it can, so the royal joins the Tavern), keeps enough hand value to survive the
 enemy's attack, values Spades shields and Diamonds draws when hands are low, spends the
 solo Jester refresh only when it would otherwise lose, and discards the smallest total that
 absorbs the attack.
+
+The search bot ("ismcts") is in ``regicide_search``.
 """
 
 from __future__ import annotations
@@ -42,10 +50,10 @@ def hand_mask(view: dict[str, Any]) -> int:
     return m
 
 
-class HeuristicBot:
+class SimpleBot:
     """One-step look-ahead over the legal actions, from the view alone (see module doc)."""
 
-    name = "heuristic"
+    name = "simple"
 
     def act(self, view: dict[str, Any], legal: Sequence[int], rng: random.Random,
             budget: float | None = None) -> int:
@@ -130,4 +138,64 @@ def _keep_bonus(kept: int) -> float:
     return sum(0.5 for c in cards_of(kept) if c < 4 or c >= 52)
 
 
+class HeuristicBot:
+    """The tuned compiled policy (see the module doc); deterministic given the random source."""
+
+    name = "heuristic"
+
+    def act(self, view: dict[str, Any], legal: Sequence[int], rng: random.Random,
+            budget: float | None = None) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        if view["phase"] == "choose":
+            return self._choose(view, legal)
+        import numpy as np
+
+        from regalia.bots.regicide_knowledge import Knowledge
+        from regalia.sim import regicide_fast as F
+        from regalia.sim import regicide_policy as P
+
+        st = Knowledge.from_view(view).sample_array(rng)
+        w = P.weights_for(view["players"])
+        acts = np.empty(F.MAX_ACTIONS, np.int64)
+        scores = np.empty(F.MAX_ACTIONS)
+        n = P.scored_actions(st, w, acts, scores)
+        legal_set = set(int(a) for a in legal)
+        best, best_score = None, None
+        for i in range(n):
+            a = int(acts[i])
+            if a in legal_set:
+                sc = scores[i] + rng.random() * 1e-9
+                if best_score is None or sc > best_score:
+                    best, best_score = a, sc
+        return best if best is not None else legal[0]
+
+    def wish(self, view: dict[str, Any], rng: random.Random) -> str | None:
+        from regalia.bots.regicide_search import hand_of, wish_rule
+
+        return wish_rule(hand_of(view), view)
+
+    @staticmethod
+    def _choose(view: dict[str, Any], legal: Sequence[int]) -> int:
+        """After a Jester: the seat with the most cards, moved by the stated wishes."""
+        from regalia.bots.regicide_search import hand_of, wish_rule
+
+        me = view["seat"]
+        best, best_score = legal[0], None
+        for a in legal:
+            q = A.arg(a)
+            if q == me:
+                hand = hand_of(view)
+                sc = hand.bit_count() + (3 if mask_value(hand) >= view["attack"] else -3)
+            else:
+                pref = view["preferences"][q]
+                sc = view["hand_sizes"][q] + (3 if pref == "yes" else -3 if pref == "no" else 0)
+            if best_score is None or sc > best_score:
+                best, best_score = a, sc
+        return best
+
+
+register("regicide", "simple", SimpleBot)
 register("regicide", "heuristic", HeuristicBot)
+
+import regalia.bots.regicide_search  # noqa: E402,F401  (registers "ismcts")

@@ -193,6 +193,38 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                log_level=log_level)
 
 
+@app.command("eval")
+def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
+          players: str = typer.Option("1", help="Regicide player counts, comma separated, e.g. 1,2,3,4"),
+          bot: str = typer.Option("ismcts", help="the bot evaluated (every seat in Regicide)"),
+          opponent: str = typer.Option("random,heuristic", help="Ribauds: opponents, comma separated"),
+          deals: int = typer.Option(100, help="how many benchmark deals (per player count)"),
+          offset: int = typer.Option(0, help="skip this many deals of the set first"),
+          workers: int = typer.Option(1, help="processes (or Ray CPUs with --ray local)"),
+          ray: Optional[str] = typer.Option(None, "--ray", help="Ray cluster ADDRESS ('local': start one)"),
+          budget: Optional[float] = typer.Option(None, help="seconds per decision (search bots)"),
+          iterations: Optional[int] = typer.Option(None, help="sampled positions per decision instead of a time budget"),
+          deal_file: Optional[Path] = typer.Option(None, help="deal set file (default: the published one)"),
+          out: Optional[Path] = typer.Option(None, help="write the report as JSON here"),
+          chart: Optional[Path] = typer.Option(None, help="write a PNG chart here"),
+          progress: bool = typer.Option(True, help="show a progress bar")) -> None:
+    """Play bots on the published benchmark deals and report win rates (sim/report.py)."""
+    from regalia.sim import evaluate, report
+
+    try:
+        counts = [int(p) for p in players.split(",") if p.strip()]
+        rep = report.run_eval(game.lower(), counts, bot, [o.strip() for o in opponent.split(",") if o.strip()],
+                              deals, offset, workers, ray, budget, iterations,
+                              str(deal_file) if deal_file else None, progress)
+    except (KeyError, ValueError, OSError) as e:
+        _fail(e.args[0] if e.args else str(e))
+    if out:
+        evaluate.write_json(rep, out)
+    if chart:
+        evaluate.chart(rep, chart)
+    report.print_report(rep)
+
+
 def main() -> None:
     """Entry point of the ``regalia`` command.
 

@@ -1,0 +1,478 @@
+"""Le Roy des Ribauds bots (rules/ribauds.md), deciding from a seat's view.
+
+* ``determinize(view, rng)``: a full ``State`` consistent with what the seat knows (rules
+  2.7): its hand, the Court cards it knows (face up, placed, peeked, seen before a flip),
+  the public discard pile, the cards it knows are in the opponent's hand, the publicly known
+  Reines at the bottom of the draw pile; every other card of the 16 (3.L1) is dealt at
+  random to the unknown Court slots, the rest of the opponent's hand and the draw pile. What
+  each seat knows of the Court and of the other's hand is carried over from the view, so
+  the opponent's knowledge is modelled too.
+* ``HeuristicBot`` ("heuristic"): wins at once when it surely can; otherwise picks the
+  action that leaves the opponent the fewest immediate wins over a few sampled positions,
+  preferring to keep Reines toward the Marriage and to learn hidden Court cards. Wins and
+  threats are single actions (a reveal, a face-up placement, a swap, a flip).
+* ``TacticalBot`` ("tactical"): the same, but it also sees wins and threats through the
+  effect a card resolves in the same turn (a Chevalier placed face up, then its swap and
+  flip; a Roi, then its reveal of a known card): a shallow search, stronger than the
+  heuristic.
+* ``ISMCTSBot`` ("ismcts"): single-observer information-set Monte Carlo tree search
+  (Cowling, Powley & Whitehouse 2012): each iteration samples a position with
+  ``determinize``, descends the tree of action histories restricted to the actions legal in
+  that sample (UCB1 with availability counts), expands one node, plays out with a policy
+  that takes a win it knows of and otherwise plays at random, and backs up the result for
+  the seat that moved. It returns the most visited root action. Budget: seconds per
+  decision or a fixed number of iterations.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Sequence
+
+from regalia.bots.base import register
+from regalia.games.ribauds import RIBAUDS as G
+from regalia.games.ribauds import actions as A
+from regalia.games.ribauds.cards import ASSASSIN, KING, KNIGHT, QUEEN, parse_card
+from regalia.games.ribauds.inferred import COPIES
+from regalia.games.ribauds.rules import court_conspiracy
+from regalia.games.ribauds.state import (
+    ACT,
+    ASSASSIN_PEEK,
+    KING_CHOICE,
+    KING_DISCARD,
+    KNIGHT_FLIP,
+    KNIGHT_SWAP,
+    UNKNOWN,
+    WON,
+    Options,
+    State,
+)
+
+DEFAULT_BUDGET = 0.2
+
+
+def _counts(texts) -> list[int]:
+    out = [0, 0, 0, 0]
+    for t in texts or []:
+        out[parse_card(t)] += 1
+    return out
+
+
+def determinize(view: dict[str, Any], rng: random.Random) -> State:
+    """A full position consistent with ``view``'s seat's knowledge (see the module doc)."""
+    me = view["seat"]
+    o = 1 - me
+    pool = list(COPIES)
+    hand = _counts(view["hand"])
+    opp_known = _counts(view["opponent_hand_known"])
+    discard = [parse_card(t) for t in view["discard"]][::-1]  # top last
+    court: list[int | None] = []
+    for slot in view["court"]:
+        court.append(parse_card(slot["card"]) if slot["card"] is not None else None)
+    used = [hand[c] + opp_known[c] for c in range(4)]
+    for c in discard:
+        used[c] += 1
+    for c in court:
+        if c is not None:
+            used[c] += 1
+    rest: list[int] = []
+    for c in range(4):
+        rest += [c] * max(0, pool[c] - used[c])
+    bottom = view["deck_bottom_reines"]
+    for _ in range(bottom):
+        if QUEEN in rest:
+            rest.remove(QUEEN)
+        else:
+            bottom -= 1
+    rng.shuffle(rest)
+    s = State.__new__(State)
+    s.current = view["current"]
+    s.phase = view["phase"]
+    s.up = sum(1 << i for i, slot in enumerate(view["court"]) if slot["face_up"])
+    s.court = [c if c is not None else (rest.pop() if rest else KING) for c in court]
+    opp = opp_known[:]
+    for _ in range(view["hand_sizes"][o] - sum(opp_known)):
+        if rest:
+            opp[rest.pop()] += 1
+    hands = [None, None]
+    hands[me] = hand
+    hands[o] = opp
+    s.hands = hands
+    deck_size = view["deck"]
+    deck = [QUEEN] * bottom + rest[:max(0, deck_size - bottom)]
+    s.deck = deck
+    s.discard = discard
+    s.winner = view["winner"]
+    s.conspiracy = view["conspiracy"]
+    s.options = Options.from_dict(view.get("options") or {})
+    s.know = [[UNKNOWN] * 4, [UNKNOWN] * 4]
+    for i, slot in enumerate(view["court"]):
+        for q in (0, 1):
+            if slot["face_up"] or slot["known_by"][q]:
+                s.know[q][i] = s.court[i]
+    s.seen = [None, None]
+    s.seen[me] = opp_known[:]
+    s.seen[o] = _counts(view["hand_known_by_opponent"])
+    s.bottom_reines = view["deck_bottom_reines"]
+    s.redeals = tuple(dict(r) for r in view.get("redeals", []))
+    s.log = None
+    return s
+
+
+# ----------------------------------------------------------------------------- sure wins
+
+
+def _win(court, up: int) -> bool:
+    return court_conspiracy(court, up) is not None
+
+
+def _maybe(court, up: int, know) -> bool:
+    """A quick necessary condition for a win this turn: enough face-up (or known, for one
+    flip) Rois or Assassins."""
+    kings = assassins = known_k = known_a = 0
+    for i in range(4):
+        c = court[i] if up >> i & 1 else know[i]
+        if up >> i & 1:
+            kings += c == KING
+            assassins += c == ASSASSIN
+        elif c == KING:
+            known_k = 1
+        elif c == ASSASSIN:
+            known_a = 1
+    return kings + known_k >= 3 or assassins + known_a >= 2
+
+
+def _effect_wins(court, up: int, know, card: int) -> bool:
+    """After ``card`` turned face up and resolves its effect (rules 2.4), can the active
+    player surely win before the turn ends, as far as it knows (``know``)?"""
+    if card == KNIGHT:
+        for i in range(4):
+            for j in range(i + 1, 4):
+                c = list(court)
+                c[i], c[j] = c[j], c[i]
+                k = list(know)
+                k[i], k[j] = k[j], k[i]
+                u = up ^ (1 << i | 1 << j) if (up >> i ^ up >> j) & 1 else up
+                if _win(c, u) or _flip_wins(c, u, k):
+                    return True
+        return False
+    if card == KING:
+        for i in range(4):
+            if not up >> i & 1 and know[i] != UNKNOWN:
+                c = list(court)
+                c[i] = know[i]
+                if _win(c, up | 1 << i):
+                    return True
+    return False
+
+
+def _flip_wins(court, up: int, know) -> bool:
+    for f in range(4):
+        if not up >> f & 1 and know[f] != UNKNOWN:
+            c = list(court)
+            c[f] = know[f]
+            if _win(c, up | 1 << f):
+                return True
+    return False
+
+
+def sure_win(s: State, action: int, effects: bool = True) -> bool:
+    """Whether ``action`` surely wins this turn for the seat to act, as far as that seat
+    knows: at once, or through the effect it resolves (a Chevalier's swap and flip, a
+    Roi's reveal of a known card). A card the seat does not know is never counted on."""
+    p = s.current
+    kind, arg = action >> A.SHIFT, action & A.ARG
+    court, up, know = s.court, s.up, s.know[p]
+    phase = s.phase
+    if kind == A.REVEAL:
+        card = know[arg]
+        if card == UNKNOWN:
+            return False
+        c = list(court)
+        c[arg] = card
+        u = up | 1 << arg
+        if _win(c, u):
+            return True
+        return effects and phase == ACT and card in (KNIGHT, KING) and \
+            _maybe(c, u, know) and _effect_wins(c, u, know, card)
+    if kind == A.REPLACE:
+        slot, card, face_up = arg >> 3, arg >> 1 & 3, arg & 1
+        if not face_up:
+            return False
+        c = list(court)
+        c[slot] = card
+        u = up | 1 << slot
+        if _win(c, u):
+            return True
+        if effects and card in (KNIGHT, KING):
+            k = list(know)
+            k[slot] = card
+            return _maybe(c, u, k) and _effect_wins(c, u, k, card)
+        return False
+    if kind == A.SWAP:
+        i, j = arg >> 2, arg & 3
+        c = list(court)
+        c[i], c[j] = c[j], c[i]
+        u = up ^ (1 << i | 1 << j) if (up >> i ^ up >> j) & 1 else up
+        if _win(c, u):
+            return True
+        k = list(know)
+        k[i], k[j] = k[j], k[i]
+        return effects and _flip_wins(c, u, k)
+    if kind == A.FLIP:
+        if up >> arg & 1 or know[arg] == UNKNOWN:
+            return False
+        c = list(court)
+        c[arg] = know[arg]
+        return _win(c, up | 1 << arg)
+    return False
+
+
+def _rollout_action(s: State, legal: Sequence[int], rng: random.Random) -> int:
+    """A known win; otherwise a noisy choice that leans toward the Marriage (keep and
+    collect Reines, rules 2.5) and toward sending a Reine against a hand known to hold
+    Reines (rules 2.4)."""
+    for a in legal:
+        if sure_win(s, a):
+            return a
+    if s.phase != ACT:
+        return legal[rng.randrange(len(legal))]
+    p = s.current
+    hand = s.hands[p]
+    know = s.know[p]
+    opp_reines = s.seen[p][QUEEN]
+    best, best_v = legal[0], -1e9
+    for a in legal:
+        v = rng.random() * 1.5
+        if a >> A.SHIFT == A.REPLACE:
+            arg = a & A.ARG
+            slot, card, up = arg >> 3, arg >> 1 & 3, arg & 1
+            taken = know[slot]
+            if card == QUEEN:
+                v += 2.0 if up and opp_reines else -1.0 - hand[QUEEN]
+            if taken == QUEEN and card != QUEEN:
+                v += 1.0 + hand[QUEEN]
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+def playout(s: State, rng: random.Random, max_steps: int = 200, careful: int = 3) -> State:
+    """Play ``s`` to the end with the rollout policy: a known win; else the policy's choice,
+    re-drawn up to ``careful`` times while it hands the opponent a known win."""
+    for _ in range(max_steps):
+        if s.phase == WON:
+            break
+        legal = G.legal_actions(s)
+        a = _rollout_action(s, legal, rng)
+        t, _ = G.apply(s, a, rng)
+        if t.phase != WON and careful and t.current != s.current:
+            for _ in range(careful):
+                if not _threats(t):
+                    break
+                a = legal[rng.randrange(len(legal))]
+                t, _ = G.apply(s, a, rng)
+                if t.phase == WON or t.current == s.current:
+                    break
+        s = t
+    return s
+
+
+# ----------------------------------------------------------------------------- heuristic
+
+
+def _threats(s: State, effects: bool = True) -> int:
+    """How many actions of the seat to act would surely win (as that seat knows)."""
+    if s.phase == WON:
+        return 0
+    return sum(1 for a in G.legal_actions(s) if sure_win(s, a, effects))
+
+
+class HeuristicBot:
+    """See the module doc. ``samples``: sampled positions per decision; ``effects``: look
+    through the effect a card resolves (a Chevalier's swap and flip, a Roi's reveal) when
+    looking for sure wins and threats ("tactical"), or only at single actions ("heuristic")."""
+
+    name = "heuristic"
+
+    def __init__(self, samples: int = 6, effects: bool = False) -> None:
+        self.samples = samples
+        self.effects = effects
+
+    def act(self, view: dict[str, Any], legal: Sequence[int], rng: random.Random,
+            budget: float | None = None) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        fx = self.effects
+        worlds = [determinize(view, rng) for _ in range(self.samples)]
+        me = view["seat"]
+        for a in legal:
+            if sure_win(worlds[0], a, fx):
+                return a
+        best, best_score = legal[0], None
+        for a in legal:
+            score = 0.0
+            for w in worlds:
+                t, _ = G.apply(w, a, rng)
+                if t.phase == WON:
+                    score += 10.0 if t.winner == me else -10.0
+                    continue
+                if t.current != me:
+                    score -= 3.0 * min(1, _threats(t, fx))
+                score += 0.4 * t.hands[me][QUEEN]
+                score += 0.1 * sum(1 for k in t.know[me] if k != UNKNOWN)
+            score = score / len(worlds) + rng.random() * 1e-3
+            if best_score is None or score > best_score:
+                best, best_score = a, score
+        return best
+
+    def wish(self, view, rng):
+        return None
+
+
+class TacticalBot(HeuristicBot):
+    """``HeuristicBot`` that also sees wins and threats through card effects."""
+
+    name = "tactical"
+
+    def __init__(self, samples: int = 6) -> None:
+        super().__init__(samples, effects=True)
+
+
+# ----------------------------------------------------------------------------- ISMCTS
+
+
+class _Node:
+    """An information set of the searching seat: per action ``[visits, reward, avail]``,
+    and the children by ``(action, what the searching seat observed)``."""
+
+    __slots__ = ("stats", "next")
+
+    def __init__(self) -> None:
+        self.stats: dict[int, list] = {}
+        self.next: dict[tuple, _Node] = {}
+
+
+def _observation(events, seat: int) -> tuple:
+    """What ``seat`` learns from ``events`` (public parts and its own private parts)."""
+    out = []
+    for e in events:
+        d = e.seen_by(seat)
+        out.append(tuple(sorted((k, str(v)) for k, v in d.items())))
+    return tuple(out)
+
+
+class ISMCTSBot:
+    """Single-observer ISMCTS (see the module doc); the tree's nodes are the searching
+    seat's information sets: a child is keyed by the action and by what the seat observed
+    when it was applied (a revealed or peeked card, its own draws, a Reine's inspection)."""
+
+    name = "ismcts"
+
+    def __init__(self, budget: float | None = None, iterations: int | None = None,
+                 exploration: float = 0.35, prior_visits: int = 16, prior_samples: int = 4) -> None:
+        self.budget = DEFAULT_BUDGET if budget is None else budget
+        self.iterations = iterations
+        self.c = exploration
+        self.prior_visits = prior_visits
+        self.prior_samples = prior_samples
+        self.last_iterations = 0
+
+    def wish(self, view, rng):
+        return None
+
+    def act(self, view: dict[str, Any], legal: Sequence[int], rng: random.Random,
+            budget: float | None = None) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        budget = self.budget if budget is None else budget
+        start = time.perf_counter()
+        root = _Node()
+        probe = determinize(view, rng)
+        for a in legal:
+            if sure_win(probe, a):
+                return a
+        me = view["seat"]
+        if self.prior_visits and len(legal) > 1:
+            self._prior(root, view, legal, rng, me)
+        n = 0
+        while True:
+            if self.iterations is not None:
+                if n >= self.iterations:
+                    break
+            elif n > 0 and time.perf_counter() - start >= budget:
+                break
+            self._iterate(root, determinize(view, rng), rng, me)
+            n += 1
+        self.last_iterations = n
+        best = max((a for a in legal if a in root.stats),
+                   key=lambda a: (root.stats[a][0], root.stats[a][1]), default=legal[0])
+        return best
+
+    def _prior(self, root: _Node, view, legal: Sequence[int], rng: random.Random,
+               me: int) -> None:
+        """Seed the root with ``prior_visits`` virtual visits per action, valued by a
+        one-ply look-ahead on a few samples: an action after which the opponent surely
+        wins this turn (as it knows) is worth 0, one that surely wins 1, others 0.5."""
+        worlds = [determinize(view, rng) for _ in range(self.prior_samples)]
+        k = self.prior_visits
+        for a in legal:
+            value = 0.0
+            for w in worlds:
+                t, _ = G.apply(w, a, rng)
+                if t.phase == WON:
+                    value += 1.0 if t.winner == me else 0.0
+                elif t.current != me and _threats(t):
+                    value += 0.0
+                else:
+                    value += 0.5
+            root.stats[a] = [k, k * value / len(worlds), k]
+
+    def _iterate(self, root: _Node, s: State, rng: random.Random, me: int) -> None:
+        node = root
+        path: list[tuple[list, int]] = []  # (action statistics, seat that chose the action)
+        expanded = False
+        while s.phase != WON:
+            legal = G.legal_actions(s)
+            mover = s.current
+            stats = node.stats
+            untried = [a for a in legal if a not in stats]
+            for a in legal:
+                st = stats.get(a)
+                if st is not None:
+                    st[2] += 1
+            if untried:
+                wins = [a for a in untried if sure_win(s, a)]
+                a = wins[0] if wins else untried[rng.randrange(len(untried))]
+                st = stats[a] = [0, 0.0, 1]
+                expanded = True
+            else:
+                a, best_v = legal[0], -1.0
+                c = self.c
+                for b in legal:
+                    x = stats[b]
+                    v = x[1] / x[0] + c * math.sqrt(math.log(x[2]) / x[0])
+                    if v > best_v:
+                        a, best_v = b, v
+                st = stats[a]
+            s, events = G.apply(s, a, rng)
+            path.append((st, mover))
+            if expanded:
+                break
+            key = (a, _observation(events, me))
+            child = node.next.get(key)
+            if child is None:
+                child = node.next[key] = _Node()
+            node = child
+        s = playout(s, rng)
+        winner = s.winner if s.phase == WON else None
+        for st, mover in path:
+            st[0] += 1
+            st[1] += 1.0 if winner == mover else (0.5 if winner is None else 0.0)
+
+
+register("ribauds", "heuristic", HeuristicBot)
+register("ribauds", "tactical", TacticalBot)
+register("ribauds", "ismcts", ISMCTSBot)

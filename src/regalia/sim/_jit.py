@@ -1,0 +1,51 @@
+"""``njit``: numba's compiler when numba is installed, otherwise a do-nothing decorator.
+
+The fast path is written so that it also runs (slowly) as plain Python, which keeps the
+package importable without numba; the benchmarks and the bots' rollouts use numba.
+"""
+
+from __future__ import annotations
+
+try:  # pragma: no cover - depends on the environment
+    from numba import njit as _njit
+
+    HAVE_NUMBA = True
+
+    def njit(*args, **kwargs):
+        kwargs.setdefault("cache", True)
+        kwargs.setdefault("nogil", True)
+        if args and callable(args[0]):
+            return _njit(**kwargs)(args[0])
+        return _njit(*args, **kwargs)
+
+except ImportError:  # pragma: no cover
+    HAVE_NUMBA = False
+
+    def njit(*args, **kwargs):
+        if args and callable(args[0]):
+            return args[0]
+        return lambda f: f
+
+
+def refresh_cache_if_changed(module_file: str, *dependencies: str) -> None:
+    """Drop numba's on-disk cache of ``module_file`` when a module it calls into changed.
+
+    numba checks only the cached module's own source file, not the modules its functions
+    call, so the policy module's cache must be dropped when the fast path's source changes.
+    """
+    import hashlib
+    from pathlib import Path
+
+    here = Path(module_file)
+    cache = here.parent / "__pycache__"
+    digest = hashlib.sha256(b"".join(Path(d).read_bytes() for d in dependencies)).hexdigest()
+    stamp = cache / f"{here.stem}.deps"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return
+        for f in cache.glob(f"{here.stem}.*.nb[ic]"):
+            f.unlink()
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # pragma: no cover - a read-only install keeps its cache
+        pass

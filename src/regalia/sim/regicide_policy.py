@@ -1,0 +1,428 @@
+"""A compiled heuristic policy for Regicide, for rollouts and fast evaluation.
+
+``choose(st, rng, w, buf)`` picks an action for the seat to act in a fast-path position
+(``regicide_fast``) by scoring each legal action with a one-step look-ahead. It reads only
+what that seat may know: its own hand, the public table, enemy, pile sizes and hand sizes,
+and the partners' Jester-window wishes (rules 1.10), which it computes with the same public
+rule every bot uses (``wish_yes``); it never reads the Tavern order or a partner's hand
+otherwise. The weights ``w`` (``DEFAULT_WEIGHTS``, tuned by self-play with this module) are
+in units of "hand value after the turn".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from regalia.sim import regicide_fast as _fast
+from regalia.sim._jit import njit, refresh_cache_if_changed
+
+refresh_cache_if_changed(__file__, _fast.__file__)
+
+from regalia.sim.regicide_fast import (  # noqa: E402
+    A_PLAY,
+    A_REFRESH,
+    A_YIELD,
+    ARG_MASK,
+    CANCELLED,
+    CUR,
+    DAMAGE,
+    ENEMY,
+    HANDS,
+    JESTERS,
+    KIND_SHIFT,
+    MAX_ACTIONS,
+    MOD67,
+    NDISC,
+    NTAV,
+    PH_CHOOSE,
+    PH_LOST,
+    PH_PLAY,
+    PH_SUFFER,
+    PH_WON,
+    PHASE,
+    PLAYERS,
+    SIZE,
+    SPADES,
+    SUIT,
+    VALUE,
+    apply,
+    effective_attack,
+    enemies_defeated,
+    hand_value,
+    legal_actions,
+    max_hand,
+    new_game_into,
+    popcount,
+    rng_float,
+    shield,
+)
+
+# Weight indices.
+W_DMG, W_SHIELD, W_DRAW, W_HEAL, W_HAND, W_KILL, W_EXACT, W_DEAD = 0, 1, 2, 3, 4, 5, 6, 7
+W_RISKY, W_CARDS, W_YIELD, W_JESTER, W_REFRESH, W_AVG, W_TEAMDRAW, W_OVERKILL = (
+    8, 9, 10, 11, 12, 13, 14, 15)
+W_KEEP_C, W_KEEP_D, W_KEEP_H, W_KEEP_S, W_KEEP_ACE, W_KEEP_JESTER, W_KEEP_IMMUNE = (
+    16, 17, 18, 19, 20, 21, 22)
+W_KILL_HAND, W_HEAL_LOW, W_NEXT_WEAK, W_CANCEL, W_NOISE = 23, 24, 25, 26, 27
+N_WEIGHTS = 28
+
+WEIGHT_NAMES = ("dmg", "shield", "draw", "heal", "hand", "kill", "exact", "dead", "risky",
+                "cards", "yield", "jester", "refresh", "avg", "teamdraw", "overkill",
+                "keep_c", "keep_d", "keep_h", "keep_s", "keep_ace", "keep_jester",
+                "keep_immune", "kill_hand", "heal_low", "next_weak", "cancel", "noise")
+
+DEFAULT_WEIGHTS = np.array([
+    1.0,    # dmg: per damage point dealt (no kill)
+    1.0,    # shield: per useful shield point gained
+    2.0,    # draw: per card drawn into the own hand (beyond its expected value)
+    0.4,    # heal: per card healed into the Tavern
+    1.0,    # hand: per point of hand value after the turn
+    30.0,   # kill
+    12.0,   # exact: bonus for an exact kill (the royal joins the Tavern)
+    -500.0,  # dead: the seat cannot absorb the attack
+    -4.0,   # risky: per point the hand lacks before the Diamonds draw
+    1.0,    # cards: per card kept
+    0.0,    # yield: base score of a yield
+    0.0,    # jester: base score of a multiplayer Jester play
+    25.0,   # refresh: cost of spending a solo Jester
+    5.0,    # avg: expected value of an unknown card
+    1.0,    # teamdraw: per card drawn by a partner
+    -0.3,   # overkill: per point of damage beyond the kill
+    0.0, 0.5, 0.0, 0.5,  # keep C D H S
+    2.0,    # keep ace
+    8.0,    # keep jester
+    -1.0,   # keep a card of the enemy's suit
+    1.0,    # kill_hand: per point of hand value kept on a kill
+    0.2,    # heal_low: heal bonus per card when the Tavern is short
+    2.0,    # next_weak: penalty when the next seat is weak and the enemy survives
+    0.5,    # cancel: per own card of the enemy's suit when a Jester cancels immunity
+    0.0,    # noise: random jitter of the scores (rollout diversity)
+], dtype=np.float64)
+
+
+@njit
+def wish_yes(st, seat):
+    """The public wish rule (rules 1.10): 1 "yes", -1 "no", 0 nothing.
+
+    "yes" when the hand can defeat the enemy now or holds at least its attack in value with
+    three cards or more; "no" otherwise.
+    """
+    hand = st[HANDS + seat]
+    if hand == 0:
+        return -1
+    e = st[ENEMY]
+    remaining = 2 * VALUE[e] - st[DAMAGE]
+    hv = hand_value(hand)
+    # Best single-card or pair damage, roughly: twice the value with an active Club.
+    best = 0
+    m = hand
+    while m:
+        low = m & -m
+        c = MOD67[low % 67]
+        m ^= low
+        v = VALUE[c]
+        if c < 52 and SUIT[c] == 0 and (st[CANCELLED] or SUIT[e] != 0):
+            v *= 2
+        if v > best:
+            best = v
+    if best >= remaining or (hv >= VALUE[e] and popcount(hand) >= 3):
+        return 1
+    return -1
+
+
+@njit
+def _own_draws(st, p, hand_after, v):
+    """Cards that seat ``p`` and its partners draw from a Diamonds play of value ``v``."""
+    players = st[PLAYERS]
+    full = max_hand(players)
+    sizes = np.empty(4, np.int64)
+    for q in range(players):
+        sizes[q] = popcount(st[HANDS + q])
+    sizes[p] = popcount(hand_after)
+    left = v
+    tav = st[NTAV]
+    seat = p
+    skipped = 0
+    own = 0
+    team = 0
+    while left > 0 and tav > 0 and skipped < players:
+        if sizes[seat] < full:
+            sizes[seat] += 1
+            tav -= 1
+            left -= 1
+            skipped = 0
+            if seat == p:
+                own += 1
+            else:
+                team += 1
+        else:
+            skipped += 1
+        seat = (seat + 1) % players
+    return own, team
+
+
+@njit
+def keep_value(st, c, w):
+    """How much the seat loses by discarding card ``c``."""
+    if c >= 52:
+        return w[W_KEEP_JESTER]
+    k = VALUE[c] * w[W_HAND]
+    s = SUIT[c]
+    k += w[W_KEEP_C + s]
+    if c < 4:
+        k += w[W_KEEP_ACE]
+    e = st[ENEMY]
+    if e >= 0 and SUIT[e] == s and st[CANCELLED] == 0:
+        k += w[W_KEEP_IMMUNE]
+    return k + w[W_CARDS]
+
+
+@njit
+def score_play(st, mask, w):
+    """Score of playing the cards of ``mask`` (``A_PLAY`` argument)."""
+    p = st[CUR]
+    players = st[PLAYERS]
+    hand = st[HANDS + p]
+    after = hand & ~mask
+    hv = hand_value(after)
+    nh = popcount(after)
+    e = st[ENEMY]
+    esuit = SUIT[e]
+    atk = VALUE[e]
+    if mask >> 52:  # a Jester (multiplayer): no damage, no attack, choose who goes next
+        cancel = 0.0
+        if st[CANCELLED] == 0:
+            m = after
+            while m:
+                low = m & -m
+                c = MOD67[low % 67]
+                m ^= low
+                if c < 52 and SUIT[c] == esuit:
+                    cancel += 1.0
+        return w[W_JESTER] + w[W_HAND] * hv + w[W_CARDS] * nh + w[W_CANCEL] * cancel
+    v = 0
+    suits = 0
+    spent = 0.0  # what the played cards were worth beyond their value (suit, Ace)
+    m = mask
+    while m:
+        low = m & -m
+        c = MOD67[low % 67]
+        m ^= low
+        v += VALUE[c]
+        suits |= 1 << SUIT[c]
+        spent += keep_value(st, c, w) - VALUE[c] * w[W_HAND] - w[W_CARDS]
+    immune = 0 if st[CANCELLED] else suits & (1 << esuit)
+    powers = suits & ~immune
+    dmg = 2 * v if powers & 1 else v
+    remaining = 2 * atk - st[DAMAGE]
+    score = -spent
+    own = 0
+    team = 0
+    if powers & 2:
+        own, team = _own_draws(st, p, after, v)
+        score += (w[W_DRAW] + w[W_AVG] * w[W_HAND]) * own + w[W_TEAMDRAW] * team
+        nh += own
+    if powers & 4:
+        healed = v if v < st[NDISC] else st[NDISC]
+        score += w[W_HEAL] * healed
+        if st[NTAV] < 10:
+            score += w[W_HEAL_LOW] * healed * (10 - st[NTAV])
+    if dmg >= remaining:
+        score += w[W_KILL] + w[W_KILL_HAND] * hv + w[W_CARDS] * nh
+        score += w[W_OVERKILL] * (dmg - remaining)
+        if dmg == remaining:
+            score += w[W_EXACT] * (atk / 10.0)
+        return score
+    sh = shield(st)
+    if powers & 8:
+        sh += v
+    d = atk - sh
+    gained = 0
+    if powers & 8:
+        gained = v
+        if st[CANCELLED] == 0 and esuit == 3:
+            gained = 0
+        cap = atk - shield(st)
+        if gained > cap:
+            gained = cap if cap > 0 else 0
+    if d < 0:
+        d = 0
+    score += w[W_DMG] * dmg + w[W_SHIELD] * gained
+    if hv >= d:
+        score += w[W_HAND] * (hv - d) + w[W_CARDS] * nh
+    elif hv + own * w[W_AVG] >= d:
+        score += w[W_HAND] * (hv + own * w[W_AVG] - d) + w[W_RISKY] * (d - hv)
+    elif st[JESTERS] > 0:
+        # Solo: play now, refresh at Step 4 (the rest of the hand is thrown away).
+        tav = st[NTAV] - own
+        new = tav if tav < 8 else 8
+        score += -w[W_REFRESH] + w[W_HAND] * (new * w[W_AVG] - d) - 0.5 * w[W_HAND] * hv
+    else:
+        score += w[W_DEAD] + hv - d
+    if players > 1 and d > 0:
+        nxt = (p + 1) % players
+        if popcount(st[HANDS + nxt]) <= 2:
+            score -= w[W_NEXT_WEAK]
+    return score
+
+
+@njit
+def score_action(st, a, w, keep):
+    """Score of legal action ``a``; ``keep[c]`` is ``keep_value`` of each card in hand."""
+    kind = a >> KIND_SHIFT
+    arg = a & ARG_MASK
+    p = st[CUR]
+    if kind == 1:
+        return score_play(st, arg, w)
+    hand = st[HANDS + p]
+    hv = hand_value(hand)
+    if kind == 2:  # discard: lose the kept value of the discarded cards
+        s = 0.0
+        m = arg
+        while m:
+            low = m & -m
+            s -= keep[MOD67[low % 67]]
+            m ^= low
+        return s
+    if kind == 3:  # yield: suffer the full attack
+        d = effective_attack(st)
+        if hv < d:
+            return w[W_DEAD] + hv - d
+        if st[PLAYERS] == 1:  # option solo_yield: a free yield would only stall the game
+            return -1000.0 + hv - d
+        return w[W_YIELD] + w[W_HAND] * (hv - d) + w[W_CARDS] * popcount(hand) - 2.0
+    if kind == 4:  # solo refresh
+        tav = st[NTAV]
+        new = tav if tav < 8 else 8
+        if st[PHASE] == PH_SUFFER:
+            d = effective_attack(st)
+            if hv < d:
+                return 1e6  # the only way to survive
+            return -w[W_REFRESH] + w[W_HAND] * (new * w[W_AVG] - d - 2) - w[W_HAND] * (hv - d)
+        if hand == 0:
+            return 1e6
+        return -w[W_REFRESH] + w[W_HAND] * (new * w[W_AVG] - hv) - 10.0
+    if kind == 5:  # choose the next player
+        q = arg
+        if q == p:
+            return popcount(hand) + 3.0 * (1 if hv >= effective_attack(st) else -1)
+        return popcount(st[HANDS + q]) + 3.0 * wish_yes(st, q)
+    return 0.0
+
+
+@njit
+def choose(st, rng, w, buf):
+    """The policy's action for the seat to act (``buf``: scratch of ``MAX_ACTIONS``)."""
+    n = legal_actions(st, buf)
+    if n == 1:
+        return buf[0]
+    keep = np.zeros(54, np.float64)
+    if st[PHASE] == PH_SUFFER:
+        m = st[HANDS + st[CUR]]
+        while m:
+            low = m & -m
+            c = MOD67[low % 67]
+            keep[c] = keep_value(st, c, w)
+            m ^= low
+    best = buf[0]
+    best_score = -1e18
+    noise = w[W_NOISE]
+    for i in range(n):
+        s = score_action(st, buf[i], w, keep)
+        if noise > 0:
+            s += noise * rng_float(rng)
+        else:
+            s += 1e-9 * rng_float(rng)
+        if s > best_score:
+            best_score = s
+            best = buf[i]
+    return best
+
+
+@njit
+def rollout(st, rng, w, buf):
+    """Plays ``st`` to its end with the policy; returns 1.0 for a win, else the fraction of
+    enemies defeated plus the damage on the current one, scaled into [0, 0.9]."""
+    while st[PHASE] < PH_WON:
+        apply(st, choose(st, rng, w, buf), rng)
+    if st[PHASE] == PH_WON:
+        return 1.0
+    e = st[ENEMY]
+    frac = st[DAMAGE] / (2.0 * VALUE[e]) if e >= 0 else 0.0
+    return 0.9 * (enemies_defeated(st) + frac) / 12.0
+
+
+@njit
+def policy_games(players, games, rng, w):
+    """Deals and plays ``games`` games with the policy in every seat; returns
+    ``(wins, total enemies defeated, medal counts [gold, silver, bronze])``."""
+    st = np.zeros(SIZE, np.int64)
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    wins = 0
+    defeated = 0
+    medals = np.zeros(3, np.int64)
+    for _ in range(games):
+        new_game_into(st, players, 0, -1, rng)
+        while st[PHASE] < PH_WON:
+            apply(st, choose(st, rng, w, buf), rng)
+        if st[PHASE] == PH_WON:
+            wins += 1
+            if players == 1:
+                medals[2 - st[JESTERS]] += 1
+        defeated += enemies_defeated(st)
+    return wins, defeated, medals
+
+
+@njit
+def evaluate_actions(worlds, actions, n_actions, seeds, w, out):
+    """Flat Monte Carlo: ``out[i, k]`` is the rollout value of ``actions[k]`` in world ``i``.
+
+    Each world is a determinized position (one row of ``worlds``); every action of a world
+    is rolled out with the same random seed (common random numbers).
+    """
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    rng = np.empty(1, np.uint64)
+    for i in range(worlds.shape[0]):
+        for k in range(n_actions):
+            st = worlds[i].copy()
+            rng[0] = seeds[i]
+            apply(st, actions[k], rng)
+            out[i, k] = rollout(st, rng, w, buf)
+
+
+_WEIGHTS_FILE = __import__("pathlib").Path(__file__).with_name("policy_weights.json")
+_TUNED: dict[int, np.ndarray] | None = None
+
+
+def weights_for(players: int) -> np.ndarray:
+    """The policy weights for a player count: the tuned ones from ``policy_weights.json``
+    (written by ``regalia.sim.tune_policy``) when present, else ``DEFAULT_WEIGHTS``. A copy."""
+    global _TUNED
+    if _TUNED is None:
+        import json
+
+        _TUNED = {}
+        if _WEIGHTS_FILE.exists():
+            obj = json.loads(_WEIGHTS_FILE.read_text())
+            for k, v in obj.items():
+                _TUNED[int(k)] = np.array([v.get(n, DEFAULT_WEIGHTS[i])
+                                           for i, n in enumerate(WEIGHT_NAMES)], np.float64)
+    return _TUNED.get(players, DEFAULT_WEIGHTS).copy()
+
+
+@njit
+def scored_actions(st, w, acts, scores):
+    """Writes every legal action into ``acts`` and its policy score into ``scores``;
+    returns how many."""
+    n = legal_actions(st, acts)
+    keep = np.zeros(54, np.float64)
+    if st[PHASE] == PH_SUFFER:
+        m = st[HANDS + st[CUR]]
+        while m:
+            low = m & -m
+            c = MOD67[low % 67]
+            keep[c] = keep_value(st, c, w)
+            m ^= low
+    for i in range(n):
+        scores[i] = score_action(st, acts[i], w, keep)
+    return n

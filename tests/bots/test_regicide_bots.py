@@ -1,0 +1,270 @@
+"""Regicide bots: legal choices only, decisions that depend on the view alone, and
+determinization that samples hidden cards from what the seat knows (rules 1.15)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from regalia.bots import bot_names, make_bot
+from regalia.bots.regicide_knowledge import Knowledge, _conserved, determinize
+from regalia.bots.regicide_search import SearchBot, wish_rule
+from regalia.games.regicide import REGICIDE as G
+from regalia.games.regicide import actions as A
+from regalia.games.regicide.cards import mask_texts
+from regalia.games.regicide.position import to_json
+from regalia.sim import regicide_fast as F
+from regalia.sim import regicide_policy as P
+
+BOTS = ("random", "simple", "heuristic", "ismcts")
+
+
+def _bot(name: str):
+    bot = make_bot("regicide", name)
+    if isinstance(bot, SearchBot):
+        bot.iterations = 6
+    return bot
+
+
+def _play(players: int, bots, seed: int, on_decision=None, max_steps: int = 400):
+    """Play one game with ``bots`` by seat, the Jester-window wishes included."""
+    rng = random.Random(seed)
+    brng = [random.Random(seed * 7 + q) for q in range(players)]
+    s = G.new_game({"players": players}, rng)
+    for _ in range(max_steps):
+        if G.is_terminal(s):
+            break
+        seat = s.current
+        if s.phase == "choose":
+            for q in range(players):
+                if q != seat:
+                    w = bots[q].wish(G.view(s, q), brng[q])
+                    assert w in ("yes", "no", None)
+                    if w and s.preferences[q] != w:
+                        s, _ = G.apply(s, A.prefer(q, w == "yes"), rng)
+        view = G.view(s, seat)
+        legal = G.legal_actions(s)
+        a = bots[seat].act(view, legal, brng[seat], 0.01)
+        assert a in legal, (to_json(s), a)
+        if on_decision:
+            on_decision(s, seat, a)
+        s, _ = G.apply(s, a, rng)
+    return s
+
+
+def test_bot_names_list_every_regicide_bot():
+    assert set(BOTS) <= set(bot_names("regicide"))
+
+
+@pytest.mark.parametrize("name", BOTS)
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_bots_only_choose_legal_actions(name, players):
+    for seed in range(2 if name == "ismcts" else 4):
+        s = _play(players, [_bot(name) for _ in range(players)], 1000 * players + seed)
+        assert G.is_terminal(s) or name == "ismcts"
+
+
+def _hidden_swap(s, seat: int, rng: random.Random):
+    """A copy of ``s`` in which cards hidden from ``seat`` moved: the unknown part of the
+    Tavern is shuffled and one partner card trades places with a Tavern card."""
+    t = s.copy()
+    known = t.known_top
+    body = t.tavern[:len(t.tavern) - known]
+    rng.shuffle(body)
+    t.tavern[:len(body)] = body
+    partners = [q for q in range(t.players) if q != seat and t.hands[q]]
+    if partners and body:
+        q = partners[0]
+        card = min(c for c in range(54) if t.hands[q] >> c & 1)
+        other = t.tavern[0]
+        if (card >= 52) == (other >= 52):
+            t.hands[q] = t.hands[q] & ~(1 << card) | (1 << other)
+            t.tavern[0] = card
+    return t
+
+
+def _positions(players: int, seed: int, count: int):
+    """Positions of a heuristic game (every few decisions)."""
+    out = []
+    bots = [make_bot("regicide", "heuristic") for _ in range(players)]
+
+    def keep(s, seat, a):
+        if len(out) < count and not G.is_terminal(s) and s.phase != "choose":
+            out.append(s)
+
+    _play(players, bots, seed, keep)
+    return out[::3]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_decisions_depend_only_on_the_view(players):
+    rng = random.Random(players)
+    positions = _positions(players, 50 + players, 30)
+    assert positions
+    for s in positions:
+        seat = s.current
+        t = _hidden_swap(s, seat, rng)
+        assert to_json(t) != to_json(s) or players == 1 and not s.tavern
+        v1, v2 = G.view(s, seat), G.view(t, seat)
+        assert v1 == v2, "the swap must stay hidden from the seat"
+        legal = G.legal_actions(s)
+        for name in ("heuristic", "ismcts", "simple", "random"):
+            a1 = _bot(name).act(v1, legal, random.Random(11), 0.01)
+            a2 = _bot(name).act(v2, G.legal_actions(t), random.Random(11), 0.01)
+            assert a1 == a2, name
+        d1 = determinize(v1, random.Random(5))
+        d2 = determinize(v2, random.Random(5))
+        assert to_json(d1) == to_json(d2)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_determinization_agrees_with_the_view(players):
+    """Every sample is a full position whose view, for the seat, is the seat's view."""
+    positions = _positions(players, 70 + players, 45)
+    rng = random.Random(3)
+    for s in positions:
+        for seat in range(players):
+            v = G.view(s, seat)
+            k = Knowledge.from_view(v)
+            assert k.consistent, k.problem
+            for _ in range(3):
+                d = k.sample(rng)
+                assert _conserved(d)
+                dv = G.view(d, seat)
+                assert {x: y for x, y in dv.items() if x != "log"} == \
+                       {x: y for x, y in v.items() if x != "log"}
+                assert mask_texts(d.hands[seat]) == mask_texts(s.hands[seat])  # X ids may differ
+                arr = k.sample_array(random.Random(9))
+                again = k.sample(random.Random(9))
+                assert to_json(F.decode(arr)) == {**to_json(again),
+                                                   "preferences": [None] * players}
+
+
+def test_determinization_varies_the_hidden_cards():
+    s = G.new_game({"players": 2}, random.Random(4))
+    v = G.view(s, 0)
+    samples = {tuple(determinize(v, random.Random(i)).tavern) for i in range(20)}
+    assert len(samples) == 20
+    for i in range(20):
+        d = determinize(v, random.Random(i))
+        assert d.hands[0] == s.hands[0]
+        assert d.hands[1].bit_count() == 7
+        assert sorted(d.castle[-3:]) == sorted(c for c in s.castle if c >= 40 and c < 44)
+
+
+def test_solo_heal_segments_stay_at_the_bottom_of_the_tavern():
+    """After a Hearts heal the healed cards lie under the cards never seen (rules 1.6)."""
+    rng = random.Random(21)
+    bots = [make_bot("regicide", "heuristic")]
+    checked = 0
+    for seed in range(40):
+        found = []
+
+        def keep(s, seat, a):
+            if s.discard and len(s.tavern) > 5 and any(
+                    e.kind == "heal" for e in __import__("regalia.core.game",
+                                                         fromlist=["log_events"]).log_events(s.log)):
+                found.append(s)
+
+        _play(1, bots, seed, keep)
+        for s in found[:2]:
+            v = G.view(s, 0)
+            k = Knowledge.from_view(v)
+            assert k.consistent
+            segs = [x for kind, x in k.tavern if kind == "s"]
+            assert segs == sorted(segs, reverse=True)
+            d = k.sample(rng)
+            seen = k.seen
+            for (kind, x), c in zip(k.tavern, d.tavern):
+                if kind == "s" and x == 0:
+                    assert c not in seen
+                elif kind == "s":
+                    assert c in seen
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3
+
+
+def test_wish_rule_matches_the_compiled_rule():
+    rng = random.Random(8)
+    for players in (3, 4):
+        for s in _positions(players, 90 + players, 40):
+            st = F.encode(s)
+            v = G.view(s, s.current)
+            for q in range(players):
+                expect = "yes" if P.wish_yes(st, q) == 1 else "no"
+                assert wish_rule(s.hands[q], v) == expect
+
+
+def test_search_bot_respects_a_time_budget():
+    s = G.new_game({"players": 1}, random.Random(2))
+    bot = SearchBot(budget=0.05)
+    v = G.view(s, 0)
+    bot.act(v, G.legal_actions(s), random.Random(1))  # load the compiled code
+    import time
+
+    t = time.perf_counter()
+    a = bot.act(v, G.legal_actions(s), random.Random(1))
+    assert time.perf_counter() - t < 0.5
+    assert a in G.legal_actions(s) and bot.last_worlds >= 1
+
+
+def test_search_bot_with_iterations_is_deterministic():
+    s = G.new_game({"players": 2}, random.Random(6))
+    v = G.view(s, s.current)
+    legal = G.legal_actions(s)
+    a = SearchBot(iterations=16).act(v, legal, random.Random(3))
+    b = SearchBot(iterations=16).act(v, legal, random.Random(3))
+    assert a == b
+
+
+def test_heuristic_chooses_a_willing_partner_after_a_jester():
+    s = G.new_game({"players": 3, "first_player": 0}, random.Random(1))
+    s = s.copy()
+    s.hands[0] |= 1 << 52
+    s.tavern.remove(52) if 52 in s.tavern else None
+    s, _ = G.apply(s, A.PLAY | 1 << 52, random.Random(0))
+    s, _ = G.apply(s, A.prefer(2, True), random.Random(0))
+    s, _ = G.apply(s, A.prefer(1, False), random.Random(0))
+    a = make_bot("regicide", "heuristic").act(G.view(s, 0), G.legal_actions(s), random.Random(0))
+    assert a in (A.CHOOSE | 2, A.CHOOSE | 0)
+    assert a != A.CHOOSE | 1
+
+
+def test_policy_scores_every_legal_action():
+    s = G.new_game({"players": 1}, random.Random(12))
+    st = F.encode(s)
+    acts = np.empty(F.MAX_ACTIONS, np.int64)
+    scores = np.empty(F.MAX_ACTIONS)
+    n = P.scored_actions(st, P.weights_for(1), acts, scores)
+    assert sorted(int(a) for a in acts[:n]) == sorted(G.legal_actions(s))
+    assert np.all(np.isfinite(scores[:n]))
+
+
+def test_determinization_of_a_position_without_a_log():
+    """A position read from JSON has no log: the sample still places every card once and
+    agrees with the view, and the search bot still plays a legal action."""
+    rng = random.Random(5)
+    done = 0
+    for g in range(24):
+        players = 1 + g % 4
+        s = G.new_game({"players": players}, rng)
+        bot = make_bot("regicide", "heuristic")
+        for _ in range(rng.randrange(5, 40)):
+            if G.is_terminal(s):
+                break
+            s, _ = G.apply(s, bot.act(G.view(s, s.current), G.legal_actions(s), rng), rng)
+        if G.is_terminal(s):
+            continue
+        s = G.from_json(G.to_json(s))
+        v = G.view(s, s.current)
+        d = determinize(v, rng)
+        assert _conserved(d)
+        dv = G.view(d, s.current)
+        assert all(dv[x] == v[x] for x in v if x != "log")
+        assert _bot("ismcts").act(v, G.legal_actions(s), rng) in G.legal_actions(s)
+        done += 1
+    assert done >= 10

@@ -1,0 +1,151 @@
+"""Le Roy des Ribauds bots: legal choices only, decisions from the view alone, and
+determinization from the seat's knowledge of the Court and of the opponent's hand (rules 2.7)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from regalia.bots import bot_names, make_bot
+from regalia.bots.ribauds import ISMCTSBot, determinize, sure_win
+from regalia.games.ribauds import RIBAUDS as G
+from regalia.games.ribauds.cards import QUEEN
+from regalia.games.ribauds.inferred import COPIES
+from regalia.games.ribauds.state import UNKNOWN
+
+BOTS = ("random", "heuristic", "tactical", "ismcts")
+
+
+def _bot(name: str):
+    bot = make_bot("ribauds", name)
+    if isinstance(bot, ISMCTSBot):
+        bot.iterations = 30
+    return bot
+
+
+def _game(seed: int, names=("random", "random"), keep=None, max_steps: int = 300):
+    rng = random.Random(seed)
+    s = G.new_game({"players": 2}, rng)
+    bots = [_bot(n) for n in names]
+    brng = [random.Random(seed + 17 * q) for q in (0, 1)]
+    for _ in range(max_steps):
+        if G.is_terminal(s):
+            break
+        q = G.current_seat(s)
+        legal = G.legal_actions(s)
+        a = bots[q].act(G.view(s, q), legal, brng[q], 0.01)
+        assert a in legal
+        if keep is not None:
+            keep(s)
+        s, _ = G.apply(s, a, rng)
+    return s
+
+
+def test_bot_names_list_every_ribauds_bot():
+    assert set(BOTS) <= set(bot_names("ribauds"))
+
+
+@pytest.mark.parametrize("a", BOTS)
+@pytest.mark.parametrize("b", BOTS)
+def test_bots_only_choose_legal_actions(a, b):
+    for seed in range(3):
+        s = _game(seed * 31 + len(a) + 3 * len(b), (a, b))
+        assert G.is_terminal(s)
+
+
+def _positions(count: int = 60):
+    out = []
+    for seed in range(12):
+        _game(500 + seed, ("random", "random"), keep=out.append)
+    return out[:count * 4:4]
+
+
+def _total(counts):
+    return sum(counts)
+
+
+def test_determinization_agrees_with_the_view():
+    rng = random.Random(2)
+    for s in _positions():
+        for seat in (0, 1):
+            v = G.view(s, seat)
+            for _ in range(3):
+                d = determinize(v, rng)
+                # every card in exactly one place, the 16 of rules 2.1 / 3.L1
+                counts = [0, 0, 0, 0]
+                for c in d.court + d.deck + d.discard:
+                    counts[c] += 1
+                for h in d.hands:
+                    for c in range(4):
+                        counts[c] += h[c]
+                assert counts == list(COPIES)
+                dv = G.view(d, seat)
+                for key in ("court", "hand", "hand_sizes", "opponent_hand_known",
+                            "hand_known_by_opponent", "deck", "deck_bottom_reines", "discard",
+                            "phase", "current"):
+                    assert dv[key] == v[key], key
+                if v["deck_bottom_reines"]:
+                    assert all(c == QUEEN for c in d.deck[:v["deck_bottom_reines"]])
+
+
+def _hidden_variant(s, seat: int, rng: random.Random):
+    """A copy of ``s`` whose cards hidden from ``seat`` are dealt again at random:
+    unknown Court slots, the unknown part of the opponent's hand and the draw pile."""
+    o = 1 - seat
+    t = s.copy()
+    slots = [i for i in range(4) if not (t.up >> i & 1) and t.know[seat][i] == UNKNOWN]
+    opp_free = [t.hands[o][c] - t.seen[seat][c] for c in range(4)]
+    pool = [t.court[i] for i in slots]
+    for c in range(4):
+        pool += [c] * opp_free[c]
+    bottom = t.bottom_reines
+    free_deck = t.deck[bottom:]
+    pool += free_deck
+    rng.shuffle(pool)
+    for i in slots:
+        t.court[i] = pool.pop()
+        if t.know[o][i] != UNKNOWN:
+            t.know[o][i] = t.court[i]
+    hand = list(t.seen[seat])
+    for _ in range(sum(opp_free)):
+        hand[pool.pop()] += 1
+    t.hands[o] = hand
+    t.deck = t.deck[:bottom] + pool
+    return t
+
+
+def test_decisions_depend_only_on_the_view():
+    rng = random.Random(4)
+    tried = 0
+    for s in _positions(40):
+        seat = G.current_seat(s)
+        t = _hidden_variant(s, seat, rng)
+        v1, v2 = G.view(s, seat), G.view(t, seat)
+        if v1 != v2:  # the opponent knowing a slot we do not know can make a variant visible
+            continue
+        tried += 1
+        for name in BOTS:
+            a1 = _bot(name).act(v1, G.legal_actions(s), random.Random(9), 0.01)
+            a2 = _bot(name).act(v2, G.legal_actions(t), random.Random(9), 0.01)
+            assert a1 == a2, name
+        d1 = determinize(v1, random.Random(1))
+        d2 = determinize(v2, random.Random(1))
+        assert d1 == d2
+    assert tried >= 10
+
+
+def test_bots_take_a_sure_win():
+    """Court [+Roi, +Roi, -Chev, -Assa] and a Roi in hand: placing it face up wins (L-22)."""
+    from regalia.games.ribauds.position import from_json
+
+    pos = {"game": "ribauds", "current": 0, "phase": "act",
+           "court": ["K+", "K+", "N-", "A-"],
+           "hands": [["K", "Q", "N"], ["Q", "A", "A"]], "deck": ["N", "Q", "A", "K", "N", "Q"],
+           "discard": []}
+    s = from_json(pos)
+    for name in ("heuristic", "ismcts"):
+        a = _bot(name).act(G.view(s, 0), G.legal_actions(s), random.Random(0))
+        assert sure_win(s, a)
+        t, _ = G.apply(s, a, random.Random(0))
+        assert t.phase == "won" and t.winner == 0

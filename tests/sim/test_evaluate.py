@@ -1,0 +1,122 @@
+"""Evaluation: the published deal sets, the statistics, and small ``regalia eval`` runs
+through the command line, on a process pool and on a local Ray instance."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from regalia.cli.app import app
+from regalia.sim import deals as D
+from regalia.sim import evaluate as E
+
+runner = CliRunner()
+
+
+def test_wilson_interval_matches_known_values():
+    lo, hi = E.wilson(50, 100)
+    assert math.isclose(lo, 0.4038, abs_tol=1e-3) and math.isclose(hi, 0.5962, abs_tol=1e-3)
+    lo, hi = E.wilson(0, 10)
+    assert lo == 0.0 and math.isclose(hi, 0.2775, abs_tol=1e-3)
+    lo, hi = E.wilson(10, 10)
+    assert math.isclose(lo, 0.7225, abs_tol=1e-3) and hi == 1.0
+    assert E.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_percentile():
+    assert E.percentile([], 95) == 0.0
+    assert E.percentile([1.0], 95) == 1.0
+    assert math.isclose(E.percentile(list(map(float, range(101))), 95), 95.0)
+
+
+def test_published_deal_sets_are_the_ones_the_master_seed_gives():
+    for game, counts in D.PLAYER_COUNTS.items():
+        on_disk = json.loads((D.DEALS_DIR / f"{game}.json").read_text())
+        assert on_disk == D.generate(game)
+        for n in counts:
+            seeds = D.load_deals(game, n)
+            assert len(seeds) == 1000 and len(set(seeds)) == 1000
+
+
+def test_unknown_player_count_is_refused():
+    with pytest.raises(KeyError):
+        D.load_deals("ribauds", 3)
+
+
+def test_summaries_count_wins_medals_and_enemies():
+    rs = [E.play_task(E.Task("regicide", 1, s, ("heuristic",), index=i))
+          for i, s in enumerate(D.load_deals("regicide", 1)[:4])]
+    summary = E.summarize_regicide(rs)
+    assert summary["games"] == 4
+    assert sum(summary["enemies_defeated"]) == 4
+    assert sum(summary["medals"].values()) == summary["wins"]
+    assert summary["wilson95"][0] <= summary["win_rate"] <= summary["wilson95"][1]
+    again = [E.play_task(E.Task("regicide", 1, s, ("heuristic",), index=i))
+             for i, s in enumerate(D.load_deals("regicide", 1)[:4])]
+    assert [r["enemies_defeated"] for r in again] == [r["enemies_defeated"] for r in rs]
+
+
+def test_ribauds_pairs_play_both_seat_orders():
+    tasks = E.ribauds_tasks("heuristic", "random", D.load_deals("ribauds", 2)[:3], None)
+    assert [t.bots for t in tasks] == [("heuristic", "random"), ("random", "heuristic")] * 3
+    rs = E.run_tasks(tasks)
+    s = E.summarize_ribauds(rs, "heuristic", "random")
+    assert s["games"] == 6
+    assert s["by_seat"]["a_first_seat"]["games"] == 3 == s["by_seat"]["a_second_seat"]["games"]
+
+
+def test_eval_command_writes_json_and_chart(tmp_path):
+    out, png = tmp_path / "r.json", tmp_path / "r.png"
+    r = runner.invoke(app, ["eval", "--game", "regicide", "--players", "1,3", "--bot", "ismcts",
+                            "--deals", "2", "--iterations", "2", "--no-progress",
+                            "--out", str(out), "--chart", str(png)])
+    assert r.exit_code == 0, r.output
+    report = json.loads(out.read_text())
+    assert report["format"] == "regalia-eval/1" and set(report["results"]) == {"1", "3"}
+    for n in ("1", "3"):
+        res = report["results"][n]
+        assert res["games"] == 2 and len(res["enemies_defeated"]) == 13
+        assert 0 <= res["wilson95"][0] <= res["wilson95"][1] <= 1
+        assert res["decision_time_p95"] >= 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert "win %" in r.output and "enemies defeated" in r.output
+
+
+def test_eval_command_for_ribauds_pairs(tmp_path):
+    out = tmp_path / "r.json"
+    r = runner.invoke(app, ["eval", "--game", "ribauds", "--bot", "ismcts", "--opponent",
+                            "random,heuristic", "--deals", "2", "--iterations", "5",
+                            "--no-progress", "--out", str(out), "--chart",
+                            str(tmp_path / "r.png")])
+    assert r.exit_code == 0, r.output
+    report = json.loads(out.read_text())
+    assert [p["opponent"] for p in report["results"]] == ["random", "heuristic"]
+    assert all(p["games"] == 4 for p in report["results"])
+
+
+def test_eval_command_refuses_an_unknown_bot():
+    r = runner.invoke(app, ["eval", "--bot", "nobody", "--deals", "1", "--no-progress"])
+    assert r.exit_code == 2
+
+
+def test_process_pool_gives_the_same_games_as_one_process():
+    seeds = D.load_deals("regicide", 2)[:4]
+    tasks = E.regicide_tasks(2, "heuristic", seeds, None)
+    one = E.run_tasks(tasks, workers=1)
+    pool = E.run_tasks(tasks, workers=2)
+    key = [(r["seed"], r["won"], r["enemies_defeated"], r["actions"]) for r in one]
+    assert key == [(r["seed"], r["won"], r["enemies_defeated"], r["actions"]) for r in pool]
+
+
+@pytest.mark.slow
+def test_ray_local_instance_runs_the_games():
+    pytest.importorskip("ray")
+    seeds = D.load_deals("regicide", 1)[:3]
+    tasks = E.regicide_tasks(1, "heuristic", seeds, None)
+    one = E.run_tasks(tasks, workers=1)
+    on_ray = E.run_tasks(tasks, workers=1, ray_address="local")
+    assert [(r["seed"], r["enemies_defeated"]) for r in on_ray] == \
+           [(r["seed"], r["enemies_defeated"]) for r in one]

@@ -1,0 +1,138 @@
+"""The Regicide fast path against the reference engine (differential test, rules 1.3-1.14).
+
+From many positions reached by random and heuristic play with 1-4 players and every rule
+option, the fast path must list the same legal actions and, for each action tried, reach the
+same position. A Hearts heal shuffles the discard pile with the engine's random source; the
+test replays that shuffle and hands it to the fast path (``forced``), so positions compare
+card for card.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from regalia.games.regicide import REGICIDE as G
+from regalia.games.regicide.position import to_json
+from regalia.sim import regicide_fast as F
+from regalia.sim import regicide_policy as P
+
+
+def _same(fast_state, ref_state) -> None:
+    a = to_json(F.decode(fast_state))
+    b = to_json(ref_state)
+    b["preferences"] = [None] * ref_state.players
+    assert a == b
+
+
+def _walk(players: int, options: dict, rng: random.Random, nr, policy: bool) -> int:
+    """One game; at each position compare legal sets and, for up to 4 actions, results."""
+    s = G.new_game({"players": players, **options}, rng)
+    w = P.weights_for(players)
+    buf = np.empty(F.MAX_ACTIONS, np.int64)
+    checked = 0
+    steps = 0
+    while not G.is_terminal(s) and steps < 300:  # option solo_yield allows endless yields
+        steps += 1
+        st = F.encode(s)
+        _same(st, s)
+        ref = sorted(int(a) for a in G.legal_actions(s))
+        assert sorted(F.legal_list(st)) == ref, to_json(s)
+        tries = rng.sample(ref, min(4, len(ref)))
+        if policy:
+            tries[0] = int(P.choose(st.copy(), nr, w, buf))
+        for a in tries:
+            before = rng.getstate()
+            s2, events = G.apply(s, a, rng)
+            forced = None
+            if any(e.kind == "heal" for e in events):
+                replay = random.Random()
+                replay.setstate(before)
+                forced = s.discard[:]
+                replay.shuffle(forced)
+            _same(F.step(st, a, nr, forced), s2)
+            checked += 1
+        s = s2 if not policy else G.apply(s, tries[0], rng)[0]
+    return checked
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_fast_path_matches_the_engine_on_random_and_policy_games(players):
+    rng = random.Random(100 + players)
+    nr = F.new_rng(players)
+    checked = 0
+    for g in range(14):
+        options = {}
+        if g % 7 == 5:
+            options = {"minimal_discard": True}
+        elif g % 7 == 6:
+            options = {"jester_choose_self": False, "solo_yield": players == 1}
+        checked += _walk(players, options, rng, nr, policy=g % 2 == 1)
+    assert checked > 300
+
+
+def test_encode_decode_round_trip_keeps_every_field():
+    rng = random.Random(3)
+    s = G.new_game({"players": 3, "first_player": 2}, rng)
+    for _ in range(12):
+        if G.is_terminal(s):
+            break
+        legal = G.legal_actions(s)
+        s, _ = G.apply(s, legal[rng.randrange(len(legal))], rng)
+    back = F.decode(F.encode(s))
+    assert to_json(back) == {**to_json(s), "preferences": [None] * 3}
+    assert back.known_top == s.known_top and back.spades == s.spades
+
+
+def test_fast_deal_follows_setup_rules_1_3():
+    for players, hand, tavern in ((1, 8, 32), (2, 7, 26), (3, 6, 23), (4, 5, 22)):
+        st = F.new_game(players, F.new_rng(players))
+        s = F.decode(st)
+        assert [h.bit_count() for h in s.hands] == [hand] * players
+        assert len(s.tavern) == tavern and len(s.castle) == 11
+        assert s.jesters == (2 if players == 1 else 0)
+        assert F.RANK[s.enemy] == 11 and [F.RANK[c] for c in s.castle] == [13] * 4 + [12] * 4 + [11] * 3
+
+
+def test_random_games_end_and_count():
+    wins, actions, defeated = F.random_games(2, 200, F.new_rng(9))
+    assert 0 <= wins <= 200 and actions > 200 and 0 < defeated <= 200 * 12
+
+
+def test_policy_plays_legal_actions_to_the_end():
+    w = P.weights_for(3)
+    nr = F.new_rng(4)
+    buf = np.empty(F.MAX_ACTIONS, np.int64)
+    for players in (1, 2, 3, 4):
+        st = F.new_game(players, nr)
+        while not F.is_terminal(st):
+            a = P.choose(st, nr, w, buf)
+            assert int(a) in F.legal_list(st)
+            F.apply(st, a, nr)
+
+
+def test_rng_is_reproducible():
+    a, b = F.new_rng(5), F.new_rng(5)
+    assert [F.rng_below(a, 100) for _ in range(20)] == [F.rng_below(b, 100) for _ in range(20)]
+    assert all(0 <= F.rng_float(a) < 1 for _ in range(100))
+
+
+def test_tuned_weights_exist_for_every_player_count():
+    import json
+
+    from regalia.sim.regicide_policy import _WEIGHTS_FILE, WEIGHT_NAMES
+
+    table = json.loads(_WEIGHTS_FILE.read_text())
+    assert sorted(table) == ["1", "2", "3", "4"]
+    for players in (1, 2, 3, 4):
+        assert set(table[str(players)]) == set(WEIGHT_NAMES)
+        assert list(P.weights_for(players)) == [table[str(players)][n] for n in WEIGHT_NAMES]
+
+
+def test_tuner_runs_a_generation():
+    from regalia.sim.tune_policy import tune
+
+    w = tune(2, P.weights_for(2), generations=1, games=30, lam=2, seed=0, log=lambda m: None)
+    assert w.shape == P.DEFAULT_WEIGHTS.shape and np.all(np.isfinite(w))
