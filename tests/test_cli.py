@@ -149,3 +149,12 @@ def test_usage_errors_are_one_line():
                            capture_output=True, text=True)
         assert p.returncode == 2 and p.stdout == ""
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_readme_contract_example(tmp_path):
+    """The README's example commands work as printed."""
+    pos = run("new", "regicide", "--players", "2", "--seed", "7").stdout
+    path = write(tmp_path, json.loads(pos))
+    assert run("legal", path).exit_code == 0
+    r = run("apply", path, "play 5D", "discard 4S 7H", "--seed", "3")
+    assert r.exit_code == 0, r.stderr

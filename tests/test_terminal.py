@@ -137,3 +137,23 @@ def test_ribauds_screen_shows_only_known_face_down_cards():
     Console(file=out, width=120).print(screen.render(RIBAUDS.view(state, 0)))
     court_line = out.getvalue().splitlines()[2]
     assert "Assassin" in court_line and court_line.count("[ ? ]") == 3
+
+
+def test_ribauds_typed_as_on_screen():
+    """Slots C1-C4 and card names, as the screen shows them, are understood."""
+    from regalia.cli.screens import ribauds as screen
+
+    assert screen.complete("replace C3 Roi up", {}) == "replace 2 K up"
+    assert screen.complete("reveal c1", {}) == "reveal 0"
+    assert screen.refusal("reveal 0 is refused: seat 0 may: reveal 1") == \
+        "Refused: Player 1 may: reveal 1"
+
+
+def test_replay_seat_is_checked(tmp_path):
+    save = tmp_path / "g.json"
+    CliRunner().invoke(app, ["play", "regicide", "--players", "2", "--bots", "1,2", "--seed", "2",
+                             "--save", str(save)])
+    bad = CliRunner().invoke(app, ["replay", str(save), "--seat", "3"])
+    assert bad.exit_code == 2 and "--seat" in bad.stderr
+    good = CliRunner().invoke(app, ["replay", str(save), "--seat", "2"])
+    assert good.exit_code == 0 and "Player 2 (you)" in good.output

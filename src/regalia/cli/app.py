@@ -124,8 +124,9 @@ def legal(position_file: str = typer.Argument(..., help="position JSON file, or 
 
 @app.command()
 def replay(file: Path = typer.Argument(..., help="a game record saved by 'regalia play --save'"),
-           seat: Optional[int] = typer.Option(None, help="show the game as this seat saw it "
-                                              "(default: everything, hands included)")) -> None:
+           seat: Optional[int] = typer.Option(None, help="show the game as this player saw it, "
+                                              "numbered from 1 as on screen (default: "
+                                              "everything, hands included)")) -> None:
     """Show a saved game move by move."""
     from regalia.cli.terminal import show_replay
 
@@ -136,8 +137,11 @@ def replay(file: Path = typer.Argument(..., help="a game record saved by 'regali
         _fail(f"{file}: cannot read ({e.strerror})")
     except (RegaliaError, KeyError) as e:
         _fail(f"{file}: {e}")
+    players = record.config.get("players", 2 if record.game == "ribauds" else 1)
+    if seat is not None and not 1 <= seat <= players:
+        _fail(f"--seat {seat}: give a player number from 1 to {players}")
     try:
-        show_replay(record, seat)
+        show_replay(record, None if seat is None else seat - 1)
     except RegaliaError as e:
         _fail(f"{file}: the record does not replay: {e}")
 
@@ -165,7 +169,8 @@ def play(game: str = typer.Argument("regicide", help="regicide or ribauds"),
     seats: dict[int, Any] = {}
     for part in filter(None, (p.strip() for p in bots.split(","))):
         if not part.isdigit() or not 1 <= int(part) <= players:
-            _fail(f"--bots {bots!r}: give seat numbers from 1 to {players}, e.g. --bots 2,3")
+            example = "--bots 1" if players == 1 else f"--bots {players}"
+            _fail(f"--bots {bots!r}: give player numbers from 1 to {players}, e.g. {example}")
         try:
             seats[int(part) - 1] = make_bot(g.name, bot)
         except KeyError as e:
@@ -208,7 +213,7 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
           out: Optional[Path] = typer.Option(None, help="write the report as JSON here"),
           chart: Optional[Path] = typer.Option(None, help="write a PNG chart here"),
           progress: bool = typer.Option(True, help="show a progress bar")) -> None:
-    """Play bots on the published benchmark deals and report win rates (sim/report.py)."""
+    """Play bots on the published benchmark deals and report win rates."""
     from regalia.sim import evaluate, report
 
     try:

@@ -146,7 +146,7 @@ class TerminalTable:
                     action = self._parse(answer, menu, view)
                     self._apply(action)
                 except RegaliaError as e:
-                    self.console.print(f"[red]Refused:[/red] {e}")
+                    self.console.print(f"[red]{self.screen.refusal(str(e))}[/red]")
                     continue
                 return
 

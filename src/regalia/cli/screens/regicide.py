@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -13,7 +15,7 @@ from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import VALUE, cards_of, parse_card, pretty
 from regalia.games.regicide.describe import describe, seat_name
 
-__all__ = ["complete", "describe", "label", "menu", "render", "result", "seat_name"]
+__all__ = ["complete", "describe", "label", "menu", "refusal", "render", "result", "seat_name"]
 
 SUIT_STYLE = {"H": "bold red", "D": "bold red", "C": "bold", "S": "bold"}
 SUIT_NAME = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
@@ -145,3 +147,10 @@ def result(view: dict[str, Any]) -> Text:
         extra = f" — {medal.capitalize()} medal!" if medal else ""
         return Text(f"Victory: all 12 enemies defeated{extra}", style="bold green")
     return Text(f"Defeat: {view['enemies_defeated']} of 12 enemies defeated.", style="bold red")
+
+
+def refusal(message: str) -> str:
+    """An engine refusal for people: "Refused: why", players numbered from 1 as on screen."""
+    why = message.split(" is refused: ", 1)[-1]
+    why = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", why)
+    return "Refused: " + why

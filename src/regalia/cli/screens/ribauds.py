@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
@@ -11,7 +13,7 @@ from rich.text import Text
 
 from regalia.games.ribauds.describe import CONSPIRACIES, describe, name, seat_name
 
-__all__ = ["complete", "describe", "label", "menu", "render", "result", "seat_name"]
+__all__ = ["complete", "describe", "label", "menu", "refusal", "render", "result", "seat_name"]
 
 STYLE = {"K": "bold yellow", "Q": "bold magenta", "N": "bold cyan", "A": "bold red"}
 PHASE_HELP = {
@@ -96,9 +98,21 @@ def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
     return legal
 
 
+_WORDS = {"roi": "K", "king": "K", "reine": "Q", "queen": "Q", "chevalier": "N",
+          "knight": "N", "assassin": "A", "rogue": "A"}
+
+
 def complete(text: str, view: dict[str, Any]) -> str:
-    """Typed text is taken as action notation (formats.md 2.3)."""
-    return text
+    """Typed text in notation (formats.md 2.3), also as the screen shows it: slots C1-C4
+    and card names (``replace C3 Roi up`` is ``replace 2 K up``)."""
+    words = []
+    for w in text.split():
+        low = w.lower()
+        if len(low) == 2 and low[0] == "c" and low[1] in "1234":
+            words.append(str(int(low[1]) - 1))
+        else:
+            words.append(_WORDS.get(low, w))
+    return " ".join(words)
 
 
 def result(view: dict[str, Any]) -> Text:
@@ -109,3 +123,10 @@ def result(view: dict[str, Any]) -> Text:
     return Text(f"{seat_name(view['winner'])} wins with "
                 f"{CONSPIRACIES.get(view['conspiracy'], view['conspiracy'])}{you}",
                 style="bold green")
+
+
+def refusal(message: str) -> str:
+    """An engine refusal for people: "Refused: why", players numbered from 1 as on screen."""
+    why = message.split(" is refused: ", 1)[-1]
+    why = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", why)
+    return "Refused: " + why
