@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.core.errors import InvalidPosition
+from regalia.core.positions import check_fields
 from regalia.games.regicide.cards import (
     HEALTH,
     IS_ROYAL,
@@ -104,16 +105,7 @@ def _int(obj: dict, key: str, lo: int, hi: int) -> int:
 
 def from_json(obj: Any) -> State:
     """State of a position object; raises ``InvalidPosition`` naming the field at fault."""
-    if not isinstance(obj, dict):
-        raise InvalidPosition("position: must be a JSON object")
-    for key in obj:
-        if key not in FIELDS:
-            raise InvalidPosition(f"{key}: unknown field; the fields are {', '.join(FIELDS)}")
-    for key in REQUIRED:
-        if key not in obj:
-            raise InvalidPosition(f"{key}: missing (required)")
-    if obj["game"] != "regicide":
-        raise InvalidPosition(f"game: {obj['game']!r} is not 'regicide'")
+    check_fields(obj, "regicide", FIELDS, REQUIRED)
     s = State.__new__(State)
     s.log = None
     players = s.players = _int(obj, "players", 1, 4)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.core.errors import InvalidPosition
+from regalia.core.positions import check_fields
 from regalia.core.game import Event
 from regalia.games.ribauds.cards import (
     ASSASSIN,
@@ -104,16 +105,7 @@ class _CardCounter:
 
 def from_json(obj: Any) -> State:
     """State of a position object; raises ``InvalidPosition`` naming the field at fault."""
-    if not isinstance(obj, dict):
-        raise InvalidPosition("position: must be a JSON object")
-    for key in obj:
-        if key not in FIELDS:
-            raise InvalidPosition(f"{key}: unknown field; the fields are {', '.join(FIELDS)}")
-    for key in REQUIRED:
-        if key not in obj:
-            raise InvalidPosition(f"{key}: missing (required)")
-    if obj["game"] != "ribauds":
-        raise InvalidPosition(f"game: {obj['game']!r} is not 'ribauds'")
+    check_fields(obj, "ribauds", FIELDS, REQUIRED)
     current = obj["current"]
     if type(current) is not int or current not in (0, 1):
         raise InvalidPosition(f"current: must be the seat 0 or 1, not {current!r}")
