@@ -7,10 +7,10 @@ mutates a state it was given: ``apply`` works on a ``copy()``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from regalia.core.errors import InvalidPosition
+from regalia.core.options import RuleOptions
 
 PLAY, SUFFER, CHOOSE, WON, LOST = "play", "suffer", "choose", "won", "lost"
 PHASES = (PLAY, SUFFER, CHOOSE, WON, LOST)
@@ -19,7 +19,7 @@ JESTERS_IN_TAVERN = {1: 0, 2: 0, 3: 1, 4: 2}  # rules 1.3
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(RuleOptions):
     """Rule options (rules page, "Rule options"); the defaults are the rules as stated."""
 
     solo_yield: bool = False
@@ -28,32 +28,14 @@ class Options:
     first_player: int | None = None
 
     @classmethod
-    def from_dict(cls, obj: Any, players: int | None = None) -> "Options":
-        """Options from a JSON object; raises ``InvalidPosition`` naming a bad key or value."""
-        if obj is None:
-            return cls()
-        if not isinstance(obj, dict):
-            raise InvalidPosition("options: must be an object")
-        known = {f.name for f in fields(cls)}
-        for key, value in obj.items():
-            if key not in known:
-                raise InvalidPosition(
-                    f"options.{key}: unknown option; the options are {', '.join(sorted(known))}"
-                )
-            if key == "first_player":
-                if value is not None and (type(value) is not int or value < 0
-                                          or (players is not None and value >= players)):
-                    raise InvalidPosition("options.first_player: must be a seat number or null")
-            elif type(value) is not bool:
-                raise InvalidPosition(f"options.{key}: must be true or false")
-        return cls(**obj)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Only the options that differ from the defaults."""
-        default = Options()
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if getattr(self, f.name) != getattr(default, f.name)}
-
+    def problem(cls, key: str, value: Any, players: int | None) -> str | None:
+        if key == "first_player":
+            if value is not None and (type(value) is not int or value < 0
+                                      or (players is not None and value >= players)):
+                return "must be a seat number or null"
+        elif type(value) is not bool:
+            return "must be true or false"
+        return None
 
 class State:
     """One Regicide position, omniscient.

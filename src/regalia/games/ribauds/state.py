@@ -32,10 +32,10 @@ works on a ``copy()``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
-from regalia.core.errors import InvalidPosition
+from regalia.core.options import RuleOptions
 from regalia.games.ribauds.inferred import REPLACED_CARD_CHOICES, REPLACED_CARD_DEFAULT
 
 ACT = "act"
@@ -54,7 +54,7 @@ UNKNOWN = -1  # a Court slot whose card a seat does not know
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(RuleOptions):
     """Rule options (rules page, "Rule options"); the defaults are the rules as stated.
 
     ``replaced_card``: ``"hand"`` (3.L2, default) or ``"discard"``; ``first_player``: a seat
@@ -65,35 +65,13 @@ class Options:
     first_player: int | None = None
 
     @classmethod
-    def from_dict(cls, obj: Any) -> "Options":
-        """Options from a JSON object; raises ``InvalidPosition`` naming a bad key or value."""
-        if obj is None:
-            return cls()
-        if not isinstance(obj, dict):
-            raise InvalidPosition("options: must be an object")
-        known = {f.name for f in fields(cls)}
-        for key, value in obj.items():
-            if key not in known:
-                raise InvalidPosition(
-                    f"options.{key}: unknown option; the options are {', '.join(sorted(known))}"
-                )
-            if key == "first_player":
-                if value is not None and (type(value) is not int or value not in (0, 1)):
-                    raise InvalidPosition("options.first_player: must be 0, 1 or null")
-            elif key == "replaced_card":
-                if value not in REPLACED_CARD_CHOICES:
-                    raise InvalidPosition(
-                        f"options.replaced_card: {value!r}; choose "
-                        + " or ".join(repr(v) for v in REPLACED_CARD_CHOICES)
-                    )
-        return cls(**obj)
-
-    def to_dict(self) -> dict[str, Any]:
-        """Only the options that differ from the defaults."""
-        default = Options()
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if getattr(self, f.name) != getattr(default, f.name)}
-
+    def problem(cls, key: str, value: Any, players: int | None) -> str | None:
+        if key == "first_player" and value is not None and (type(value) is not int
+                                                             or value not in (0, 1)):
+            return "must be 0, 1 or null"
+        if key == "replaced_card" and value not in REPLACED_CARD_CHOICES:
+            return f"{value!r}; choose " + " or ".join(repr(v) for v in REPLACED_CARD_CHOICES)
+        return None
 
 class State:
     """One Le Roy des Ribauds position, omniscient, plus each seat's knowledge.
