@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 from rich.console import Console
 from typer.testing import CliRunner
@@ -146,7 +147,7 @@ def test_ribauds_typed_as_on_screen():
     assert screen.complete("replace C3 Roi up", {}) == "replace 2 K up"
     assert screen.complete("reveal c1", {}) == "reveal 0"
     assert screen.refusal("reveal 0 is refused: seat 0 may: reveal 1") == \
-        "Refused: Player 1 may: reveal 1"
+        "Refused: Player 1 may: reveal C2"
 
 
 def test_replay_seat_is_checked(tmp_path):
@@ -157,3 +158,126 @@ def test_replay_seat_is_checked(tmp_path):
     assert bad.exit_code == 2 and "--seat" in bad.stderr
     good = CliRunner().invoke(app, ["replay", str(save), "--seat", "2"])
     assert good.exit_code == 0 and "Player 2 (you)" in good.output
+
+
+# ---------------------------------------------------------------- wording (issue 9, item 11)
+
+ASSASSIN_PHASE = {
+    "game": "ribauds", "current": 0, "phase": "assassin",
+    "court": ["K-", "A+", "Q-", "N-"], "hands": [["N", "K", "Q"], ["A", "A", "K"]],
+    "deck": ["K", "N"], "discard": [], "winner": None, "conspiracy": None, "options": {}}
+
+
+def _ribauds_match(position: dict) -> Match:
+    from regalia.games.ribauds import RIBAUDS
+
+    match = Match(RIBAUDS, {"players": 2}, 1)
+    match.state = RIBAUDS.from_json(position)
+    return match
+
+
+def test_ribauds_menu_words_are_understood():
+    """What the menu shows ("look at C1 and C2") can be typed as it is, and shorter."""
+    for typed in ("look at C1 and C3", "Look at c1 and c3", "look at C1, C3", "peek 0 2"):
+        match = _ribauds_match(ASSASSIN_PHASE)
+        out = io.StringIO()
+        TerminalTable(match, {1: make_bot("ribauds", "random")}, console=Console(file=out, width=100),
+                      read=scripted([typed, "quit"])).run()
+        assert match.actions[0] == "peek 0 2", (typed, out.getvalue())
+        assert "Refused" not in out.getvalue()
+
+
+def test_ribauds_refusals_show_slots_as_on_screen():
+    """A refusal names C1-C4 and the moves as the menu writes them, never slots 0-3."""
+    out = io.StringIO()
+    match = _ribauds_match(ASSASSIN_PHASE)
+    TerminalTable(match, {1: make_bot("ribauds", "random")}, console=Console(file=out, width=200),
+                  read=scripted(["look at C2", "look at C1 and C1", "reveal C5", "quit"])).run()
+    refusals = [ln for ln in out.getvalue().splitlines() if "Refused" in ln]
+    assert len(refusals) == 3 and match.actions == []
+    assert "C2 is face up" in refusals[0]
+    assert "Player 1 may: look at C1 and C3, look at C1 and C4, look at C3 and C4" in refusals[0]
+    assert "a slot is named twice" in refusals[1]
+    assert "slots are C1 to C4" in refusals[2]
+    for line in refusals:
+        assert "slot 0" not in line and "peek" not in line and "0 to 3" not in line, line
+
+
+def test_help_is_the_games_own():
+    """`help` at a Ribauds prompt explains Ribauds moves, not Regicide's."""
+    from regalia.games.ribauds import RIBAUDS
+
+    out = io.StringIO()
+    match = Match(RIBAUDS, {"players": 2}, 3)
+    TerminalTable(match, {1: make_bot("ribauds", "random")}, console=Console(file=out, width=200),
+                  read=scripted(["help", "quit"])).run()
+    text = out.getvalue()
+    assert "look at C1 and C2" in text and "replace C3 with your Roi face up" in text
+    assert "play 5C" not in text and "yield" not in text
+    out = io.StringIO()
+    TerminalTable(Match(REGICIDE, {"players": 1}, 3), {}, console=Console(file=out, width=200),
+                  read=scripted(["help", "quit"])).run()
+    assert "play 5C 5D" in out.getvalue()
+
+
+def _frames(text: str) -> list[list[str]]:
+    """The frames (panels) printed in ``text``, as lists of lines."""
+    frames, current = [], None
+    for line in text.splitlines():
+        if line.startswith("╭"):
+            current = [line]
+        elif current is not None:
+            current.append(line)
+            if line.startswith("╰"):
+                frames.append(current)
+                current = None
+    return frames
+
+
+def test_the_frame_keeps_its_width_and_log_lines_their_indent():
+    """From turn to turn the frame has one width, and a log line too long for it wraps
+    under its own indentation (both in the frame and below it)."""
+    from regalia.games.ribauds import RIBAUDS
+
+    for game, players, lines in ((REGICIDE, 1, ["1"] * 40), (RIBAUDS, 2, ["1"] * 40)):
+        out = io.StringIO()
+        bots = {1: make_bot("ribauds", "random")} if game is RIBAUDS else {}
+        match = Match(game, {"players": players}, 11)
+        TerminalTable(match, bots, console=Console(file=out, width=100),
+                      read=scripted(lines + ["quit"])).run()
+        frames = _frames(out.getvalue())
+        assert len(frames) > 5
+        widths = {len(line) for frame in frames for line in frame}
+        assert len(widths) == 1, (game.name, widths)
+        text = out.getvalue()
+        wrapped = [b for a, b in zip(text.splitlines(), text.splitlines()[1:])
+                   if a.startswith("│   ") and len(a.rstrip(" │")) > 70 and b.startswith("│ ")
+                   and not b.startswith("│   ") and b.strip("│ ") and "Last moves" not in a]
+        assert not [w for w in wrapped if w[2].islower() or w[2] in "0123456789"], wrapped
+
+
+def test_long_log_lines_wrap_under_their_indent():
+    from regalia.cli.screens import indented
+
+    out = io.StringIO()
+    Console(file=out, width=40).print(indented("word " * 30))
+    lines = out.getvalue().splitlines()
+    assert len(lines) > 2 and all(ln.startswith("  word") for ln in lines)
+
+
+def test_one_card_is_not_1_cards():
+    from regalia.cli.screens import regicide as rscreen
+    from regalia.cli.screens import ribauds as bscreen
+    from regalia.games.ribauds import RIBAUDS
+
+    view = REGICIDE.view(REGICIDE.new_game({"players": 2}, random.Random(1)), 0)
+    view["hand_sizes"] = [1, 2]
+    out = io.StringIO()
+    Console(file=out, width=120).print(rscreen.render(view))
+    assert "Player 1 (you)  1 card " in out.getvalue() and "1 cards" not in out.getvalue()
+    assert "2 cards" in out.getvalue()
+    bview = RIBAUDS.view(_ribauds_match(ASSASSIN_PHASE).state, 0)
+    bview["hand_sizes"] = [1, 3]
+    out = io.StringIO()
+    Console(file=out, width=120).print(bscreen.render(bview))
+    assert "Player 1 (you): 1 card" in out.getvalue() and "1 cards" not in out.getvalue()

@@ -122,63 +122,130 @@ def legal(position_file: str = typer.Argument(..., help="position JSON file, or 
         typer.echo(text)
 
 
-@app.command()
-def replay(file: Path = typer.Argument(..., help="a game record saved by 'regalia play --save'"),
-           seat: Optional[int] = typer.Option(None, help="show the game as this player saw it, "
-                                              "numbered from 1 as on screen (default: "
-                                              "everything, hands included)")) -> None:
-    """Show a saved game move by move."""
-    from regalia.cli.terminal import show_replay
-
+def _load_record(file: Path) -> GameRecord:
+    """The game record in ``file``; exits 2 naming what is wrong."""
     try:
         record = GameRecord.load(file)
         get_game(record.game)
     except OSError as e:
         _fail(f"{file}: cannot read ({e.strerror})")
+    except UnicodeDecodeError:
+        _fail(f"{file}: not a game record: the file is not UTF-8 text")
     except (RegaliaError, KeyError) as e:
-        _fail(f"{file}: {e}")
+        _fail(f"{file}: {e.args[0] if isinstance(e, KeyError) else e}")
+    return record
+
+
+@app.command()
+def replay(file: Path = typer.Argument(..., help="a game record saved by 'regalia play --save'"),
+           seat: Optional[int] = typer.Option(None, help="show the game as this player saw it, "
+                                              "numbered from 1 as on screen (default: "
+                                              "everything, hands included)"),
+           step: Optional[bool] = typer.Option(None, "--step/--all",
+                                               help="move by move at the keyboard (Enter or "
+                                               "n: next, p: previous, q: quit), or the whole "
+                                               "game at once (default: --step at a terminal, "
+                                               "--all when piped)")) -> None:
+    """Show a saved game move by move."""
+    from regalia.cli.replay import ReplayScreen
+
+    record = _load_record(file)
     players = record.config.get("players", 2 if record.game == "ribauds" else 1)
     if seat is not None and not 1 <= seat <= players:
         _fail(f"--seat {seat}: give a player number from 1 to {players}")
     try:
-        show_replay(record, None if seat is None else seat - 1)
+        shown = ReplayScreen(record, None if seat is None else seat - 1)
     except RegaliaError as e:
         _fail(f"{file}: the record does not replay: {e}")
+    if step is None:
+        step = sys.stdin.isatty() and sys.stdout.isatty()
+    if step:
+        shown.step(lambda prompt: shown.console.input(prompt))
+    else:
+        shown.print_all()
 
 
-@app.command()
-def play(game: str = typer.Argument("regicide", help="regicide or ribauds"),
-         players: Optional[int] = typer.Option(None, help="number of players (Regicide 1-4, Ribauds 2)"),
-         bots: str = typer.Option("", help="seats played by bots, 1-based, comma separated, e.g. '2,3'"),
-         bot: str = typer.Option("heuristic", help="which bot plays the bot seats"),
-         seed: Optional[int] = typer.Option(None, help="seed of the deal (default: random)"),
-         option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)"),
-         save: Optional[Path] = typer.Option(None, help="save the game record to this file"),
-         delay: float = typer.Option(0.0, help="seconds to pause after each bot move")) -> None:
-    """Play a game in the terminal: humans (hot seat) and bots."""
+def _bot_seats(game: Any, bots: str, bot: str, players: int) -> dict[int, Any]:
+    """Seat -> bot for ``--bots`` (1-based player numbers) and ``--bot``; exits 2 when bad."""
     from regalia.bots import make_bot
-    from regalia.cli.terminal import TerminalTable
 
-    g = _game(game)
-    config = _parse_options(option)
-    if players is None:
-        players = 2 if g.name == "ribauds" else 1
-    config["players"] = players
-    if g.name == "ribauds" and not bots:
-        bots = "2"
     seats: dict[int, Any] = {}
     for part in filter(None, (p.strip() for p in bots.split(","))):
         if not part.isdigit() or not 1 <= int(part) <= players:
             example = "--bots 1" if players == 1 else f"--bots {players}"
             _fail(f"--bots {bots!r}: give player numbers from 1 to {players}, e.g. {example}")
         try:
-            seats[int(part) - 1] = make_bot(g.name, bot)
+            seats[int(part) - 1] = make_bot(game.name, bot)
         except KeyError as e:
             _fail(e.args[0])
+    return seats
+
+
+def _resume(load: Path, game: Optional[str], players: Optional[int], seed: Optional[int],
+            option: list[str]) -> tuple[Match, GameRecord]:
+    """The unfinished game saved in ``load`` replayed to where it stopped, and its record;
+    exits 2 when the file is no record, does not replay, is finished, or other flags
+    contradict it."""
+    record = _load_record(load)
+    if game is not None and game.lower() != record.game:
+        _fail(f"--load {load}: the saved game is {record.game}, not {game}")
+    for flag, given in (("--players", players), ("--seed", seed), ("--option", option or None)):
+        if given is not None:
+            _fail(f"{flag}: the saved game in {load} fixes it; leave {flag} out with --load")
     try:
-        match = Match(g, config, seed if seed is not None else secrets.randbits(32))
-    except (RegaliaError, InvalidPosition) as e:
-        _fail(str(e))
+        match = Match.from_record(record)
+    except RegaliaError as e:
+        _fail(f"{load}: the record does not replay: {e}")
+    if match.game.is_terminal(match.state):
+        _fail(f"{load}: this game is over; watch it with: regalia replay {load}")
+    return match, record
+
+
+@app.command()
+def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or ribauds"),
+         players: Optional[int] = typer.Option(None, help="number of players (Regicide 1-4, Ribauds 2)"),
+         bots: Optional[str] = typer.Option(None, help="seats played by bots, 1-based, comma "
+                                            "separated, e.g. '2,3' (Ribauds: 2)"),
+         bot: str = typer.Option("heuristic", help="which bot plays the bot seats"),
+         seed: Optional[int] = typer.Option(None, help="seed of the deal (default: random)"),
+         option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)"),
+         save: Optional[Path] = typer.Option(None, help="save the game record to this file "
+                                             "(with --load: the loaded file)"),
+         load: Optional[Path] = typer.Option(None, help="resume the unfinished game saved in "
+                                             "this file (its bots too, unless --bots is given)"),
+         delay: float = typer.Option(0.0, help="seconds to pause after each bot move")) -> None:
+    """Play a game in the terminal: humans (hot seat) and bots."""
+    from regalia.bots import make_bot
+    from regalia.cli.terminal import TerminalTable
+
+    if load is not None:
+        match, record = _resume(load, game, players, seed, option)
+        g, players = match.game, match.config["players"]
+        if bots is None:
+            seats = {}
+            for s, name in record.bots.items():
+                if not 0 <= s < players:
+                    _fail(f"{load}: bots: seat {s} does not exist (seats 0 to {players - 1})")
+                try:
+                    seats[s] = make_bot(g.name, name)
+                except KeyError as e:
+                    _fail(f"{load}: {e.args[0]}")
+        else:
+            seats = _bot_seats(g, bots, bot, players)
+        save = save or load
+    else:
+        g = _game(game or "regicide")
+        config = _parse_options(option)
+        if players is None:
+            players = 2 if g.name == "ribauds" else 1
+        config["players"] = players
+        if bots is None:
+            bots = "2" if g.name == "ribauds" else ""
+        seats = _bot_seats(g, bots, bot, players)
+        try:
+            match = Match(g, config, seed if seed is not None else secrets.randbits(32))
+        except (RegaliaError, InvalidPosition) as e:
+            _fail(str(e))
     TerminalTable(match, seats, delay=delay, save=save).run()
 
 

@@ -15,16 +15,10 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from regalia.cli.screens import screen_for
+from regalia.cli.screens import indented, screen_for
 from regalia.core.errors import RegaliaError
 from regalia.core.game import Event
-from regalia.core.records import GameRecord, Match
-from regalia.games import get_game
-
-MENU_LIMIT = 14
-HELP = ("Type the number of a move, or the move itself in notation (e.g. 'play 5C 5D', "
-        "'discard 9D', 'yield'); cards alone are played or discarded. 'log' shows the whole "
-        "log, 'quit' leaves the game.")
+from regalia.core.records import Match
 
 
 class Quit(Exception):
@@ -72,9 +66,12 @@ class TerminalTable:
         else:
             self._finish()
         if self.save:
-            self.match.record().save(self.save)
-            self.console.print(f"Game record saved to {self.save} "
-                               f"(replay it with: regalia replay {self.save}).")
+            record = self.match.record()
+            record.bots = {seat: bot.name for seat, bot in self.bots.items()}
+            record.save(self.save)
+            again = ("replay it with: regalia replay" if self.game.is_terminal(self.match.state)
+                     else "resume it with: regalia play --load")
+            self.console.print(f"Game record saved to {self.save} ({again} {self.save}).")
 
     def _viewer(self) -> int | None:
         """Whose eyes the screen belongs to: the shown human, the only human, or nobody."""
@@ -86,7 +83,7 @@ class TerminalTable:
         events = self.match.play(action)
         viewer = self._viewer()
         for e in events:
-            self.console.print("  " + self.screen.describe(e.seen_by(viewer)))
+            self.console.print(indented(self.screen.describe(e.seen_by(viewer))))
         return events
 
     def _bot_turn(self, seat: int) -> None:
@@ -136,26 +133,34 @@ class TerminalTable:
                 if low in ("q", "quit", "exit"):
                     raise Quit()
                 if low in ("h", "help", "?"):
-                    self.console.print(HELP)
+                    self.console.print(self.screen.HELP)
                     continue
                 if low == "log":
                     for e in view["log"]:
-                        self.console.print("  " + self.screen.describe(e))
+                        self.console.print(indented(self.screen.describe(e)))
                     continue
                 try:
-                    action = self._parse(answer, menu, view)
+                    action = self._parse(answer, menu, legal, view)
                     self._apply(action)
                 except RegaliaError as e:
                     self.console.print(f"[red]{self.screen.refusal(str(e))}[/red]")
                     continue
                 return
 
-    def _parse(self, answer: str, menu: list[int], view: dict[str, Any]) -> int:
+    def _parse(self, answer: str, menu: list[int], legal: list[int],
+               view: dict[str, Any]) -> int:
+        """The action typed: a menu number, a move in the menu's own words, or notation
+        (completed by the screen). Raises ``RegaliaError`` when it is none of these."""
         if answer.isdigit():
             n = int(answer)
             if not 1 <= n <= len(menu):
                 raise RegaliaError(f"{n} is not on the menu: choose 1 to {len(menu)}")
             return menu[n - 1]
+        typed = " ".join(answer.lower().split())
+        for a in legal:
+            words = self.screen.label(self.game.action_to_text(self.match.state, a))
+            if " ".join(words.lower().split()) == typed:
+                return a
         text = self.screen.complete(answer, view)
         return self.game.action_from_text(self.match.state, text)
 
@@ -185,33 +190,3 @@ class TerminalTable:
         viewer = self._viewer()
         self.console.print(self.screen.render(self.game.view(state, viewer)))
         self.console.print(self.screen.result(self.game.view(state, viewer)))
-
-
-def show_replay(record: GameRecord, seat: int | None, console: Console | None = None) -> None:
-    """Print a recorded game move by move: each action and its events, as ``seat`` saw them
-    (``None``: everything, with every hand shown before each move)."""
-    console = console or Console(highlight=False)
-    screen = screen_for(record.game)
-    game = get_game(record.game)
-    steps = Match.replay(record)
-    _, state, _ = next(steps)
-    console.print(f"[bold]{record.game}[/bold] record: config {record.config}, seed {record.seed}, "
-                  f"{len(record.actions)} actions")
-    for e in game.view(state, seat)["log"]:
-        console.print("  " + screen.describe(e))
-    for n, (text, state, events) in enumerate(steps, 1):
-        console.print(f"[bold cyan]{n:>3}.[/bold cyan] {screen.label(text)}")
-        for e in events:
-            console.print("      " + screen.describe(e.seen_by(seat) if seat is not None
-                                                      else _omniscient(e)))
-    console.print(screen.render(game.view(state, seat)))
-    if game.is_terminal(state):
-        console.print(screen.result(game.view(state, seat)))
-
-
-def _omniscient(e: Event) -> dict[str, Any]:
-    out = {"kind": e.kind, "seat": e.seat, **e.data}
-    for extra in (e.private or {}).values():
-        for k, v in extra.items():
-            out.setdefault(k, v)
-    return out

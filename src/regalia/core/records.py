@@ -6,7 +6,11 @@ action list. ``GameRecord`` is the JSON form saved to disk, replayed to the iden
 Record JSON::
 
     {"format": "regalia-record/1", "game": "regicide", "config": {"players": 2},
-     "seed": 42, "actions": ["play 5C", "discard 9D"]}
+     "seed": 42, "actions": ["play 5C", "discard 9D"], "bots": {"1": "heuristic"}}
+
+``bots`` (optional, written only when some seat is a bot) names the bot of each bot seat,
+seats 0-based as in every format, so that a game played at the terminal can be resumed with
+the same bots.
 """
 
 from __future__ import annotations
@@ -25,17 +29,22 @@ RECORD_FORMAT = "regalia-record/1"
 
 @dataclass
 class GameRecord:
-    """A finished or unfinished game: ``game`` name, ``config``, ``seed``, action texts."""
+    """A finished or unfinished game: ``game`` name, ``config``, ``seed``, action texts,
+    and the bot name of each bot seat (``bots``: seat -> name, 0-based seats)."""
 
     game: str
     config: dict[str, Any]
     seed: int
     actions: list[str] = field(default_factory=list)
+    bots: dict[int, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as a JSON-able dict."""
-        return {"format": RECORD_FORMAT, "game": self.game, "config": self.config,
-                "seed": self.seed, "actions": list(self.actions)}
+        """The record as a JSON-able dict (``bots`` only when some seat is a bot)."""
+        out = {"format": RECORD_FORMAT, "game": self.game, "config": self.config,
+               "seed": self.seed, "actions": list(self.actions)}
+        if self.bots:
+            out["bots"] = {str(seat): name for seat, name in sorted(self.bots.items())}
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> "GameRecord":
@@ -44,7 +53,7 @@ class GameRecord:
             raise InvalidPosition("record: must be a JSON object")
         if obj.get("format") != RECORD_FORMAT:
             raise InvalidPosition(f"format: expected {RECORD_FORMAT!r}")
-        extra = set(obj) - {"format", "game", "config", "seed", "actions"}
+        extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots"}
         if extra:
             raise InvalidPosition(f"{sorted(extra)[0]}: unknown field of a game record")
         if not isinstance(obj.get("game"), str):
@@ -56,7 +65,13 @@ class GameRecord:
         acts = obj.get("actions")
         if not isinstance(acts, list) or not all(isinstance(a, str) for a in acts):
             raise InvalidPosition("actions: must be a list of action texts")
-        return cls(obj["game"], dict(obj["config"]), obj["seed"], list(acts))
+        bots = obj.get("bots", {})
+        if not isinstance(bots, dict) or not all(
+                isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in bots.items()):
+            raise InvalidPosition('bots: must map seat numbers (0-based) to bot names, '
+                                  'e.g. {"1": "heuristic"}')
+        return cls(obj["game"], dict(obj["config"]), obj["seed"], list(acts),
+                   {int(k): v for k, v in bots.items()})
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON to ``path``."""

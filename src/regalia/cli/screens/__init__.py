@@ -1,9 +1,10 @@
 """Per-game terminal screens.
 
-A screen module offers ``seat_name(seat)``, ``describe(event) -> str``, ``render(view)``
-(a Rich renderable of a seat's view), ``menu(view, legal) -> list`` (the actions to number,
-at most ``MENU_LIMIT``), ``label(action_text) -> str``, ``complete(text, view) -> str``
-(turns typed shorthand into action text) and ``result(view)`` (the end-of-game line).
+A screen module offers ``HELP`` (what to type at its prompt), ``seat_name(seat)``,
+``describe(event) -> str``, ``cards_text(cards)`` (cards, e.g. a hand, as Rich text), ``render(view)`` (a Rich renderable of a seat's view),
+``menu(view, legal) -> list`` (the actions to number, at most ``MENU_LIMIT``),
+``label(action_text) -> str``, ``complete(text, view) -> str`` (turns typed shorthand into
+action text), ``refusal(message) -> str`` and ``result(view)`` (the end-of-game line).
 """
 
 from __future__ import annotations
@@ -11,7 +12,18 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from rich.padding import Padding
+from rich.text import Text
+
+FRAME_WIDTH = 84
+"""Columns of the table frame: the same every turn (narrower only on a narrower terminal)."""
+
 
 def screen_for(game: str) -> ModuleType:
     """The screen module of ``game``."""
     return importlib.import_module(f"regalia.cli.screens.{game}")
+
+
+def indented(text: str, indent: int = 2, style: str = "") -> Padding:
+    """``text`` shifted right by ``indent`` columns, its wrapped lines too (a log line)."""
+    return Padding(Text(text, style=style), (0, 0, 0, indent))

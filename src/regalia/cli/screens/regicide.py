@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from regalia.cli.screens import FRAME_WIDTH, indented
+from regalia.core.words import count
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import VALUE, cards_of, parse_card, pretty
 from regalia.games.regicide.describe import describe, seat_name
 
-__all__ = ["complete", "describe", "label", "menu", "refusal", "render", "result", "seat_name"]
+__all__ = ["HELP", "cards_text", "complete", "describe", "label", "menu", "refusal", "render",
+           "result", "seat_name"]
 
 SUIT_STYLE = {"H": "bold red", "D": "bold red", "C": "bold", "S": "bold"}
 SUIT_NAME = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
 MENU_LIMIT = 14
+HELP = ("Type the number of a move, or the move itself in notation (e.g. 'play 5C 5D', "
+        "'discard 9D', 'yield' where yielding is allowed); cards alone are played or "
+        "discarded. 'log' shows the whole log, 'quit' leaves the game.")
 
 
 def card_text(text: str) -> Text:
@@ -29,7 +34,8 @@ def card_text(text: str) -> Text:
     return Text(pretty(parse_card(text)), style=SUIT_STYLE[text[-1]])
 
 
-def cards_line(texts: list[str]) -> Text:
+def cards_text(texts: list[str]) -> Text:
+    """Cards as coloured text: ``["5C", "X"]`` -> ``"5♣  Jester"``."""
     out = Text()
     for i, t in enumerate(texts):
         if i:
@@ -51,7 +57,7 @@ def render(view: dict[str, Any]) -> Panel:
         else:
             enemy.append("immunity cancelled by a Jester", style="green")
         rows.append(enemy)
-    plays = [cards_line(p) for p in view["table"]]
+    plays = [cards_text(p) for p in view["table"]]
     table_line = Text("Table: ")
     for i, p in enumerate(plays):
         if i:
@@ -70,7 +76,7 @@ def render(view: dict[str, Any]) -> Panel:
         piles.append(")")
     if view["tavern_top"]:
         piles.append("   known on top of the Tavern: ")
-        piles.append_text(cards_line(view["tavern_top"]))
+        piles.append_text(cards_text(view["tavern_top"]))
     rows.append(piles)
     seats = Table.grid(padding=(0, 2))
     for s in range(view["players"]):
@@ -83,13 +89,13 @@ def render(view: dict[str, Any]) -> Panel:
             marks.append("wants to go next" if view["preferences"][s] == "yes"
                          else "would rather not go next")
         name = seat_name(s) + (" (you)" if s == view["seat"] else "")
-        seats.add_row(name, f"{view['hand_sizes'][s]} cards", ", ".join(marks))
+        seats.add_row(name, count(view["hand_sizes"][s], "card"), ", ".join(marks))
     rows.append(seats)
     if view["players"] == 1:
         rows.append(Text(f"Jesters (refreshes) left: {view['jesters']}"))
     if view.get("hand") is not None:
         hand = Text("Your hand: ", style="bold")
-        hand.append_text(cards_line(view["hand"]))
+        hand.append_text(cards_text(view["hand"]))
         hand.append(f"   (total {sum(VALUE[parse_card(t)] for t in view['hand'])})")
         rows.append(hand)
     if view["phase"] == "suffer":
@@ -101,9 +107,9 @@ def render(view: dict[str, Any]) -> Panel:
     log = view["log"][-8:]
     if log:
         rows.append(Text("Last moves:", style="dim"))
-        rows.extend(Text("  " + describe(e), style="dim") for e in log)
+        rows.extend(indented(describe(e), style="dim") for e in log)
     title = f"Regicide — {view['enemies_defeated']} of 12 enemies defeated"
-    return Panel(Group(*rows), title=title, expand=False)
+    return Panel(Group(*rows), title=title, width=FRAME_WIDTH)
 
 
 def label(text: str) -> str:

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from regalia.cli.screens import FRAME_WIDTH, indented
+from regalia.core.errors import RegaliaError
+from regalia.core.words import count
+from regalia.games.ribauds import actions as A
 from regalia.games.ribauds.describe import CONSPIRACIES, describe, name, seat_name
 
-__all__ = ["complete", "describe", "label", "menu", "refusal", "render", "result", "seat_name"]
+__all__ = ["HELP", "cards_text", "complete", "describe", "label", "menu", "refusal", "render",
+           "result", "seat_name"]
+
+HELP = ("Type the number of a move, or the move as the menu writes it (e.g. 'reveal C2', "
+        "'replace C3 with your Roi face up', 'swap C1 and C4', 'look at C1 and C2', "
+        "'discard Reine and Assassin'); shorter forms work too ('replace C3 Roi up'), and so "
+        "does the notation of the formats, where slots are 0 to 3 ('replace 2 K up'). "
+        "'log' shows the whole log, 'quit' leaves the game.")
 
 STYLE = {"K": "bold yellow", "Q": "bold magenta", "N": "bold cyan", "A": "bold red"}
 PHASE_HELP = {
@@ -36,6 +46,16 @@ def _card(letter: str | None, face_up: bool, known: bool) -> Text:
     return t
 
 
+def cards_text(letters: list[str]) -> Text:
+    """Cards (a hand) as coloured names: ``["K", "A"]`` -> ``"Roi, Assassin"``."""
+    out = Text()
+    for i, c in enumerate(letters):
+        if i:
+            out.append(", ")
+        out.append(name(c), style=STYLE[c])
+    return out or Text("(none)", style="dim")
+
+
 def render(view: dict[str, Any]) -> Panel:
     """The Court and the hand as ``view['seat']`` sees them."""
     rows: list[Any] = []
@@ -51,13 +71,10 @@ def render(view: dict[str, Any]) -> Panel:
     for s in range(2):
         mark = "  to act" if s == view["current"] and view["phase"] != "won" else ""
         you = " (you)" if s == view["seat"] else ""
-        rows.append(Text(f"{seat_name(s)}{you}: {view['hand_sizes'][s]} cards{mark}"))
+        rows.append(Text(f"{seat_name(s)}{you}: {count(view['hand_sizes'][s], 'card')}{mark}"))
     if view.get("hand") is not None:
         hand = Text("Your hand: ", style="bold")
-        for i, c in enumerate(view["hand"]):
-            if i:
-                hand.append(", ")
-            hand.append(name(c), style=STYLE[c])
+        hand.append_text(cards_text(view["hand"]))
         rows.append(hand)
         if view.get("opponent_hand_known"):
             rows.append(Text("You know the opponent holds: "
@@ -67,8 +84,8 @@ def render(view: dict[str, Any]) -> Panel:
     log = view["log"][-8:]
     if log:
         rows.append(Text("Last moves:", style="dim"))
-        rows.extend(Text("  " + describe(e), style="dim") for e in log)
-    return Panel(Group(*rows), title="Le Roy des Ribauds — the Court", expand=False)
+        rows.extend(indented(describe(e), style="dim") for e in log)
+    return Panel(Group(*rows), title="Le Roy des Ribauds — the Court", width=FRAME_WIDTH)
 
 
 def label(text: str) -> str:
@@ -99,19 +116,26 @@ def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
 
 
 _WORDS = {"roi": "K", "king": "K", "reine": "Q", "queen": "Q", "chevalier": "N",
-          "knight": "N", "assassin": "A", "rogue": "A"}
+          "knight": "N", "assassin": "A", "rogue": "A", "look": "peek"}
+_FILLER = {"and", "with", "your", "face", "at", "the", "in", "into", "then"}
 
 
 def complete(text: str, view: dict[str, Any]) -> str:
-    """Typed text in notation (formats.md 2.3), also as the screen shows it: slots C1-C4
-    and card names (``replace C3 Roi up`` is ``replace 2 K up``)."""
+    """Typed text in notation (formats.md 2.3), also as the screen and the menu write it:
+    slots C1-C4, card names and the menu's own words (``replace C3 with your Roi face up``
+    and ``replace C3 Roi up`` are ``replace 2 K up``; ``look at C1 and C2`` is ``peek 0 1``;
+    ``draw 2 cards, then discard 2`` is ``draw``)."""
     words = []
-    for w in text.split():
+    for w in text.replace(",", " ").split():
         low = w.lower()
+        if low in _FILLER:
+            continue
         if len(low) == 2 and low[0] == "c" and low[1] in "1234":
             words.append(str(int(low[1]) - 1))
         else:
             words.append(_WORDS.get(low, w))
+    if words and words[0].lower() == "draw":
+        return "draw"
     return " ".join(words)
 
 
@@ -126,7 +150,25 @@ def result(view: dict[str, Any]) -> Text:
 
 
 def refusal(message: str) -> str:
-    """An engine refusal for people: "Refused: why", players numbered from 1 as on screen."""
+    """An engine refusal for people, written as the screen writes things: "Refused: why",
+    the typed text not echoed, players numbered from 1, slots C1-C4, moves as the menu
+    writes them (``slot 0 is face up; seat 0 may: reveal 1`` -> ``C1 is face up; Player 1
+    may: reveal C2``)."""
     why = message.split(" is refused: ", 1)[-1]
+    why = re.sub(r"^'[^']*': ", "", why)
+    why, may, allowed = why.partition(" may: ")
+    if may:
+        why += may + ", ".join(label(t) for t in allowed.split(", "))
+    why = re.sub(r"'([^']+)'", lambda m: f"'{_as_menu(m.group(1))}'", why)
+    why = re.sub(r"\bslot (\d)\b", lambda m: f"C{int(m.group(1)) + 1}", why)
+    why = why.replace("slots are 0 to 3", "slots are C1 to C4")
     why = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", why)
     return "Refused: " + why
+
+
+def _as_menu(text: str) -> str:
+    """A quoted example of notation in a message, as the menu writes it; other text as is."""
+    try:
+        return label(A.to_text(A.from_text(text)))
+    except (RegaliaError, ValueError):
+        return text

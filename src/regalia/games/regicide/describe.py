@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.core.words import count
 from regalia.games.regicide.cards import parse_card, pretty
 
 POWER_NAMES = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
@@ -28,8 +29,8 @@ def describe(e: dict[str, Any]) -> str:
     k = e["kind"]
     who = seat_name(e.get("seat"))
     if k == "setup":
-        return (f"New game for {e['players']} player(s); {seat_name(e['first'])} starts "
-                f"against {cards_words([e['enemy']])}.")
+        game = "Solo game" if e["players"] == 1 else f"New game for {e['players']} players"
+        return f"{game}: {seat_name(e['first'])} starts against {cards_words([e['enemy']])}."
     if k == "play":
         text = f"{who} plays {cards_words(e['cards'])} (value {e['value']})"
         powers = [POWER_NAMES[p] for p in e["powers"]]
@@ -41,11 +42,13 @@ def describe(e: dict[str, Any]) -> str:
     if k == "jester":
         return f"{who} plays the Jester: the enemy's immunity is cancelled; no attack this turn."
     if k == "heal":
-        return f"Hearts: {e['count']} card(s) from the discard pile go under the Tavern."
+        goes = "goes" if e["count"] == 1 else "go"
+        return (f"Hearts: {count(e['count'], 'card')} from the discard pile {goes} under the "
+                "Tavern.")
     if k == "refresh":
         n = sum(e["counts"].values())
-        text = (f"{who} flips a Jester: discards {len(e['discarded'])} card(s) and draws {n} "
-                f"({e['jesters']} Jester(s) left).")
+        text = (f"{who} flips a Jester: discards {count(len(e['discarded']), 'card')} and draws "
+                f"{n} ({count(e['jesters'], 'Jester')} left).")
     elif k == "draw":
         text = "Diamonds: " + ", ".join(
             f"{seat_name(int(seat))} draws {n}"
@@ -75,9 +78,9 @@ def describe(e: dict[str, Any]) -> str:
         return f"{who} {'would like to go next' if e['wish'] == 'yes' else 'would rather not go next'}."
     if k == "won":
         medal = f" {e['medal'].capitalize()} medal!" if e.get("medal") else ""
-        return f"The last King falls: the players win!{medal}"
+        return f"Victory: the last King falls!{medal}"
     if k == "lost":
         if e["reason"] == "attack":
-            return f"The players lose: {who} cannot absorb an attack of {e['attack']}."
-        return f"The players lose: {who} can neither play a card nor yield."
+            return f"Defeat: {who} cannot absorb an attack of {e['attack']}."
+        return f"Defeat: {who} can neither play a card nor yield."
     return f"{k} {e}"

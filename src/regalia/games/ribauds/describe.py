@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regalia.core.words import count
 from regalia.games.ribauds.cards import NAMES, parse_card
 
 CONSPIRACIES = {"coronation": "the Coronation (three face-up Rois)",
@@ -53,7 +54,7 @@ def describe(e: dict[str, Any]) -> str:
     if k == "king_reveal":
         return f"{who} uses the Roi to turn {slot_name(e['slot'])} face up: {name(e['card'])} (no effect)."
     if k == "replace":
-        placed = name(e.get("card")) if e.get("up") or e.get("card") else "a card"
+        placed = f"the {name(e['card'])}" if e.get("card") else "a card"
         how = "face up" if e.get("up") else "face down"
         text = f"{who} places {placed} {how} in {slot_name(e['slot'])}"
         if e.get("discarded"):
@@ -71,12 +72,12 @@ def describe(e: dict[str, Any]) -> str:
         card = f": {name(e['card'])}" if e.get("card") else ""
         return f"{who} flips {slot_name(e['slot'])} {side}{card}."
     if k == "draw":
-        text = f"{who} draws {e['count']} card(s)"
+        text = f"{who} draws {count(e['count'], 'card')}"
         if e.get("cards"):
             text += f": {names(e['cards'])}"
         return text + "."
     if k == "reshuffle":
-        return f"The discard pile ({e['count']} cards) is shuffled into a new draw pile."
+        return f"The discard pile ({count(e['count'], 'card')}) is shuffled into a new draw pile."
     if k == "discard":
         return f"{who} discards {names(e['cards'])}."
     if k == "peek":
@@ -86,11 +87,11 @@ def describe(e: dict[str, Any]) -> str:
             text += f": {names(e['cards'])}"
         return text + "."
     if k == "inspect":
-        text = f"{who}'s Reine inspects {e['count']} card(s) of {seat_name(e['target'])}'s hand"
+        text = f"{who}'s Reine inspects {count(e['count'], 'card')} of {seat_name(e['target'])}'s hand"
         if e.get("cards"):
             text += f" ({names(e['cards'])})"
         if e.get("discarded"):
-            text += f"; {len(e['discarded'])} Reine(s) discarded"
+            text += f"; {count(len(e['discarded']), 'Reine')} discarded"
         return text + "."
     if k == "win":
         return f"{who} wins with {CONSPIRACIES.get(e['conspiracy'], e['conspiracy'])}!"

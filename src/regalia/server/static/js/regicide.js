@@ -153,7 +153,7 @@ function prompt(v, S, M, C) {
     if (v.phase === "choose") text = t("regicide.prompt_others_choose", { who: C.seatName(v.current) });
     else text = t("prompt.waiting", { who: C.seatName(v.current) });
   } else if (!S.legal.length) text = t("prompt.bot_plays");
-  else if (v.phase === "play") text = t("regicide.prompt_play");
+  else if (v.phase === "play") text = t(S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield");
   else if (v.phase === "suffer") {
     const total = selectedCards(M).reduce((a, c) => a + cardValue(c), 0);
     text = t("regicide.prompt_suffer", { n: v.attack_to_absorb, sel: total });

@@ -18,6 +18,9 @@ const C = {
 };
 C.seatLabel = C.seatName;
 
+// An event as the log shows it: with the private details of the seat that caused it.
+const seen = (ev) => ({ ...ev, ...(ev.seat !== null && ev.private ? ev.private[String(ev.seat)] || {} : {}) });
+
 function show(i) {
   if (!R) return;
   at = Math.max(0, Math.min(R.steps.length - 1, i));
@@ -26,15 +29,15 @@ function show(i) {
   mod.renderReplay($("replay-board"), step, C);
   $("slider").value = String(at);
   $("ply").textContent = t("replay.ply", { n: at, total: R.steps.length - 1 });
+  // The move in the log's own translated sentences, never in notation.
   $("step-action").textContent = step.action
-    ? t("replay.action", { who: C.seatName(step.seat), action: step.action })
+    ? step.events.map((ev) => mod.describe(seen(ev), C)).join(" ")
     : t("replay.start");
   const ol = $("log");
   ol.innerHTML = "";
   for (let k = 0; k <= at; k++) {
     for (const ev of R.steps[k].events) {
-      const seen = { ...ev, ...(ev.seat !== null && ev.private ? ev.private[String(ev.seat)] || {} : {}) };
-      ol.append(el("li", { class: "log-" + ev.kind + (k === at ? " latest" : "") }, mod.describe(seen, C)));
+      ol.append(el("li", { class: "log-" + ev.kind + (k === at ? " latest" : "") }, mod.describe(seen(ev), C)));
     }
   }
   ol.scrollTop = ol.scrollHeight;

@@ -1,0 +1,124 @@
+"""A saved game in the terminal (``regalia replay``): move by move at the keyboard, or the
+whole game in one listing when the output is not read by a person at a terminal.
+
+``ReplayScreen(record, seat)``: ``seat`` is whose eyes the game is shown through (0-based,
+as in the records), ``None`` for everything, every hand included.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rich.console import Console
+from rich.text import Text
+
+from regalia.cli.screens import indented, screen_for
+from regalia.core.game import Event
+from regalia.core.records import GameRecord, Match
+from regalia.games import get_game
+
+KEYS = "Enter or n: next move, p: previous, a number: that move, q: quit"
+
+
+class ReplayScreen:
+    """The positions of a record, one per move.
+
+    Raises ``IllegalAction`` when the record does not replay (an action refused at its ply).
+    """
+
+    def __init__(self, record: GameRecord, seat: int | None,
+                 console: Console | None = None) -> None:
+        self.record = record
+        self.seat = seat
+        self.game = get_game(record.game)
+        self.screen = screen_for(record.game)
+        self.console = console or Console(highlight=False)
+        self.steps = list(Match.replay(record))
+        self.last = len(self.steps) - 1
+
+    def sentences(self, n: int) -> list[str]:
+        """The log sentences of move ``n`` (0: the deal) as ``seat`` saw them."""
+        if n == 0:
+            state = self.steps[0][1]
+            return [self.screen.describe(e) for e in self.game.view(state, self.seat)["log"]]
+        return [self.screen.describe(e.seen_by(self.seat) if self.seat is not None
+                                     else _omniscient(e)) for e in self.steps[n][2]]
+
+    def heading(self, n: int) -> str:
+        """``"Move 3 of 40: play 5♣ 5♦"``; move 0 is the deal."""
+        text = self.steps[n][0]
+        if text is None:
+            return f"The deal ({self.last} moves follow)"
+        return f"Move {n} of {self.last}: {self.screen.label(text)}"
+
+    def show(self, n: int) -> None:
+        """Print move ``n``: its heading, its log sentences, the table after it."""
+        state = self.steps[n][1]
+        view = self.game.view(state, self.seat)
+        self.console.print(Text(self.heading(n), style="bold cyan"))
+        for line in self.sentences(n):
+            self.console.print(indented(line))
+        self.console.print(self.screen.render(view))
+        if self.seat is None:
+            for s in range(len(view["hand_sizes"])):
+                line = Text(f"{self.screen.seat_name(s)}'s hand: ", style="bold")
+                line.append_text(self.screen.cards_text(self.game.view(state, s)["hand"]))
+                self.console.print(line)
+        if self.game.is_terminal(state):
+            self.console.print(self.screen.result(view))
+
+    def print_all(self) -> None:
+        """The whole game in one listing: every move and its sentences, then the last table."""
+        self.console.print(f"[bold]{self.record.game}[/bold] record: config "
+                           f"{self.record.config}, seed {self.record.seed}, {self.last} moves")
+        for line in self.sentences(0):
+            self.console.print(indented(line))
+        for n in range(1, self.last + 1):
+            self.console.print(f"[bold cyan]{n:>3}.[/bold cyan] "
+                               f"{self.screen.label(self.steps[n][0])}")
+            for line in self.sentences(n):
+                self.console.print(indented(line, 5))
+        self.show(self.last)
+
+    def step(self, read: Callable[[str], str]) -> None:
+        """Move by move at the keyboard, from the deal: ``read(prompt)`` gives each answer
+        (Enter or n: next, p: previous, a number: that move, q or end of input: quit)."""
+        n = 0
+        self.show(n)
+        while True:
+            try:
+                answer = read(f"[{n}/{self.last}] {KEYS} ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                return
+            if answer in ("q", "quit", "exit"):
+                return
+            if answer in ("", "n", "next"):
+                target = n + 1
+            elif answer in ("p", "prev", "previous"):
+                target = n - 1
+            elif answer.isdigit():
+                target = int(answer)
+            else:
+                self.console.print(f"[red]{answer!r} is not a replay key: {KEYS}.[/red]")
+                continue
+            if not 0 <= target <= self.last:
+                if target == self.last + 1:
+                    why = "that was the last move"
+                elif target == -1:
+                    why = "this is the deal, the first position"
+                else:
+                    why = f"there is no move {target}"
+                self.console.print(f"[yellow]{why.capitalize()}: the moves are 0 (the deal) "
+                                   f"to {self.last}.[/yellow]")
+                continue
+            n = target
+            self.show(n)
+
+
+def _omniscient(e: Event) -> dict[str, Any]:
+    """An event with every private detail, as a replay of everything shows it."""
+    out = {"kind": e.kind, "seat": e.seat, **e.data}
+    for extra in (e.private or {}).values():
+        for k, v in extra.items():
+            out.setdefault(k, v)
+    return out

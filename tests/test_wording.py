@@ -1,0 +1,114 @@
+"""Log sentences for people (issue 9, item 11): the engines' describe modules (terminal)
+and the browser log's texts in English, Portuguese (Brazil) and Spanish."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from regalia.bots import make_bot
+from regalia.core.records import Match
+from regalia.games.regicide import REGICIDE
+from regalia.games.regicide.describe import describe as regicide_describe
+from regalia.games.ribauds.describe import describe as ribauds_describe
+
+I18N = Path(__file__).resolve().parents[1] / "src" / "regalia" / "server" / "static" / "i18n"
+LANGS = ("en", "pt-BR", "es")
+
+
+def texts(lang: str) -> dict[str, str]:
+    return json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def test_ribauds_card_names_take_an_article_that_fits():
+    """No "a Assassin": the placed and the discarded card are named with "the"."""
+    said = ribauds_describe({"kind": "replace", "seat": 0, "slot": 1, "card": "A", "up": True,
+                             "discarded": "K"})
+    assert said == "Player 1 places the Assassin face up in C2; the Roi there is discarded."
+    hidden = ribauds_describe({"kind": "replace", "seat": 1, "slot": 3, "up": False})
+    assert hidden == "Player 2 places a card face down in C4 and takes the old card into hand."
+    for key, value in texts("en").items():
+        assert not re.search(r"\b[aA] \{card\}", value), (key, value)
+
+
+@pytest.mark.parametrize("event, said", [
+    ({"kind": "reshuffle", "seat": None, "count": 1}, "(1 card)"),
+    ({"kind": "reshuffle", "seat": None, "count": 5}, "(5 cards)"),
+    ({"kind": "draw", "seat": 0, "count": 1}, "draws 1 card."),
+    ({"kind": "draw", "seat": 0, "count": 2}, "draws 2 cards."),
+    ({"kind": "inspect", "seat": 0, "count": 1, "target": 1, "discarded": ["Q"]},
+     "inspects 1 card of Player 2's hand; 1 Reine discarded."),
+])
+def test_ribauds_counts_agree_with_their_noun(event, said):
+    assert said in ribauds_describe(event)
+    assert "(s)" not in ribauds_describe(event)
+
+
+@pytest.mark.parametrize("event, said", [
+    ({"kind": "heal", "seat": 0, "count": 1}, "Hearts: 1 card from the discard pile goes under"),
+    ({"kind": "heal", "seat": 0, "count": 3}, "Hearts: 3 cards from the discard pile go under"),
+    ({"kind": "refresh", "seat": 0, "discarded": ["5C"], "counts": {"0": 8}, "jesters": 1},
+     "discards 1 card and draws 8 (1 Jester left)."),
+    ({"kind": "setup", "seat": None, "players": 1, "first": 0, "enemy": "JS"},
+     "Solo game: Player 1 starts against J♠."),
+    ({"kind": "setup", "seat": None, "players": 3, "first": 2, "enemy": "JS"},
+     "New game for 3 players: Player 3 starts against J♠."),
+])
+def test_regicide_counts_agree_with_their_noun(event, said):
+    assert said in regicide_describe(event)
+
+
+def test_the_browser_log_has_a_singular_for_every_counted_plural():
+    """Where a count ``{n}`` is followed by a plural noun, ``KEY_one`` (which ``t()`` takes
+    when n is 1) exists in every language and is singular."""
+    en = texts("en")
+    counted = [k for k, v in en.items()
+               if re.search(r"\{n\} (cards|players|Reines)\b", v) and not k.endswith("_other")]
+    assert {"log.b.draw", "log.b.reshuffle", "log.r.heal", "log.r.setup"} <= set(counted)
+    for lang in LANGS:
+        d = texts(lang)
+        for key in counted:
+            one = d.get(key + "_one")
+            assert one, (lang, key)
+            assert not re.search(r"\{n\} (cards|cartas|players|jogadores|jugadores|Reines|"
+                                 r"Rainhas|Reinas)\b", one), (lang, key, one)
+    for lang in LANGS:
+        assert not [v for k, v in texts(lang).items() if k.startswith("log.") and "{n} card(s)" in v]
+
+
+def test_a_solo_game_is_not_called_the_players():
+    """The end of a solo game is a Victory or a Defeat, in the terminal and in the browser's
+    three languages; never "the players"."""
+    bot = make_bot("regicide", "heuristic")
+    rng = random.Random(0)
+    endings = set()
+    for seed in range(40):
+        match = Match(REGICIDE, {"players": 1}, seed)
+        while not REGICIDE.is_terminal(match.state):
+            view = REGICIDE.view(match.state, 0)
+            match.play(bot.act(view, REGICIDE.legal_actions(match.state), rng))
+        last = regicide_describe(REGICIDE.view(match.state, 0)["log"][-1])
+        assert "players" not in last, last
+        endings.add(last.split(":")[0])
+        if endings == {"Victory", "Defeat"}:
+            break
+    assert endings == {"Victory", "Defeat"}
+    words = {"en": "players", "pt-BR": "jogadores", "es": "jugadores"}
+    for lang in LANGS:
+        d = texts(lang)
+        for key in ("log.r.won", "log.r.lost_attack", "log.r.lost_stuck"):
+            assert words[lang] not in d[key], (lang, key)
+
+
+def test_the_solo_prompt_offers_no_yield():
+    """The browser picks ``regicide.prompt_play_no_yield`` when yield is not legal (solo
+    by default); that text mentions no yielding in any language."""
+    js = (I18N.parent / "js" / "regicide.js").read_text(encoding="utf-8")
+    assert 'S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield"' in js
+    for lang, word in (("en", "yield"), ("pt-BR", "passe"), ("es", "cede")):
+        d = texts(lang)
+        assert word in d["regicide.prompt_play"] and word not in d["regicide.prompt_play_no_yield"]
