@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from regalia.cli.screens import indented, screen_for
-from regalia.core.game import Event
+from regalia.core.game import log_events
 from regalia.core.records import GameRecord, Match
 from regalia.games import get_game
 
@@ -37,24 +38,31 @@ class ReplayScreen:
         self.last = len(self.steps) - 1
 
     def sentences(self, n: int) -> list[str]:
-        """The log sentences of move ``n`` (0: the deal) as ``seat`` saw them."""
+        """The log sentences of move ``n`` (0: the deal) as ``seat`` saw them; seen by
+        everyone (``seat`` None), an event shows what its own player saw, as the browser's
+        replay does."""
         if n == 0:
-            state = self.steps[0][1]
-            return [self.screen.describe(e) for e in self.game.view(state, self.seat)["log"]]
-        return [self.screen.describe(e.seen_by(self.seat) if self.seat is not None
-                                     else _omniscient(e)) for e in self.steps[n][2]]
+            return [self.screen.describe(e) for e in self.view(0)["log"]]
+        return [self.screen.describe(e.seen_by(e.seat if self.seat is None else self.seat))
+                for e in self.steps[n][2]]
+
+    def view(self, n: int) -> dict[str, Any]:
+        """The view of the position after move ``n`` as ``seat`` saw it; seen by everyone,
+        its log shows each event as its own player saw it (as ``sentences`` does)."""
+        state = self.steps[n][1]
+        view = self.game.view(state, self.seat)
+        if self.seat is None:
+            view["log"] = [e.seen_by(e.seat) for e in log_events(state.log)]
+        return view
 
     def heading(self, n: int) -> str:
-        """``"Move 3 of 40: play 5♣ 5♦"``; move 0 is the deal."""
-        text = self.steps[n][0]
-        if text is None:
-            return f"The deal ({self.last} moves follow)"
-        return f"Move {n} of {self.last}: {self.screen.label(text)}"
+        """``"Move 3 of 40"``; move 0 is the deal. The move itself is told by its sentences."""
+        return f"Move {n} of {self.last}" if n else f"The deal ({self.last} moves follow)"
 
     def show(self, n: int) -> None:
         """Print move ``n``: its heading, its log sentences, the table after it."""
         state = self.steps[n][1]
-        view = self.game.view(state, self.seat)
+        view = self.view(n)
         self.console.print(Text(self.heading(n), style="bold cyan"))
         for line in self.sentences(n):
             self.console.print(indented(line))
@@ -73,11 +81,12 @@ class ReplayScreen:
                            f"{self.record.config}, seed {self.record.seed}, {self.last} moves")
         for line in self.sentences(0):
             self.console.print(indented(line))
+        moves = Table.grid(padding=(0, 1))
+        moves.add_column(justify="right", style="bold cyan")
+        moves.add_column()
         for n in range(1, self.last + 1):
-            self.console.print(f"[bold cyan]{n:>3}.[/bold cyan] "
-                               f"{self.screen.label(self.steps[n][0])}")
-            for line in self.sentences(n):
-                self.console.print(indented(line, 5))
+            moves.add_row(f"{n}.", "\n".join(self.sentences(n)))
+        self.console.print(moves)
         self.show(self.last)
 
     def step(self, read: Callable[[str], str]) -> None:
@@ -87,7 +96,7 @@ class ReplayScreen:
         self.show(n)
         while True:
             try:
-                answer = read(f"[{n}/{self.last}] {KEYS} ").strip().lower()
+                answer = read(f"({n}/{self.last}) {KEYS}: ").strip().lower()
             except (EOFError, KeyboardInterrupt):
                 return
             if answer in ("q", "quit", "exit"):
@@ -114,11 +123,3 @@ class ReplayScreen:
             n = target
             self.show(n)
 
-
-def _omniscient(e: Event) -> dict[str, Any]:
-    """An event with every private detail, as a replay of everything shows it."""
-    out = {"kind": e.kind, "seat": e.seat, **e.data}
-    for extra in (e.private or {}).values():
-        for k, v in extra.items():
-            out.setdefault(k, v)
-    return out
