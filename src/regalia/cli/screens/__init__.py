@@ -26,4 +26,4 @@ def screen_for(game: str) -> ModuleType:
 
 def indented(text: str, indent: int = 2, style: str = "") -> Padding:
     """``text`` shifted right by ``indent`` columns, its wrapped lines too (a log line)."""
-    return Padding(Text(text, style=style), (0, 0, 0, indent))
+    return Padding(Text(text, style=style), (0, 0, 0, indent), expand=False)
