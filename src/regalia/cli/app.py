@@ -18,6 +18,7 @@ import typer
 
 from regalia.core.errors import InvalidPosition, RegaliaError
 from regalia.core.records import GameRecord, Match
+from regalia.core.words import count
 from regalia.games import GAME_NAMES, get_game
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -136,6 +137,11 @@ def _load_record(file: Path) -> GameRecord:
     return record
 
 
+def _players(record: GameRecord) -> int:
+    """How many players a record's game has (Ribauds: always 2; Regicide: 1 by default)."""
+    return record.config.get("players", 2 if record.game == "ribauds" else 1)
+
+
 @app.command()
 def replay(file: Path = typer.Argument(..., help="a game record saved by 'regalia play --save'"),
            seat: Optional[int] = typer.Option(None, help="show the game as this player saw it, "
@@ -150,7 +156,7 @@ def replay(file: Path = typer.Argument(..., help="a game record saved by 'regali
     from regalia.cli.replay import ReplayScreen
 
     record = _load_record(file)
-    players = record.config.get("players", 2 if record.game == "ribauds" else 1)
+    players = _players(record)
     if seat is not None and not 1 <= seat <= players:
         _fail(f"--seat {seat}: give a player number from 1 to {players}")
     try:
@@ -220,7 +226,7 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
 
     if load is not None:
         match, record = _resume(load, game, players, seed, option)
-        g, players = match.game, match.config["players"]
+        g, players = match.game, _players(record)
         if bots is None:
             seats = {}
             for s, name in record.bots.items():
@@ -233,6 +239,8 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
         else:
             seats = _bot_seats(g, bots, bot, players)
         save = save or load
+        typer.echo(f"Resuming the {g.name} game saved in {load} after "
+                   f"{count(len(match.actions), 'move')}.")
     else:
         g = _game(game or "regicide")
         config = _parse_options(option)

@@ -16,6 +16,7 @@ from rich.text import Text
 from regalia.cli.screens import indented, screen_for
 from regalia.core.game import log_events
 from regalia.core.records import GameRecord, Match
+from regalia.core.words import count
 from regalia.games import get_game
 
 KEYS = "Enter or n: next move, p: previous, a number: that move, q: quit"
@@ -57,7 +58,9 @@ class ReplayScreen:
 
     def heading(self, n: int) -> str:
         """``"Move 3 of 40"``; move 0 is the deal. The move itself is told by its sentences."""
-        return f"Move {n} of {self.last}" if n else f"The deal ({self.last} moves follow)"
+        if n:
+            return f"Move {n} of {self.last}"
+        return f"The deal ({count(self.last, 'move')} {'follows' if self.last == 1 else 'follow'})"
 
     def show(self, n: int) -> None:
         """Print move ``n``: its heading, its log sentences, the table after it."""
@@ -78,7 +81,8 @@ class ReplayScreen:
     def print_all(self) -> None:
         """The whole game in one listing: every move and its sentences, then the last table."""
         self.console.print(f"[bold]{self.record.game}[/bold] record: config "
-                           f"{self.record.config}, seed {self.record.seed}, {self.last} moves")
+                           f"{self.record.config}, seed {self.record.seed}, "
+                           f"{count(self.last, 'move')}")
         for line in self.sentences(0):
             self.console.print(indented(line))
         moves = Table.grid(padding=(0, 1))
