@@ -126,4 +126,3 @@ class ReplayScreen:
                 continue
             n = target
             self.show(n)
-
