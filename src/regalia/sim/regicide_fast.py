@@ -45,6 +45,9 @@ Layout of a position (``st[...]``):
 
 from __future__ import annotations
 
+import os
+import random
+
 import numpy as np
 
 from regalia.sim._jit import njit
@@ -70,6 +73,7 @@ A_YIELD = 3 << KIND_SHIFT
 A_REFRESH = 4 << KIND_SHIFT
 A_CHOOSE = 5 << KIND_SHIFT
 
+JESTER_BITS = np.int64(3) << 52
 MAX_ACTIONS = 512  # more than any position has (8 cards: 255 discards + refresh)
 
 # ----------------------------------------------------------------------------- card tables
@@ -115,20 +119,52 @@ def new_rng(seed: int) -> np.ndarray:
     return np.array([x or 0x9E3779B97F4A7C15], dtype=np.uint64)
 
 
+class FastRandom(random.Random):
+    """A ``random.Random`` drawing from the fast path's generator (``new_rng``).
+
+    ``shuffle``, ``randrange``, ``choice`` and ``random`` use the same calls as the compiled
+    kernel (Fisher-Yates from the top, ``rng_below``), so the reference engine dealing and
+    healing with ``FastRandom(seed)`` draws exactly what ``new_game_into`` and a Hearts heal
+    draw from ``new_rng(seed)``: the same seed and actions give the same game on both paths.
+    The state (``getstate``) is the generator's 64-bit word. ``seed=None`` seeds from the
+    operating system; other seeds must be ints.
+    """
+
+    def seed(self, a=None, version=2) -> None:
+        if a is None:
+            a = int.from_bytes(os.urandom(8), "little")
+        if type(a) is not int:
+            raise TypeError(f"FastRandom seeds are ints, not {type(a).__name__}")
+        self._r = new_rng(a)
+
+    def getstate(self) -> int:
+        return int(self._r[0])
+
+    def setstate(self, state: int) -> None:
+        self._r[0] = state
+
+    def _randbelow(self, n: int) -> int:
+        return int(rng_below(self._r, n))
+
+    def random(self) -> float:
+        return float(rng_float(self._r))
+
+    def getrandbits(self, k: int) -> int:
+        x = 0
+        for shift in range(0, k, 64):
+            x |= int(rng_next(self._r)) << shift
+        return x & ((1 << k) - 1)
+
+
 # ----------------------------------------------------------------------------- small helpers
 @njit
 def popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-@njit
-def low_index(m):
-    """Index of the lowest set bit of ``m`` (``m > 0``)."""
-    return MOD67[(m & -m) % 67]
+    """Number of set bits of ``m`` (``0 <= m < 2**63``), branch-free."""
+    x = np.uint64(m)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit
@@ -203,63 +239,100 @@ def tavern_card(st, i):
 
 # ----------------------------------------------------------------------------- legal actions
 @njit
-def gen_plays(hand, out, n):
-    """Appends ``A_PLAY | mask`` for every legal Step 1 play of ``hand`` (rules 1.5)."""
-    cards = np.empty(16, np.int64)
-    nc = cards_of(hand, cards)
+def _slots_of(sub, nib):
+    """The bits of ``sub`` renumbered among the set bits of ``nib`` (both 4-bit)."""
+    out = 0
+    j = 0
+    for b in range(4):
+        if (nib >> b) & 1:
+            if (sub >> b) & 1:
+                out |= 1 << j
+            j += 1
+    return out
+
+
+@njit
+def gen_plays(hand, out, n, slots):
+    """Appends every legal Step 1 play of ``hand`` (rules 1.5): ``A_PLAY | mask`` or, with
+    ``slots``, the set of hand slots played (bit ``i``: the hand's ``i``-th card in canonical
+    order)."""
     one = np.int64(1)
-    for i in range(nc):
-        out[n] = A_PLAY | (one << cards[i])
+    m = hand
+    i = 0
+    while m:
+        low = m & -m
+        m ^= low
+        out[n] = (one << i) if slots else A_PLAY | low
         n += 1
+        i += 1
     if (hand >> 52) & 3 == 3:
         n -= 1  # two Jesters: "play X" once (the higher id is last)
-    if hand & 0xF:
-        for i in range(nc):
-            a = cards[i]
-            if a >= 4:
-                break
-            for j in range(i + 1, nc):
-                c = cards[j]
-                if c < 52:
-                    out[n] = A_PLAY | (one << a) | (one << c)
-                    n += 1
+    aces = hand & 0xF
+    i = 0  # the Aces hold the first slots
+    while aces:
+        a = aces & -aces
+        aces ^= a
+        rest = hand & ~((a << 1) - 1) & ~JESTER_BITS  # the later non-Jester cards
+        j = i + 1
+        while rest:
+            c = rest & -rest
+            rest ^= c
+            out[n] = ((one << i) | (one << j)) if slots else A_PLAY | a | c
+            n += 1
+            j += 1
+        i += 1
     for r in range(2, 6):
         nib = (hand >> (4 * (r - 1))) & 0xF
         if nib & (nib - 1):
+            first = popcount(hand & ((one << (4 * (r - 1))) - 1))  # slot of the first rank-r card
             for sub in range(3, 16):
                 if sub & ~nib == 0:
                     k = popcount(sub)
                     if k >= 2 and r * k <= 10:
-                        out[n] = A_PLAY | (np.int64(sub) << (4 * (r - 1)))
+                        if slots:
+                            out[n] = np.int64(_slots_of(sub, nib)) << first
+                        else:
+                            out[n] = A_PLAY | (np.int64(sub) << (4 * (r - 1)))
                         n += 1
     return n
 
 
 @njit
-def gen_discards(hand, d, minimal, out, n):
-    """Appends ``A_DISCARD | mask`` for every legal Step 4 discard (rules 1.8, 3.R10)."""
-    cards = np.empty(16, np.int64)
-    nc = cards_of(hand, cards)
+def gen_discards(hand, d, minimal, out, n, slots):
+    """Appends every legal Step 4 discard (rules 1.8, 3.R10): ``A_DISCARD | mask`` or, with
+    ``slots``, the set of hand slots discarded (as in ``gen_plays``), by increasing slot set.
+
+    The totals of all slot sets are built by doubling (set ``2**j + r`` is set ``r`` plus
+    slot ``j``); two Jesters count once (the set holding only the second is skipped)."""
+    nc = popcount(hand)
     full = 1 << nc
-    sums = np.zeros(full, np.int64)
-    masks = np.zeros(full, np.int64)
-    mins = np.zeros(full, np.int64)
+    table = np.empty(16 + 3 * full, np.int64)
+    cards = table[:16]
+    cards_of(hand, cards)
+    sums = table[16:16 + full]
+    masks = table[16 + full:16 + 2 * full]
+    mins = table[16 + 2 * full:]
+    sums[0] = 0
+    masks[0] = 0
+    mins[0] = 1 << 30
+    for j in range(nc):
+        v = VALUE[cards[j]]
+        bit = np.int64(1) << cards[j]
+        h = 1 << j
+        for r in range(h):
+            sums[h + r] = sums[r] + v
+            if not slots:
+                masks[h + r] = masks[r] | bit
+            if minimal:
+                mins[h + r] = v if v < mins[r] else mins[r]
     two_jesters = (hand >> 52) & 3 == 3
-    one = np.int64(1)
     for m in range(1, full):
-        b = low_index(m)
-        rest = m & (m - 1)
-        v = VALUE[cards[b]]
-        sums[m] = sums[rest] + v
-        masks[m] = masks[rest] | (one << cards[b])
-        mins[m] = v if rest == 0 or v < mins[rest] else mins[rest]
         if sums[m] >= d:
-            cm = masks[m]
-            if two_jesters and (cm >> 52) & 3 == 2:
+            if two_jesters and (m >> (nc - 2)) & 3 == 2:
                 continue
             if minimal and sums[m] - mins[m] >= d:
                 continue
-            out[n] = A_DISCARD | cm
+            out[n] = m if slots else A_DISCARD | masks[m]
             n += 1
     return n
 
@@ -271,7 +344,7 @@ def legal_actions(st, out):
     p = st[CUR]
     n = 0
     if phase == PH_PLAY:
-        n = gen_plays(st[HANDS + p], out, 0)
+        n = gen_plays(st[HANDS + p], out, 0, False)
         if can_yield(st, p):
             out[n] = A_YIELD
             n += 1
@@ -282,7 +355,7 @@ def legal_actions(st, out):
         hand = st[HANDS + p]
         d = effective_attack(st)
         if hand_value(hand) >= d and d > 0:
-            n = gen_discards(hand, d, (st[OPTS] & OPT_MINIMAL) != 0, out, 0)
+            n = gen_discards(hand, d, (st[OPTS] & OPT_MINIMAL) != 0, out, 0, False)
         if st[JESTERS] > 0:
             out[n] = A_REFRESH
             n += 1
@@ -516,13 +589,13 @@ def new_game_into(st, players, opts, first, rng):
     st[OPTS] = opts
     st[FIRST] = first
     group = np.empty(4, np.int64)
-    for r in range(3):  # Kings at the bottom, then Queens, Jacks on top
-        rank = 13 - r
+    for r in range(3):  # shuffled Jacks, Queens, Kings, as the reference engine draws them
+        rank = 11 + r
         for s in range(4):
             group[s] = (rank - 1) * 4 + s
         _shuffle(group, 4, rng)
-        for s in range(4):
-            st[CASTLE + 4 * r + s] = group[s]
+        for s in range(4):  # Kings at the bottom, then Queens, Jacks on top
+            st[CASTLE + 4 * (2 - r) + s] = group[s]
     st[NCASTLE] = 11
     st[ENEMY] = st[CASTLE + 11]
     deck = np.empty(42, np.int64)

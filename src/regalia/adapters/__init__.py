@@ -1,0 +1,31 @@
+"""Research interfaces: the games as PettingZoo, Gymnasium and OpenSpiel environments.
+
+* ``encoding``: the fixed action ids, observation vectors and legal-action masks, built only
+  from ``Game.view(state, seat)`` and the seat's legal actions (needs numpy only);
+* ``pettingzoo``: ``regicide_env(players=N, **options)`` and ``ribauds_env()``, AEC
+  environments;
+* ``gymnasium``: registers ``regalia/RegicideSolo-v0`` and ``regalia/Ribauds-v0``.
+
+The libraries come with the ``research`` extra (``pip install -e '.[research]'``); importing
+an adapter without its library raises ``ImportError`` naming that extra. The batch
+simulator with the same encoding is ``regalia.sim.batch``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+
+def require(module: str, package: str) -> ModuleType:
+    """Import ``module`` for an adapter; raise ``ImportError`` naming the extra to install.
+
+    ``package`` is the PyPI name shown in the message (``pettingzoo``, ``gymnasium``).
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        raise ImportError(
+            f"this Regalia adapter needs {package}, which is not installed: "
+            f"pip install 'regalia[research]' (or pip install -e '.[research]' in a checkout)"
+        ) from e

@@ -1,0 +1,274 @@
+"""Fixed action ids, observation vectors and legal-action masks for learning (numpy only).
+
+Everything here is computed from what a seat may know: its view (``Game.view(state,
+seat)``) and, for the seat to act, its legal action codes. The environments of
+``regalia.adapters.pettingzoo`` and ``regalia.adapters.gymnasium`` use it, and the batch
+simulator ``regalia.sim.batch`` computes the same vectors in compiled code (a differential
+test keeps them equal). The view's ``log`` is not encoded: an observation describes the
+present position as the seat sees it, not the history.
+
+Regicide (rules/regicide.md), ``REGICIDE_ACTIONS`` = 516 ids:
+
+* ``0..254``: play the hand slots of ``subset - 1`` (bit ``i`` of ``subset``: the ``i``-th
+  card of the seat's hand in canonical order, rank then suit C D H S, Jesters last; a hand
+  holds at most 8 cards, rules 1.3);
+* ``255..509``: discard a subset of slots in Step 4 (same numbering, plus 255);
+* ``510``: yield; ``511``: the solo Jester refresh (rules 1.14);
+* ``512..515``: after a Jester, choose the seat ``k`` places after oneself (``512`` is
+  oneself, rules 1.10).
+
+The Jester window's public wishes (``prefer``, rules 1.10) are not decisions of the seat to
+act and have no id. ``REGICIDE_OBS`` = 408 float32 values in [0, 1]; seats are counted from
+the observing seat (index 0 = oneself), cards by id (``(rank - 1) * 4 + suit``, 52 = Jester):
+
+====================  ======  ================================================================
+slice                 size    content
+====================  ======  ================================================================
+``R_HAND``            53      own hand, one per card (the Jester entry: Jesters held / 2)
+``R_SLOTS``           8 x 18  per hand slot: rank one-hot (A..K, Jester), suit one-hot
+``R_ENEMY``           12      current enemy: ``(rank - 11) * 4 + suit``
+``R_STATS``           6       attack / 20, health / 40, damage / 40, min(shield, 40) / 40,
+                              attack to absorb in Step 4 / 20, immunity active
+``R_PHASE``           5       play, suffer, choose, won, lost
+``R_PLAYERS``         4       player count one-hot
+``R_CURRENT``         4       seat to act (relative)
+``R_HAND_SIZES``      4       hand sizes / 8 (relative)
+``R_YIELDED``         4       last turn was a yield (relative)
+``R_CAN_YIELD``       2       the seat to act may yield; solo refreshes left / 2
+``R_CASTLE``          4       Castle size / 11; Jacks, Queens, Kings left / 4
+``R_PILES``           2       Tavern size / 54, discard size / 54
+``R_DISCARD_TOP``     53      top card of the discard pile
+``R_KNOWN``           54      publicly known top Tavern cards / 12, the top one (one-hot)
+``R_TABLE``           53      cards on the table (Jester entry: count / 2)
+``R_OPTIONS``         3       solo_yield, jester_choose_self, minimal_discard
+``R_DEFEATED``        1       enemies defeated / 12
+====================  ======  ================================================================
+
+Le Roy des Ribauds (rules/ribauds.md), ``RIBAUDS_ACTIONS`` = 67 ids: the valid action
+codes (``regalia.games.ribauds.actions``) in increasing order. ``RIBAUDS_OBS`` = 53 float32
+values in [0, 1], the opponent second: per Court slot (4 x 6) the card one-hot when this
+seat knows it, face up, known by the opponent; own hand counts by type (K Q N A) / 4; hand
+sizes / 5; counts known in the opponent's hand / 4; counts of own hand known by the
+opponent / 4; draw pile / 16, known bottom Reines / 4; discard counts / 4; phase one-hot
+(7); this seat to act; option ``replaced_card`` is ``"discard"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from regalia.games.regicide import actions as RA
+from regalia.games.regicide.cards import RANK, SUIT, parse_card
+from regalia.games.ribauds import actions as BA
+from regalia.games.ribauds.cards import parse_card as parse_ribauds_card
+from regalia.games.ribauds.state import PHASES as RIBAUDS_PHASES
+
+# ----------------------------------------------------------------------------- Regicide ids
+MAX_SLOTS = 8
+PLAY_IDS = 0
+DISCARD_IDS = 255
+YIELD_ID = 510
+REFRESH_ID = 511
+CHOOSE_IDS = 512
+REGICIDE_ACTIONS = 516
+
+# ----------------------------------------------------------------------------- Regicide layout
+CARD_KINDS = 53  # 52 cards and the Jester
+SLOT_SIZE = 18
+R_HAND = 0
+R_SLOTS = R_HAND + CARD_KINDS
+R_ENEMY = R_SLOTS + MAX_SLOTS * SLOT_SIZE
+R_STATS = R_ENEMY + 12
+R_PHASE = R_STATS + 6
+R_PLAYERS = R_PHASE + 5
+R_CURRENT = R_PLAYERS + 4
+R_HAND_SIZES = R_CURRENT + 4
+R_YIELDED = R_HAND_SIZES + 4
+R_CAN_YIELD = R_YIELDED + 4
+R_CASTLE = R_CAN_YIELD + 2
+R_PILES = R_CASTLE + 4
+R_DISCARD_TOP = R_PILES + 2
+R_KNOWN = R_DISCARD_TOP + CARD_KINDS
+R_TABLE = R_KNOWN + 1 + CARD_KINDS
+R_OPTIONS = R_TABLE + CARD_KINDS
+R_DEFEATED = R_OPTIONS + 3
+REGICIDE_OBS = R_DEFEATED + 1
+
+REGICIDE_PHASES = ("play", "suffer", "choose", "won", "lost")  # the fast path's order too
+
+
+def _kind(text: str) -> int:
+    """Card kind of a card text: its id, or 52 for a Jester."""
+    return min(parse_card(text), 52)
+
+
+def regicide_observation(view: dict[str, Any]) -> np.ndarray:
+    """The ``(REGICIDE_OBS,)`` float32 vector of a Regicide view of a seat (see module doc).
+
+    Raises ``ValueError`` for a spectator's view (``seat`` None): it has no hand.
+    """
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no hand to encode; give a seat's view")
+    o = np.zeros(REGICIDE_OBS, np.float32)
+    players = view["players"]
+    hand = [_kind(t) for t in view["hand"]]
+    for i, k in enumerate(hand):
+        o[R_HAND + k] += 0.5 if k == 52 else 1.0
+        base = R_SLOTS + SLOT_SIZE * i
+        if k == 52:
+            o[base + 13] = 1.0
+        else:
+            o[base + RANK[k] - 1] = 1.0
+            o[base + 14 + SUIT[k]] = 1.0
+    if view["enemy"] is not None:
+        e = parse_card(view["enemy"])
+        o[R_ENEMY + (RANK[e] - 11) * 4 + SUIT[e]] = 1.0
+    o[R_STATS] = view["attack"] / 20
+    o[R_STATS + 1] = view["health"] / 40
+    o[R_STATS + 2] = view["damage"] / 40
+    o[R_STATS + 3] = min(view["shield"], 40) / 40
+    o[R_STATS + 4] = view["attack_to_absorb"] / 20
+    o[R_STATS + 5] = view["immune"]
+    o[R_PHASE + REGICIDE_PHASES.index(view["phase"])] = 1.0
+    o[R_PLAYERS + players - 1] = 1.0
+    o[R_CURRENT + (view["current"] - seat) % players] = 1.0
+    for q in range(players):
+        r = (q - seat) % players
+        o[R_HAND_SIZES + r] = view["hand_sizes"][q] / 8
+        o[R_YIELDED + r] = view["yielded"][q]
+    o[R_CAN_YIELD] = view["can_yield"]
+    o[R_CAN_YIELD + 1] = view["jesters"] / 2
+    o[R_CASTLE] = view["castle"] / 11
+    for i, r in enumerate("JQK"):
+        o[R_CASTLE + 1 + i] = view["castle_ranks"][r] / 4
+    o[R_PILES] = view["tavern"] / 54
+    o[R_PILES + 1] = view["discard"] / 54
+    if view["discard_top"] is not None:
+        o[R_DISCARD_TOP + _kind(view["discard_top"])] = 1.0
+    known = view["tavern_top"]
+    if known:
+        o[R_KNOWN] = min(len(known), 12) / 12
+        o[R_KNOWN + 1 + _kind(known[0])] = 1.0
+    for play in view["table"]:
+        for t in play:
+            k = _kind(t)
+            o[R_TABLE + k] += 0.5 if k == 52 else 1.0
+    opts = view["options"]
+    o[R_OPTIONS] = opts.get("solo_yield", False)
+    o[R_OPTIONS + 1] = opts.get("jester_choose_self", True)
+    o[R_OPTIONS + 2] = opts.get("minimal_discard", False)
+    o[R_DEFEATED] = view["enemies_defeated"] / 12
+    return o
+
+
+def _slot_subset(view: dict[str, Any], mask: int) -> int:
+    """Hand-slot subset of a card mask of the seat's hand (see module doc)."""
+    hand = [_kind(t) for t in view["hand"]]
+    plain = [k for k in hand if k < 52]
+    subset = 0
+    jesters = 0
+    while mask:
+        low = mask & -mask
+        c = low.bit_length() - 1
+        mask ^= low
+        if c >= 52:  # two Jesters: id 52 in the first X slot, 53 in the second
+            slot = len(plain) + (c - 52 if len(hand) - len(plain) == 2 else jesters)
+            jesters += 1
+        else:
+            slot = plain.index(c)
+        subset |= 1 << slot
+    return subset
+
+
+def regicide_action_id(view: dict[str, Any], code: int) -> int:
+    """Action id (see module doc) of the Regicide action ``code`` of the seat of ``view``.
+
+    Raises ``ValueError`` for a ``prefer`` code (not a decision of the seat to act) or a
+    code of no known kind; ``ValueError`` too when a played card is not in the hand.
+    """
+    kind, arg = RA.kind(code), RA.arg(code)
+    if kind in (RA.PLAY, RA.DISCARD):
+        base = PLAY_IDS if kind == RA.PLAY else DISCARD_IDS
+        return base + _slot_subset(view, arg) - 1
+    if kind == RA.YIELD:
+        return YIELD_ID
+    if kind == RA.JESTER_REFRESH:
+        return REFRESH_ID
+    if kind == RA.CHOOSE:
+        return CHOOSE_IDS + (arg - view["seat"]) % view["players"]
+    raise ValueError(f"action code {code} ({RA.to_text(code)}) has no action id: only "
+                     "play, discard, yield, jester and choose do")
+
+
+def legal_ids(view: dict[str, Any], legal: Iterable[int], action_id) -> dict[int, int]:
+    """``{action id: action code}`` of the seat's legal action codes (``action_id`` is
+    ``regicide_action_id`` or ``ribauds_action_id``)."""
+    return {action_id(view, code): code for code in legal}
+
+
+def mask_of(ids: Iterable[int], n: int) -> np.ndarray:
+    """The ``(n,)`` int8 legal-action mask with 1 at each id of ``ids``."""
+    m = np.zeros(n, np.int8)
+    for i in ids:
+        m[i] = 1
+    return m
+
+
+# ----------------------------------------------------------------------------- Ribauds
+RIBAUDS_CODES = tuple(c for c in range(BA.N_CODES) if BA.VALID[c])
+RIBAUDS_ACTIONS = len(RIBAUDS_CODES)
+_RIBAUDS_ID = {c: i for i, c in enumerate(RIBAUDS_CODES)}
+RIBAUDS_OBS = 53
+
+
+def ribauds_action_id(view: dict[str, Any], code: int) -> int:
+    """Action id of a Le Roy des Ribauds action code (its rank among the valid codes).
+
+    Raises ``ValueError`` for a code that is no action.
+    """
+    try:
+        return _RIBAUDS_ID[code]
+    except (KeyError, TypeError):
+        raise ValueError(f"{code!r} is not a Le Roy des Ribauds action code") from None
+
+
+def ribauds_code(action_id: int) -> int:
+    """The action code of a Le Roy des Ribauds action id (0 to ``RIBAUDS_ACTIONS - 1``)."""
+    return RIBAUDS_CODES[action_id]
+
+
+def _counts(letters) -> list[int]:
+    out = [0, 0, 0, 0]
+    for t in letters:
+        out[parse_ribauds_card(t)] += 1
+    return out
+
+
+def ribauds_observation(view: dict[str, Any]) -> np.ndarray:
+    """The ``(RIBAUDS_OBS,)`` float32 vector of a Le Roy des Ribauds view of a seat (see
+    module doc). Raises ``ValueError`` for a spectator's view."""
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("a spectator's view has no hand to encode; give a seat's view")
+    o = np.zeros(RIBAUDS_OBS, np.float32)
+    for i, slot in enumerate(view["court"]):
+        if slot["card"] is not None:
+            o[6 * i + parse_ribauds_card(slot["card"])] = 1.0
+        o[6 * i + 4] = slot["face_up"]
+        o[6 * i + 5] = slot["known_by"][1 - seat]
+    o[24:28] = np.array(_counts(view["hand"]), np.float32) / 4
+    o[28] = view["hand_sizes"][seat] / 5
+    o[29] = view["hand_sizes"][1 - seat] / 5
+    o[30:34] = np.array(_counts(view["opponent_hand_known"]), np.float32) / 4
+    o[34:38] = np.array(_counts(view["hand_known_by_opponent"]), np.float32) / 4
+    o[38] = view["deck"] / 16
+    o[39] = view["deck_bottom_reines"] / 4
+    o[40:44] = np.array(_counts(view["discard"]), np.float32) / 4
+    o[44 + RIBAUDS_PHASES.index(view["phase"])] = 1.0
+    o[51] = view["current"] == seat
+    o[52] = view["options"].get("replaced_card", "hand") == "discard"
+    return o
