@@ -1,14 +1,17 @@
-"""Research interfaces: the games as PettingZoo, Gymnasium and OpenSpiel environments.
+"""Faces of the games for the standard research interfaces (design.md, "adapters").
 
+Each adapter is built on the engines' views only and needs its library, installed with the
+``research`` extra (``pip install -e '.[research]'``):
+
+* ``openspiel``: ``python_regicide`` and ``python_ribauds`` registered with ``pyspiel``;
 * ``encoding``: the fixed action ids, observation vectors and legal-action masks, built only
   from ``Game.view(state, seat)`` and the seat's legal actions (needs numpy only);
 * ``pettingzoo``: ``regicide_env(players=N, **options)`` and ``ribauds_env()``, AEC
   environments;
 * ``gymnasium``: registers ``regalia/RegicideSolo-v0`` and ``regalia/Ribauds-v0``.
 
-The libraries come with the ``research`` extra (``pip install -e '.[research]'``); importing
-an adapter without its library raises ``ImportError`` naming that extra. The batch
-simulator with the same encoding is ``regalia.sim.batch``.
+Importing an adapter without its library raises ``ImportError`` naming that extra. The batch
+simulator with the PettingZoo and Gymnasium encoding is ``regalia.sim.batch``.
 """
 
 from __future__ import annotations

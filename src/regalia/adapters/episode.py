@@ -69,12 +69,21 @@ class Episode:
         self.truncated = False
         self._legal: dict[int, int] | None = None
 
-    def reset(self, seed: int | None = None) -> None:
-        """Deal a new game: from ``seed``, or from the random source so far (a fresh one
-        seeded by the operating system the first time)."""
+    def reset(self, seed: int | None = None, state: Any = None) -> None:
+        """Deal a new game, or start from ``state`` (a state of the game, e.g. from
+        ``Game.from_json``). Chance comes from ``seed``, or from the random source so far (a
+        fresh one seeded by the operating system the first time). Raises ``ValueError`` for
+        a ``state`` that is over or of another player count."""
+        game = self.codec.game
+        if state is not None and (game.is_terminal(state)
+                                  or len(game.returns(state)) != self.players):
+            raise ValueError(f"the given state must be a {game.name} game still in play, "
+                             f"with {self.players} players")
         if seed is not None or self.rng is None:
             self.rng = self.codec.make_rng(seed)
-        self.state = self.codec.game.new_game(dict(self.config), self.rng)
+        if state is None:
+            state = self.codec.game.new_game(dict(self.config), self.rng)
+        self.state = state
         self.steps = 0
         self.truncated = False
         self._legal = None

@@ -75,7 +75,9 @@ class RegaliaAECEnv(AECEnv):
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self.episode.reset(seed)
+        """Deal a new game (``seed``: see ``Episode.reset``); ``options={"state": state}``
+        starts from a given state of the game instead."""
+        self.episode.reset(seed, (options or {}).get("state"))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
