@@ -68,6 +68,7 @@ class Episode:
         self.steps = 0
         self.truncated = False
         self._legal: dict[int, int] | None = None
+        self._views: dict[int, dict[str, Any]] = {}
 
     def reset(self, seed: int | None = None, state: Any = None) -> None:
         """Deal a new game, or start from ``state`` (a state of the game, e.g. from
@@ -87,6 +88,7 @@ class Episode:
         self.steps = 0
         self.truncated = False
         self._legal = None
+        self._views = {}
 
     @property
     def current(self) -> int | None:
@@ -99,8 +101,11 @@ class Episode:
         return self.truncated or self.codec.game.is_terminal(self.state)
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know (``Game.view``)."""
-        return self.codec.game.view(self.state, seat)
+        """What ``seat`` may know (``Game.view``), computed once per position."""
+        v = self._views.get(seat)
+        if v is None:
+            v = self._views[seat] = self.codec.game.view(self.state, seat)
+        return v
 
     def observation(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (``encoding``)."""
@@ -140,6 +145,7 @@ class Episode:
         self.state, _ = self.codec.game.apply(self.state, code, self.rng)
         self.steps += 1
         self._legal = None
+        self._views = {}
         if self.steps >= self.max_steps and not self.codec.game.is_terminal(self.state):
             self.truncated = True
 

@@ -288,30 +288,55 @@ def step_all(states, rngs, actions, players, opts, first, max_steps, obs, masks,
 
 @njit
 def _sample_into(masks, rng, out):
+    """Reads each row eight ids at a time: a word's popcount is its number of legal ids."""
+    width = masks.shape[1]
+    whole = width // 8
     for i in range(masks.shape[0]):
         row = masks[i]
+        words = row[:8 * whole].view(np.uint64)
         count = 0
-        for a in range(row.shape[0]):
+        for w in range(whole):
+            count += popcount(words[w])
+        for a in range(8 * whole, width):
             count += row[a]
-        k = rng_below(rng, count) if count > 0 else -1
         out[i] = -1
-        for a in range(row.shape[0]):
-            if row[a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
+        if count == 0:
+            continue
+        k = rng_below(rng, count)
+        for w in range(whole):
+            c = popcount(words[w])
+            if k < c:
+                for a in range(8 * w, 8 * w + 8):
+                    if row[a]:
+                        if k == 0:
+                            out[i] = a
+                            break
+                        k -= 1
+                break
+            k -= c
+        else:
+            for a in range(8 * whole, width):
+                if row[a]:
+                    if k == 0:
+                        out[i] = a
+                        break
+                    k -= 1
 
 
 def sample_legal(masks: np.ndarray, rng: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """One action id per row of ``masks`` (``(N, A)`` int8), uniform among the legal ids,
-    drawn from ``rng`` (``RegicideBatch.new_rng``); -1 for a row with none. Compiled.
+    """One action id per row of ``masks`` (``(N, A)`` of 0s and 1s, int8), uniform among the
+    legal ids, drawn from ``rng`` (``RegicideBatch.new_rng``); -1 for a row with none.
+    Compiled.
 
-    ``out``: an ``(N,)`` int64 array to fill (allocated when ``None``); returned.
+    ``out``: an ``(N,)`` int64 array to fill (allocated when ``None``); returned. Raises
+    ``ValueError`` for masks that are not 2-dimensional int8.
     """
+    if masks.ndim != 2 or masks.dtype != np.int8:
+        raise ValueError(f"masks must be a 2-dimensional int8 array, not {masks.ndim}-d "
+                         f"{masks.dtype}")
     if out is None:
         out = np.empty(masks.shape[0], np.int64)
-    _sample_into(masks, rng, out)
+    _sample_into(np.ascontiguousarray(masks), rng, out)
     return out
 
 

@@ -1,0 +1,117 @@
+"""Steps per second of the batch simulator and of each environment adapter, in one run.
+
+Every figure is environment steps (one action of one game, its next observation and legal-
+action mask produced) per second on one core, choosing uniformly among the legal action ids:
+
+* ``batch``: ``regalia.sim.batch.RegicideBatch`` (``--games`` games at once), actions drawn
+  by the compiled ``sample_legal``; the kernels are compiled (or loaded from numba's cache)
+  before timing;
+* ``pettingzoo``: ``regicide_env(players=P)`` and ``ribauds_env()``, ``agent_iter`` loops;
+* ``gymnasium``: ``regalia/RegicideSolo-v0`` and ``regalia/Ribauds-v0`` against the
+  ``random`` bot (its moves are inside the learner's steps).
+
+Wall-clock and CPU-time (``time.process_time``) rates are both printed: on a shared machine
+the CPU-time rate is the closer measure of one core. Usage::
+
+    python benchmarks/bench_batch.py [--seconds 5] [--players 2] [--games 1024]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import gymnasium as gym
+import numpy as np
+
+import regalia.adapters.gymnasium  # noqa: F401  (registers the environments)
+from regalia.adapters.pettingzoo import regicide_env, ribauds_env
+from regalia.sim.batch import RegicideBatch, sample_legal
+
+
+def _timed(run, seconds: float) -> tuple[float, float]:
+    """``(steps per wall second, steps per CPU second)`` of ``run()`` (returns steps) called
+    until ``seconds`` of wall time have passed."""
+    steps = 0
+    wall, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - wall < seconds:
+        steps += run()
+    return steps / (time.perf_counter() - wall), steps / (time.process_time() - cpu)
+
+
+def batch_rate(players: int, games: int, seconds: float) -> tuple[float, float]:
+    sim = RegicideBatch(games, players, seed=1)
+    _, masks = sim.reset()
+    rng = RegicideBatch.new_rng(2)
+    actions = np.empty(games, np.int64)
+    sim.step(sample_legal(masks, rng, actions))  # compile or load the kernels
+
+    def run() -> int:
+        for _ in range(20):
+            sim.step(sample_legal(sim.masks, rng, actions))
+        return 20 * games
+
+    return _timed(run, seconds)
+
+
+def pettingzoo_rate(env, seconds: float) -> tuple[float, float]:
+    rng = np.random.default_rng(3)
+    seed = iter(range(10**9))
+
+    def run() -> int:
+        env.reset(seed=next(seed))
+        steps = 0
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+                steps += 1
+        return steps
+
+    return _timed(run, seconds)
+
+
+def gymnasium_rate(env, seconds: float) -> tuple[float, float]:
+    rng = np.random.default_rng(4)
+    seed = iter(range(10**9))
+
+    def run() -> int:
+        _, info = env.reset(seed=next(seed))
+        steps = 0
+        while True:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            _, _, terminated, truncated, info = env.step(action)
+            steps += 1
+            if terminated or truncated:
+                return steps
+
+    return _timed(run, seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per figure")
+    parser.add_argument("--players", type=int, default=2, help="Regicide players (1-4)")
+    parser.add_argument("--games", type=int, default=1024, help="games at once in the batch")
+    args = parser.parse_args()
+    p = args.players
+    rows = [
+        (f"batch, Regicide {p}p, {args.games} games", batch_rate(p, args.games, args.seconds)),
+        (f"pettingzoo, Regicide {p}p", pettingzoo_rate(regicide_env(players=p), args.seconds)),
+        ("pettingzoo, Ribauds", pettingzoo_rate(ribauds_env(), args.seconds)),
+        ("gymnasium, RegicideSolo-v0", gymnasium_rate(gym.make("regalia/RegicideSolo-v0"),
+                                                      args.seconds)),
+        ("gymnasium, Ribauds-v0 vs random", gymnasium_rate(
+            gym.make("regalia/Ribauds-v0", opponent="random"), args.seconds)),
+    ]
+    print(f"{'interface':<38} {'steps/s (wall)':>15} {'steps/s (CPU)':>15}")
+    for name, (wall, cpu) in rows:
+        print(f"{name:<38} {wall:>15,.0f} {cpu:>15,.0f}")
+    (bw, bc), (pw, pc) = rows[0][1], rows[1][1]
+    print(f"batch / pettingzoo Regicide {p}p: {bw / pw:,.0f}x (wall), {bc / pc:,.0f}x (CPU)")
+
+
+if __name__ == "__main__":
+    main()
