@@ -83,6 +83,7 @@ from regalia.sim.regicide_fast import (
 )
 
 N_ACTIONS = E.REGICIDE_ACTIONS
+SCRATCH = MAX_ACTIONS + F.DISCARD_SCRATCH
 OBS = E.REGICIDE_OBS
 _PLAY, _DISCARD, _YIELD, _REFRESH, _CHOOSE = (E.PLAY_IDS, E.DISCARD_IDS, E.YIELD_ID,
                                              E.REFRESH_ID, E.CHOOSE_IDS)
@@ -183,7 +184,8 @@ def observe(st, seat, o):
 
 @njit
 def legal_mask(st, row, buf):
-    """Writes the int8 legal-action mask of the seat to act (all 0 once over) into ``row``."""
+    """Writes the int8 legal-action mask of the seat to act (all 0 once over) into ``row``;
+    ``buf``: int64 scratch of ``SCRATCH`` entries."""
     row[:] = 0
     phase = st[PHASE]
     p = st[CUR]
@@ -199,7 +201,8 @@ def legal_mask(st, row, buf):
         hand = st[HANDS + p]
         d = effective_attack(st)
         if hand_value(hand) >= d and d > 0:
-            n = gen_discards(hand, d, (st[OPTS] & OPT_MINIMAL) != 0, buf, 0, True)
+            n = gen_discards(hand, d, (st[OPTS] & OPT_MINIMAL) != 0, buf, 0, True,
+                             buf[MAX_ACTIONS:])
             for k in range(n):
                 row[_DISCARD + buf[k] - 1] = 1
         if st[JESTERS] > 0:
@@ -247,7 +250,7 @@ def _deal(states, rngs, i, players, opts, first, obs, masks, seats, buf):
 @njit
 def reset_all(states, rngs, players, opts, first, obs, masks, seats, steps):
     """Deals a new game in every slot from its generator."""
-    buf = np.empty(MAX_ACTIONS, np.int64)
+    buf = np.empty(SCRATCH, np.int64)
     for i in range(states.shape[0]):
         _deal(states, rngs, i, players, opts, first, obs, masks, seats, buf)
         steps[i] = 0
@@ -263,7 +266,7 @@ def step_all(states, rngs, actions, players, opts, first, max_steps, obs, masks,
         a = actions[i]
         if a < 0 or a >= N_ACTIONS or masks[i, a] == 0:
             return i
-    buf = np.empty(MAX_ACTIONS, np.int64)
+    buf = np.empty(SCRATCH, np.int64)
     for i in range(n):
         st = states[i]
         F.apply(st, action_code(st, actions[i]), rngs[i])

@@ -297,16 +297,19 @@ def gen_plays(hand, out, n, slots):
     return n
 
 
+DISCARD_SCRATCH = 16 + 3 * 256  # int64 entries ``gen_discards`` needs for a hand of 8
+
+
 @njit
-def gen_discards(hand, d, minimal, out, n, slots):
+def gen_discards(hand, d, minimal, out, n, slots, table):
     """Appends every legal Step 4 discard (rules 1.8, 3.R10): ``A_DISCARD | mask`` or, with
     ``slots``, the set of hand slots discarded (as in ``gen_plays``), by increasing slot set.
 
-    The totals of all slot sets are built by doubling (set ``2**j + r`` is set ``r`` plus
-    slot ``j``); two Jesters count once (the set holding only the second is skipped)."""
+    ``table``: scratch, an int64 array of ``DISCARD_SCRATCH`` entries. The totals of all slot
+    sets are built by doubling (set ``2**j + r`` is set ``r`` plus slot ``j``); two Jesters
+    count once (the set holding only the second is skipped)."""
     nc = popcount(hand)
     full = 1 << nc
-    table = np.empty(16 + 3 * full, np.int64)
     cards = table[:16]
     cards_of(hand, cards)
     sums = table[16:16 + full]
@@ -355,7 +358,8 @@ def legal_actions(st, out):
         hand = st[HANDS + p]
         d = effective_attack(st)
         if hand_value(hand) >= d and d > 0:
-            n = gen_discards(hand, d, (st[OPTS] & OPT_MINIMAL) != 0, out, 0, False)
+            table = np.empty(DISCARD_SCRATCH, np.int64)
+            n = gen_discards(hand, d, (st[OPTS] & OPT_MINIMAL) != 0, out, 0, False, table)
         if st[JESTERS] > 0:
             out[n] = A_REFRESH
             n += 1
