@@ -13,7 +13,7 @@ action mask produced) per second on one core, choosing uniformly among the legal
 Wall-clock and CPU-time (``time.process_time``) rates are both printed: on a shared machine
 the CPU-time rate is the closer measure of one core. Usage::
 
-    python benchmarks/bench_batch.py [--seconds 5] [--players 2] [--games 1024]
+    python benchmarks/bench_batch.py [--seconds 5] [--players 2] [--games 256]
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per figure")
     parser.add_argument("--players", type=int, default=2, help="Regicide players (1-4)")
-    parser.add_argument("--games", type=int, default=1024, help="games at once in the batch")
+    parser.add_argument("--games", type=int, default=256, help="games at once in the batch")
     args = parser.parse_args()
     p = args.players
     rows = [

@@ -6,6 +6,9 @@
 * ``regicide_policy``: the compiled heuristic policy (the "heuristic" bot, and the rollout
   policy of the "ismcts" bot); its weights, ``policy_weights.json``, come from
   ``python -m regalia.sim.tune_policy`` (self-play on the fast path).
+* ``batch``: the batch simulator, ``N`` Regicide games stepped at once on the fast path with
+  the research interfaces' encoding (``regalia.adapters.encoding``); ``benchmarks/
+  bench_batch.py`` times it against the PettingZoo and Gymnasium environments.
 * ``deals``: the published benchmark deal sets (``deals/*.json``, 1,000 seeds per player
   count, from a fixed master seed).
 * ``evaluate`` and ``report``: ``regalia eval``, bots on the deal sets on a process pool or
