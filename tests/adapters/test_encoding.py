@@ -68,10 +68,12 @@ def test_choose_ids_count_seats_from_the_chooser():
     assert [E.regicide_action_id(view, RA.CHOOSE | k) for k in range(3)] == [513, 514, 512]
 
 
-def test_prefer_and_spectator_views_are_refused():
+def test_prefer_a_card_not_held_and_spectator_views_are_refused():
     s = _regicide_positions(3, 1, 1)[0]
     with pytest.raises(ValueError, match="no action id"):
         E.regicide_action_id(REGICIDE.view(s, 0), RA.prefer(1, True))
+    with pytest.raises(ValueError, match="not in the hand"):
+        E.regicide_action_id(REGICIDE.view(s, 0), RA.PLAY | (s.hands[1] & -s.hands[1]))
     with pytest.raises(ValueError, match="spectator"):
         E.regicide_observation(REGICIDE.view(s, None))
     with pytest.raises(ValueError, match="spectator"):

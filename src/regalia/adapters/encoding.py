@@ -56,6 +56,7 @@ opponent / 4; draw pile / 16, known bottom Reines / 4; discard counts / 4; phase
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -165,22 +166,30 @@ def regicide_observation(view: dict[str, Any]) -> np.ndarray:
     return o
 
 
+@lru_cache(maxsize=4096)
+def _slot_of(hand: tuple[str, ...]) -> dict[int, int]:
+    """Card id -> hand slot for a hand in canonical order (its texts). Two Jesters: id 52
+    in the first X slot, 53 in the second; one Jester: either id in its slot."""
+    plain = [parse_card(t) for t in hand if t != "X"]
+    out = {c: i for i, c in enumerate(plain)}
+    jesters = len(hand) - len(plain)
+    if jesters:
+        out[52] = len(plain)
+        out[53] = len(plain) + jesters - 1
+    return out
+
+
 def _slot_subset(view: dict[str, Any], mask: int) -> int:
     """Hand-slot subset of a card mask of the seat's hand (see module doc)."""
-    hand = [_kind(t) for t in view["hand"]]
-    plain = [k for k in hand if k < 52]
+    slot = _slot_of(tuple(view["hand"]))
     subset = 0
-    jesters = 0
     while mask:
         low = mask & -mask
-        c = low.bit_length() - 1
         mask ^= low
-        if c >= 52:  # two Jesters: id 52 in the first X slot, 53 in the second
-            slot = len(plain) + (c - 52 if len(hand) - len(plain) == 2 else jesters)
-            jesters += 1
-        else:
-            slot = plain.index(c)
-        subset |= 1 << slot
+        c = low.bit_length() - 1
+        if c not in slot:
+            raise ValueError(f"card {c} is not in the hand {view['hand']}")
+        subset |= 1 << slot[c]
     return subset
 
 
