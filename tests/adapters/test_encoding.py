@@ -123,3 +123,10 @@ def test_ribauds_observation_stays_in_bounds_and_shows_the_hand():
             assert o[51] == (view["current"] == seat)
         legal = RIBAUDS.legal_actions(s)
         s, _ = RIBAUDS.apply(s, legal[rng.randrange(len(legal))], rng)
+
+
+def test_phase_entries_follow_the_fast_path_phase_codes():
+    """The batch simulator writes the phase one-hot at the fast path's phase code."""
+    assert [F._PHASE_CODE[p] for p in E.REGICIDE_PHASES] == [F.PH_PLAY, F.PH_SUFFER,
+                                                             F.PH_CHOOSE, F.PH_WON, F.PH_LOST]
+    assert [F.PH_PLAY, F.PH_SUFFER, F.PH_CHOOSE, F.PH_WON, F.PH_LOST] == list(range(5))
