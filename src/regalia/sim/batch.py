@@ -32,8 +32,13 @@ import numpy as np
 
 from regalia.adapters import encoding as E
 from regalia.sim import regicide_fast as F
-from regalia.sim._jit import njit
-from regalia.sim.regicide_fast import (
+from regalia.sim._jit import njit, refresh_cache_if_changed
+
+# The kernels below inline the fast path and the encoding's constants: a change to either
+# must drop numba's cached copies of them.
+refresh_cache_if_changed(__file__, F.__file__, E.__file__)
+
+from regalia.sim.regicide_fast import (  # noqa: E402
     A_CHOOSE,
     A_DISCARD,
     A_PLAY,
