@@ -9,9 +9,10 @@ fast path compares directly with ``REGICIDE.legal_actions``. Cards are the engin
 Randomness comes from a small xorshift64* generator whose state is a one-element
 ``numpy.uint64`` array (``new_rng(seed)``), so rollouts are reproducible and independent of
 any global random state. ``FastRandom(seed)`` is the same generator as a ``random.Random``:
-the reference engine dealing with it deals what ``new_game_into`` deals from ``new_rng(seed)``. ``apply_forced`` takes a ``forced`` array: the discard pile as a Hearts heal
-shuffled it, bottom first, as the reference engine shuffled it (the differential test uses
-it); an empty array means "shuffle with the generator".
+the reference engine dealing with it deals what ``new_game_into`` deals from ``new_rng(seed)``.
+``apply_forced`` takes a ``forced`` array: the discard pile as a Hearts heal shuffled it,
+bottom first, as the reference engine shuffled it (the differential test uses it); an empty
+array means "shuffle with the generator".
 
 The whole module is plain Python that numba compiles (``regalia.sim._jit``); it also runs,
 very slowly, without numba.
