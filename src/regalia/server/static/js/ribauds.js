@@ -56,7 +56,9 @@ export function render(root, M, C) {
     if (verb === "discard") a.forEach((c) => usableHand.add(c));
   }
   root.append(
-    el("div", { class: "opp-row" }, playerRow(top, v, S, C, true), opponentHand(top, v, me)),
+    el("div", { class: "opp-row" }, playerRow(top, v, S, C, true), opponentHand(top, v, me),
+      me !== null && (v.opponent_hand_known || []).length
+        ? el("div", { class: "legend" }, t("rib.known_opp_legend")) : null),
     el("div", { class: "rib-middle" }, court(v, S, M, C, usableSlots, moved), piles(v, moved)),
     // The dock keeps the prompt, the hand and the buttons in view (sticky at the bottom).
     el("div", { class: "dock" }, prompt(v, S, C), handZone(bottom, v, S, M, C, usableHand, legal, moved)),

@@ -233,6 +233,7 @@ function setupChrome() {
   $("invite-btn").hidden = solo;
   $("invite-btn").onclick = () => openInvite(invites);
   $("talk-panel").hidden = solo;
+  $("alerts-btn").hidden = M.welcome.seat === null;    // a spectator is never asked
   renderTalkControls();
   renderHelp();
 }
