@@ -76,6 +76,7 @@ function players(v, S, C) {
         info.kind === "human" ? connDot(C.seatOnline(k, info)) : null),
       el("div", { class: "player-facts" },
         el("span", { class: "fact", title: t("regicide.hand_size") }, icon("deck"), String(v.hand_sizes[k])),
+        info.kind === "human" ? offlineTag(C.seatOnline(k, info)) : null,
         info.kind === "bot" ? el("span", { class: "tag" }, t("seat.bot", { name: botName(info.bot) })) : null,
         info.bot_replaces ? el("span", { class: "tag warn" }, t("seat.replaced")) : null,
         v.yielded[k] ? el("span", { class: "tag" }, t("regicide.yielded")) : null,
@@ -87,12 +88,15 @@ function players(v, S, C) {
   return row;
 }
 
-// A seat's connection: a dot, and in words when it is down (readable without hovering).
+// A seat's connection: a dot, and in words when it is down (offlineTag, readable without
+// hovering).
 export function connDot(online) {
   const label = t(online ? "seat.online" : "seat.offline");
-  return el("span", { class: "conn-dot" + (online ? "" : " down") },
-    el("span", { class: "dot " + (online ? "on" : "off"), title: label, role: "img", "aria-label": label }),
-    online ? null : el("span", { class: "dot-text" }, label));
+  return el("span", { class: "dot " + (online ? "on" : "off"), title: label, role: "img", "aria-label": label });
+}
+
+export function offlineTag(online) {
+  return online ? null : el("span", { class: "tag off" }, t("seat.offline"));
 }
 
 export function botName(name) {

@@ -27,7 +27,8 @@ const M = {
   sel: [],
   selPly: -1,
   pending: false,
-  queued: null,      // {ply, action}: a move clicked while offline
+  queued: null,      // {ply, action, inflight}: a move clicked while offline
+  inflight: null,    // {ply, action}: a move sent and not answered yet
   prev: null,        // the state before the latest one (what changed is animated)
   animate: false,    // true during the render that follows a new state
   everOnline: false,
@@ -76,7 +77,8 @@ const C = {
   act(action) {
     if (M.pending || !M.state) return;
     M.pending = true;
-    if (!socket.send({ type: "act", ply: M.state.ply, action })) {
+    if (socket.send({ type: "act", ply: M.state.ply, action })) M.inflight = { ply: M.state.ply, action };
+    else {
       M.queued = { ply: M.state.ply, action };
       paintBanner();
     }
@@ -106,6 +108,10 @@ const C = {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
+      // A move sent just before the connection dropped may never have arrived: it is sent
+      // again if the game is still where it was (the server refuses a repeat as stale).
+      if (M.inflight) M.queued = { ...M.inflight, inflight: true };
+      M.inflight = null;
       M.welcome = msg;
       M.log = [];
       if (token && msg.seat !== null) {
@@ -117,6 +123,7 @@ function onMessage(msg) {
       if (msg.log_start === 0) M.log = [];
       M.log = M.log.slice(0, msg.log_start).concat(msg.log);
       if (msg.ply !== M.selPly) { M.sel = []; M.selPly = msg.ply; }
+      if (M.inflight && msg.ply > M.inflight.ply) M.inflight = null;
       M.prev = M.state;
       M.state = msg;
       M.pending = false;
@@ -140,6 +147,7 @@ function onMessage(msg) {
       break;
     case "error":
       M.pending = false;
+      M.inflight = null;
       showError(msg);
       render();
       break;
@@ -155,9 +163,11 @@ function sendQueued() {
   paintBanner();
   if (M.state.ply === q.ply && M.state.legal.includes(q.action) && socket.send({ type: "act", ply: q.ply, action: q.action })) {
     M.pending = true;
+    M.inflight = { ply: q.ply, action: q.action };
     return;
   }
-  toast(t("offline.not_sent"), t("offline.not_sent_why"), "error");
+  // A move that was sent may have been applied (the game moved on): nothing to say then.
+  if (!q.inflight) toast(t("offline.not_sent"), t("offline.not_sent_why"), "error");
 }
 
 // What the table asks of this seat now: "turn", "wish" (the Jester window) or null.
