@@ -173,3 +173,25 @@ def test_a_selection_that_cannot_be_played_says_why_in_the_pages_language(server
     assert "não é possível neste momento" in toast
     assert "play" not in toast and "suffer" not in toast and "refused" not in toast
     ctx.close()
+
+
+def test_a_move_lost_with_the_connection_is_sent_again_once(server, chromium):
+    table = server.create("regicide", ["human"])
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    st = wait_state(page)
+    # The socket swallows the move (a connection that died without the page knowing)...
+    page.evaluate("() => { window.regalia.socket.ws.send = () => {}; }")
+    action = next(a for a in st["legal"] if a.startswith("play "))
+    click_regicide(page, action)
+    assert page.evaluate("() => window.regalia.M.inflight.action") == action
+    # ... then drops: on reconnection the move goes again, and is applied once.
+    page.evaluate("() => window.regalia.socket.ws.close()")
+    wait_ply(page, 1, timeout=30000)
+    assert server.get(f"/api/tables/{table['id']}")["ply"] == 1
+    assert page_state(page)["view"]["log"][1]["kind"] == "play"
+    page.wait_for_timeout(500)
+    assert server.get(f"/api/tables/{table['id']}")["ply"] == 1
+    assert page.locator(".toast.error").count() == 0
+    ctx.close()
