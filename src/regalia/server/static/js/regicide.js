@@ -424,8 +424,7 @@ export function describe(e, C) {
     case "won":
       return t("log.r.won") + (e.medal ? " " + t("regicide.medal_" + e.medal) + "!" : "");
     case "lost":
-      // Solo: "you lose", not "the players lose".
-      return t(`log.r.lost_${e.reason === "attack" ? "attack" : "stuck"}${C.players === 1 ? "_solo" : ""}`, { who, n: e.attack });
+      return e.reason === "attack" ? t("log.r.lost_attack", { who, n: e.attack }) : t("log.r.lost_stuck", { who });
     default:
       return `${e.kind}`;
   }

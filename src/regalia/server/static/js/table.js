@@ -73,7 +73,6 @@ const C = {
   seatLabel,
   seatOnline,
   get me() { return M.state ? M.state.seat : null; },
-  get players() { return M.welcome ? M.welcome.players : null; },
   act(action) {
     if (M.pending || !M.state) return;
     M.pending = true;
