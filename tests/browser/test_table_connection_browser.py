@@ -195,3 +195,25 @@ def test_a_move_lost_with_the_connection_is_sent_again_once(server, chromium):
     assert server.get(f"/api/tables/{table['id']}")["ply"] == 1
     assert page.locator(".toast.error").count() == 0
     ctx.close()
+
+
+@pytest.mark.parametrize("motion,moves", [("no-preference", True), ("reduce", False)])
+def test_cards_move_in_unless_the_system_asks_for_less_motion(server, chromium, motion, moves):
+    table = server.create("regicide", ["human"])
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US",
+                               reduced_motion=motion)
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    st = wait_state(page)
+    # one card that cannot defeat the Jack (20 health) at once: the enemy stays
+    click_regicide(page, next(a for a in st["legal"] if a.startswith("play ") and len(a.split()) == 2
+                              and a != "play TC"))
+    wait_ply(page, 1)
+    # the card just played arrives on the table, the damage bar fills from where it was
+    durations = page.evaluate("""() => ['.play-group.enter', '.bar-fill.grow'].map(
+        (s) => parseFloat(getComputedStyle(document.querySelector(s)).animationDuration))""")
+    if moves:
+        assert all(d >= 0.2 for d in durations), durations
+    else:
+        assert all(d < 0.01 for d in durations), durations
+    ctx.close()
