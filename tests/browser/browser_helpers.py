@@ -200,3 +200,58 @@ CARD_TOKEN = __import__("re").compile(r"(?<![A-Za-z0-9])([A2-9TJQK][CDHS])(?![A-
 
 def card_tokens(text: str) -> set[str]:
     return set(CARD_TOKEN.findall(text))
+
+
+# ---------------------------------------------------------------- controls in view
+
+CONTROLS_IN_VIEW = """() => {
+    // The hand, the phase's buttons and (Le Roy des Ribauds) the Court cards to select:
+    // each inside the viewport and on top at a point of it (near its top-left corner, which
+    // stays visible when cards overlap), without scrolling.
+    const W = window.innerWidth, H = window.innerHeight;
+    const items = [...document.querySelectorAll(
+        ".dock .hand .card.in-hand, .dock .actions button, .court .card.selectable")];
+    const bad = [];
+    for (const e of items) {
+        const r = e.getBoundingClientRect();
+        const x = r.left + Math.min(10, r.width / 2), y = r.top + Math.min(14, r.height / 2);
+        const hit = document.elementFromPoint(x, y);
+        const inside = r.top >= 0 && r.left >= 0 && r.bottom <= H + 0.5 && r.right <= W + 0.5;
+        if (!inside || !hit || !(hit === e || e.contains(hit))) {
+            bad.push((e.id || e.className) + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(","));
+        }
+    }
+    return {scrollY: window.scrollY, cards: document.querySelectorAll(".dock .hand .card.in-hand").length,
+            buttons: [...document.querySelectorAll(".dock .actions button")].map(b => b.id), bad};
+}"""
+
+
+def controls_in_view(page) -> dict:
+    """Where the hand and the buttons are: ``{"cards", "buttons" (ids), "bad" (those out of
+    view or covered), "scrollY"}``."""
+    return page.evaluate(CONTROLS_IN_VIEW)
+
+
+def state_message(game, st, seat: int, table_id: str, ply: int) -> dict:
+    """The ``state`` message the server would send ``seat`` in ``st`` (as in
+    ``Table.state_message``), to show a position of the engine on a page."""
+    from regalia.server import gamekit
+
+    view = dict(game.view(st, seat))
+    log = view.pop("log", []) or []
+    current = game.current_seat(st)
+    finished = game.is_terminal(st)
+    legal = ([game.action_to_text(st, a) for a in game.legal_actions(st)]
+             if current == seat and not finished else [])
+    return {"type": "state", "table": table_id, "game": game.name, "ply": ply, "seat": seat,
+            "current": current, "finished": finished, "outcome": gamekit.outcome(game, st),
+            "view": view, "legal": legal, "side": [] if finished else gamekit.side_texts(game, st, seat),
+            "log_start": 0, "log": log}
+
+
+def show_state(page, msg: dict) -> None:
+    """Hand ``msg`` to the page as if the server had sent it (the seats as the page knows)."""
+    page.evaluate("""msg => {
+        const R = window.regalia;
+        R.socket.onMessage({...msg, seats: R.M.state.seats});
+    }""", msg)

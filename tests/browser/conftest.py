@@ -48,8 +48,9 @@ def chromium():
 def shots():
     SHOTS.mkdir(parents=True, exist_ok=True)
 
-    def shot(page, name: str) -> None:
+    def shot(page, name: str, full_page: bool = True) -> None:
+        """The page from its top: all of it, or only what the viewport shows."""
         page.evaluate("() => window.scrollTo(0, 0)")
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
     return shot

@@ -33,10 +33,10 @@ def test_a_whole_solo_game_played_by_clicking(server, chromium, shots):
     shots(page, "regicide-solo-start-pt-BR")
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.body.innerText.includes('Tavern')")
-    # a refused submission shows the engine's reason; nothing is applied
+    # a refused submission shows the engine's reason, translated; nothing is applied
     page.evaluate("() => window.regalia.socket.send({type: 'act', ply: 0, action: 'play KS'})")
     page.wait_for_selector(".toast.error")
-    assert "refused" in page.inner_text(".toast.error")
+    assert "You do not hold K♠" in page.inner_text(".toast.error")
     rng = random.Random(7)
     moves = 0
     while not st["finished"]:

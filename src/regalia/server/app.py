@@ -19,7 +19,8 @@ then ``act`` (``{"ply": N, "action": "play 5C"}``), ``wish`` (``{"value": "yes"|
 Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed messages),
 ``chat`` (``{"text": ...}``, Le Roy des Ribauds), ``bot`` (``{"seat": N, "on": bool}``)
 and ``ping``. The server sends ``welcome``, ``state`` (the seat's view), ``seats``,
-``talk``, ``talk_history``, ``error`` (``code`` and ``message``; nothing changed) and
+``talk``, ``talk_history``, ``error`` (``code`` and ``message``, for a refused move the
+engine's ``reason``: ``{"code", "params"}``; nothing changed) and
 ``pong``. A message over ``MAX_MESSAGE`` bytes, malformed JSON or an unknown type gets an
 ``error`` and the connection stays open.
 """
@@ -258,7 +259,7 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
                                           "act, wish, say, chat, bot, ping")
     except Refusal as e:
         conn.put({"type": "error", "code": e.code, "message": e.message,
-                  "ply": table.ply})
+                  "ply": table.ply, **({"reason": e.reason} if e.reason else {})})
 
 
 def replay_of(table) -> dict[str, Any]:

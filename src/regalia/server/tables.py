@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from regalia.bots import make_bot
-from regalia.core.errors import RegaliaError
+from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.records import Match
 from regalia.games import GAME_NAMES, get_game
 from regalia.server import gamekit
@@ -43,12 +43,14 @@ QUEUE_LIMIT = 500
 
 class Refusal(Exception):
     """A submission that changes nothing: ``code`` for the interface, ``message`` in words
-    (safe to send to the submitting connection)."""
+    (safe to send to the submitting connection), and for an engine refusal the engine's
+    ``reason`` (``{"code", "params"}``, which the page translates)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
 
 
 @dataclass
@@ -286,7 +288,8 @@ class Table:
             except RegaliaError as e:
                 # The engine's reason may list the acting seat's own hand: only that seat
                 # is ever told (and a side action's reason names nobody's cards).
-                raise Refusal("illegal", str(e)) from None
+                reason = e.reason() if isinstance(e, IllegalAction) else None
+                raise Refusal("illegal", str(e), reason) from None
             text = m.actions[-1]
             new_ply = len(m.actions) - 1
             try:

@@ -414,59 +414,70 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
     arg = action & A.ARG_MASK
     phase = s.phase
     if phase in (WON, LOST):
-        raise IllegalAction(f"{_safe_text(action)} is refused: the game is over ({phase})")
+        raise IllegalAction(f"{_safe_text(action)} is refused: the game is over ({phase})",
+                            "game_over")
     p = s.current
     events: list[Event] = []
     if k == A.PLAY:
         if phase != PLAY:
-            raise _refuse(s, A.to_text(action), f"cards are played in Step 1, not in phase {phase}")
+            raise _refuse(s, A.to_text(action),
+                          f"cards are played in Step 1, not in phase {phase}").coded("not_now")
         hand = s.hands[p]
         if arg == 0 or arg & ~hand:
             raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
-                          + " ".join(mask_texts(arg & ~hand) or ["any card named"]))
+                          + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
+                              "not_held", cards=mask_texts(arg & ~hand))
         if arg not in play_options(hand):  # cached per hand: a fast check first
             why = play_problem(arg)
             if why:
-                raise _refuse(s, A.to_text(action), why)
+                raise _refuse(s, A.to_text(action), why).coded("play_shape")
         t = s.copy()
         _play(t, p, arg, rng, events)
     elif k == A.YIELD:
         if phase != PLAY:
-            raise _refuse(s, "yield", f"yielding happens in Step 1, not in phase {phase}")
+            raise _refuse(s, "yield",
+                          f"yielding happens in Step 1, not in phase {phase}").coded("not_now")
         if not can_yield(s, p):
             why = ("no yielding in solo (rules 1.11, 3.R3)" if s.players == 1 else
                    "every other player yielded on their most recent turn (rules 1.11)")
-            raise _refuse(s, "yield", why)
+            raise _refuse(s, "yield", why).coded(
+                "no_yield_solo" if s.players == 1 else "no_yield_all_yielded")
         t = s.copy()
         t.yielded[p] = True
         _log(t, events, Event("yield", p, {}))
         _step4(t, p, events)
     elif k == A.JESTER_REFRESH:
         if s.players != 1 and s.jesters == 0:
-            raise _refuse(s, "jester", "the Jester refresh is a solo power (rules 1.14)")
+            raise _refuse(s, "jester", "the Jester refresh is a solo power (rules 1.14)").coded(
+                "jester_solo_only")
         if s.jesters == 0:
-            raise _refuse(s, "jester", "both Jesters are already flipped (rules 1.14)")
+            raise _refuse(s, "jester", "both Jesters are already flipped (rules 1.14)").coded(
+                "no_jesters_left")
         if phase not in (PLAY, SUFFER):
-            raise _refuse(s, "jester", "the refresh is used at the start of Step 1 or Step 4")
+            raise _refuse(s, "jester",
+                          "the refresh is used at the start of Step 1 or Step 4").coded("not_now")
         t = s.copy()
         _refresh(t, p, events)
     elif k == A.DISCARD:
         if phase != SUFFER:
             raise _refuse(s, A.to_text(action), f"discarding to absorb the attack happens in "
-                          f"Step 4, not in phase {phase}")
+                          f"Step 4, not in phase {phase}").coded("not_now")
         hand = s.hands[p]
         if arg == 0 or arg & ~hand:
             raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
-                          + " ".join(mask_texts(arg & ~hand) or ["any card named"]))
+                          + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
+                              "not_held", cards=mask_texts(arg & ~hand))
         d = effective_attack(s)
         total = mask_value(arg)
         if total < d:
             raise _refuse(s, A.to_text(action), f"the discarded cards total {total}, "
-                          f"less than the attack of {d} (rules 1.8)")
+                          f"less than the attack of {d} (rules 1.8)").coded(
+                              "discard_short", total=total, attack=d)
         if s.options.minimal_discard:
             if not _all_needed(arg, d):
                 raise _refuse(s, A.to_text(action), "with option minimal_discard every "
-                              "discarded card must be needed (rules 3.R10)")
+                              "discarded card must be needed (rules 3.R10)").coded(
+                                  "discard_minimal")
         t = s.copy()
         t.hands[p] = hand & ~arg
         cards = cards_of(arg)
@@ -477,12 +488,14 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
     elif k == A.CHOOSE:
         if phase != CHOOSE:
             raise _refuse(s, A.to_text(action), "the next player is chosen only after a "
-                          "Jester is played (rules 1.10)")
+                          "Jester is played (rules 1.10)").coded("not_now")
         if arg >= s.players:
-            raise _refuse(s, A.to_text(action), f"there is no seat {arg}")
+            raise _refuse(s, A.to_text(action), f"there is no seat {arg}").coded("no_seat",
+                                                                                 seat=arg)
         if arg == p and not s.options.jester_choose_self:
             raise _refuse(s, A.to_text(action), "with option jester_choose_self off the "
-                          "Jester's player must name another player (rules 3.R6)")
+                          "Jester's player must name another player (rules 3.R6)").coded(
+                              "choose_self")
         t = s.copy()
         _log(t, events, Event("choose", p, {"next": arg}))
         _next_turn(t, arg, events)
@@ -491,13 +504,15 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         text = A.to_text(action)
         if phase != CHOOSE:
             raise IllegalAction(f"{text} is refused: wishes to go next are only allowed "
-                                "between a Jester and the chosen player's turn (rules 1.10)")
+                                "between a Jester and the chosen player's turn (rules 1.10)",
+                                "wish_not_now")
         if seat >= s.players or seat == p:
             raise IllegalAction(f"{text} is refused: only seats other than the Jester's "
-                                f"player {p} state a wish (rules 1.10)")
+                                f"player {p} state a wish (rules 1.10)", "wish_wrong_seat")
         wish = "yes" if yes else "no"
         if s.preferences[seat] == wish:
-            raise IllegalAction(f"{text} is refused: seat {seat} already shows {wish!r}")
+            raise IllegalAction(f"{text} is refused: seat {seat} already shows {wish!r}",
+                                "wish_already", {"wish": wish})
         t = s.copy()
         t.preferences[seat] = wish
         _log(t, events, Event("prefer", seat, {"wish": wish}))

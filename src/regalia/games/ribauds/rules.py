@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from regalia.core.errors import IllegalAction, InvalidPosition
+from regalia.core.errors import IllegalAction, InvalidPosition, Reason
 from regalia.core.game import Event
 from regalia.games.ribauds import actions as A
 from regalia.games.ribauds.cards import ASSASSIN, KING, KNIGHT, LETTERS, NAMES, QUEEN, cards_of
@@ -293,45 +293,48 @@ def legal_actions(s: State) -> list[int]:
     return list(_legal(s).codes)
 
 
-def _problem(s: State, kind: int, arg: int) -> str | None:
+def _problem(s: State, kind: int, arg: int) -> Reason | None:
     """Why the valid action ``kind``/``arg`` is not legal in ``s``, or ``None`` if it is."""
     phase = s.phase
     p = s.current
     if kind == A.REVEAL:
         if phase not in (ACT, KING_CHOICE):
-            return (f"reveal is the Reveal action of phase act (rules 2.3) or the Roi's option "
-                    f"(a) in phase king (rules 2.4); the phase is {phase}")
+            return Reason(f"reveal is the Reveal action of phase act (rules 2.3) or the Roi's "
+                          f"option (a) in phase king (rules 2.4); the phase is {phase}", "not_now")
         if s.up >> arg & 1:
-            return (f"slot {arg} is face up; only a face-down Court card can be revealed "
-                    f"(rules {'2.3, 3.L4' if phase == ACT else '2.4, 3.L13'})")
+            return Reason(f"slot {arg} is face up; only a face-down Court card can be revealed "
+                          f"(rules {'2.3, 3.L4' if phase == ACT else '2.4, 3.L13'})",
+                          "slot_face_up", slot=arg)
         return None
     if kind == A.REPLACE:
         if phase != ACT:
-            return f"Replace is the action of phase act (rules 2.3); the phase is {phase}"
+            return Reason(f"Replace is the action of phase act (rules 2.3); the phase is {phase}",
+                          "not_now")
         card = arg >> 1 & 3
         if not s.hands[p][card]:
             held = " ".join(LETTERS[c] for c in cards_of(s.hands[p])) or "nothing"
-            return (f"seat {p} holds no {LETTERS[card]} ({NAMES[card]}); the hand is {held} "
-                    "(rules 2.3)")
+            return Reason(f"seat {p} holds no {LETTERS[card]} ({NAMES[card]}); the hand is "
+                          f"{held} (rules 2.3)", "not_held", cards=[LETTERS[card]])
         return None
     if kind == A.SWAP:
         if phase != KNIGHT_SWAP:
-            return (f"swap is the first step of the Chevalier's effect, phase knight_swap "
-                    f"(rules 2.4); the phase is {phase}")
+            return Reason(f"swap is the first step of the Chevalier's effect, phase knight_swap "
+                          f"(rules 2.4); the phase is {phase}", "not_now")
         return None
     if kind == A.FLIP:
         if phase != KNIGHT_FLIP:
-            return (f"flip is the second step of the Chevalier's effect, phase knight_flip "
-                    f"(rules 2.4); the phase is {phase}")
+            return Reason(f"flip is the second step of the Chevalier's effect, phase knight_flip "
+                          f"(rules 2.4); the phase is {phase}", "not_now")
         return None
     if kind == A.DRAW:
         if phase != KING_CHOICE:
-            return f"draw is the Roi's option (b), phase king (rules 2.4); the phase is {phase}"
+            return Reason(f"draw is the Roi's option (b), phase king (rules 2.4); the phase is "
+                          f"{phase}", "not_now")
         return None
     if kind == A.DISCARD:
         if phase != KING_DISCARD:
-            return (f"discard ends the Roi's option (b), phase king_discard (rules 2.4); the "
-                    f"phase is {phase}")
+            return Reason(f"discard ends the Roi's option (b), phase king_discard (rules 2.4); "
+                          f"the phase is {phase}", "not_now")
         c1, c2 = arg >> 2, arg & 3
         need = [0, 0, 0, 0]
         need[c1] += 1
@@ -340,23 +343,26 @@ def _problem(s: State, kind: int, arg: int) -> str | None:
         for c in range(4):
             if need[c] > hand[c]:
                 held = " ".join(LETTERS[x] for x in cards_of(hand))
-                return f"seat {p} does not hold {need[c]} {LETTERS[c]}; the hand is {held}"
+                return Reason(f"seat {p} does not hold {need[c]} {LETTERS[c]}; the hand is {held}",
+                              "not_held", cards=[LETTERS[c]] * need[c])
         return None
     if kind == A.PEEK:
         if phase != ASSASSIN_PEEK:
-            return (f"peek is the Assassin's effect, phase assassin (rules 2.4); the phase is "
-                    f"{phase}")
+            return Reason(f"peek is the Assassin's effect, phase assassin (rules 2.4); the phase "
+                          f"is {phase}", "not_now")
         down = _slots(15 & ~s.up)
         slots = _slots(arg)
         bad = [i for i in slots if s.up >> i & 1]
         if bad:
-            return f"slot {bad[0]} is face up; the Assassin looks at face-down cards (rules 2.4)"
+            return Reason(f"slot {bad[0]} is face up; the Assassin looks at face-down cards "
+                          "(rules 2.4)", "slot_face_up", slot=bad[0])
         need = min(2, len(down))
         if len(slots) != need:
-            return (f"the Assassin looks at {need} face-down card{'s' if need > 1 else ''} "
-                    "(2, or all if fewer are face down; rules 2.4, 3.L14)")
+            return Reason(f"the Assassin looks at {need} face-down card{'s' if need > 1 else ''} "
+                          "(2, or all if fewer are face down; rules 2.4, 3.L14)", "peek_count",
+                          n=need)
         return None
-    return "not an action"  # pragma: no cover - excluded by is_action
+    return Reason("not an action", "illegal")  # pragma: no cover - excluded by is_action
 
 
 def describe_allowed(s: State) -> str:
@@ -405,9 +411,9 @@ def _refusal(s: State, action: Any) -> IllegalAction:
                              f"{describe_allowed(s)}")
     text = A.TEXT[action]
     if s.phase == WON:
-        return IllegalAction(f"{text} is refused: {describe_allowed(s)}")
-    why = _problem(s, action >> 5, action & 31) or "it is not legal now"
-    return IllegalAction(f"{text} is refused: {why}; {describe_allowed(s)}")
+        return IllegalAction(f"{text} is refused: {describe_allowed(s)}", "game_over")
+    why = _problem(s, action >> 5, action & 31) or Reason("it is not legal now", "illegal")
+    return IllegalAction(f"{text} is refused: {why}; {describe_allowed(s)}", why.code, why.params)
 
 
 def _log(t: State, events: list[Event], ev: Event) -> None:

@@ -49,7 +49,10 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (m, k) => (params && params[k] !== undefined ? String(params[k]) : m));
 }
 
-export function has(key) { return key in dict || key in fallback; }
+// Whether a text exists for key (or its plural forms key_one / key_other).
+export function has(key) {
+  return [key, key + "_other"].some((k) => k in dict || k in fallback);
+}
 
 // Fill every [data-i18n] element (and [data-i18n-title], [data-i18n-placeholder]).
 export function applyStatic(root = document) {

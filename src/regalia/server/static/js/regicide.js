@@ -2,7 +2,7 @@
 // the buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
 import {
-  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, el, icon, regicideCard,
+  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, el, icon, rankOf, regicideCard,
 } from "./cards.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
@@ -23,16 +23,44 @@ function selectedCards(M) {
 
 // ------------------------------------------------------------------ board
 
+// What changed since the previous state, for the small motions (cards arriving on the
+// table, on the discard pile and in the hand, the damage bar filling). Empty when nothing
+// is to move: a render that only shows a new selection moves nothing.
+function changes(M) {
+  const v = M.state.view;
+  const p = M.animate && M.prev ? M.prev.view : null;
+  if (!p) return {};
+  const sameEnemy = p.enemy === v.enemy;
+  const before = (p.hand || []).slice();
+  const newCards = [];
+  (v.hand || []).forEach((c, i) => {
+    const j = before.indexOf(c);
+    if (j >= 0) before.splice(j, 1); else newCards.push(i);
+  });
+  return {
+    play: sameEnemy && v.table.length > p.table.length,
+    discard: v.discard > p.discard,
+    enemy: !sameEnemy,
+    barFrom: sameEnemy && v.damage !== p.damage ? barPct(p) : null,
+    drawn: new Set(p.hand ? newCards : []),
+  };
+}
+
+function barPct(v) {
+  return Math.min(100, Math.round((100 * v.damage) / Math.max(1, v.health)));
+}
+
 export function render(root, M, C) {
   const S = M.state;
   const v = S.view;
+  const moved = changes(M);
   root.innerHTML = "";
   root.append(
     players(v, S, C),
-    arena(v, C),
-    played(v, C),
-    prompt(v, S, M, C),
-    handZone(v, S, M, C),
+    arena(v, C, moved),
+    played(v, C, moved),
+    // The dock keeps the prompt, the hand and the buttons in view (sticky at the bottom).
+    el("div", { class: "dock" }, prompt(v, S, M, C), handZone(v, S, M, C, moved)),
   );
 }
 
@@ -45,9 +73,10 @@ function players(v, S, C) {
       el("div", { class: "player-name" },
         icon(info.kind === "bot" || info.bot_replaces ? "bot" : "person"),
         el("span", {}, C.seatLabel(k)),
-        info.kind === "human" ? el("span", { class: "dot " + (info.connected ? "on" : "off"), title: t(info.connected ? "seat.online" : "seat.offline") }) : null),
+        info.kind === "human" ? connDot(C.seatOnline(k, info)) : null),
       el("div", { class: "player-facts" },
         el("span", { class: "fact", title: t("regicide.hand_size") }, icon("deck"), String(v.hand_sizes[k])),
+        info.kind === "human" ? offlineTag(C.seatOnline(k, info)) : null,
         info.kind === "bot" ? el("span", { class: "tag" }, t("seat.bot", { name: botName(info.bot) })) : null,
         info.bot_replaces ? el("span", { class: "tag warn" }, t("seat.replaced")) : null,
         v.yielded[k] ? el("span", { class: "tag" }, t("regicide.yielded")) : null,
@@ -57,6 +86,17 @@ function players(v, S, C) {
     row.append(chip);
   }
   return row;
+}
+
+// A seat's connection: a dot, and in words when it is down (offlineTag, readable without
+// hovering).
+export function connDot(online) {
+  const label = t(online ? "seat.online" : "seat.offline");
+  return el("span", { class: "dot " + (online ? "on" : "off"), title: label, role: "img", "aria-label": label });
+}
+
+export function offlineTag(online) {
+  return online ? null : el("span", { class: "tag off" }, t("seat.offline"));
 }
 
 export function botName(name) {
@@ -76,7 +116,7 @@ export function seatControls(k, info, S, C) {
   return null;
 }
 
-function arena(v, C) {
+function arena(v, C, moved = {}) {
   const box = el("div", { class: "arena" });
   // The Castle
   const castle = el("div", { class: "pile castle" },
@@ -91,13 +131,13 @@ function arena(v, C) {
     const pct = Math.min(100, Math.round((100 * v.damage) / Math.max(1, v.health)));
     const suit = v.enemy_suit;
     enemy = el("div", { class: "enemy" },
-      el("div", { class: "enemy-card" }, regicideCard(v.enemy, { big: true })),
+      el("div", { class: "enemy-card" + (moved.enemy ? " enter" : "") }, regicideCard(v.enemy, { big: true })),
       el("div", { class: "enemy-stats" },
         el("div", { class: "enemy-name" }, cardName(v.enemy)),
         stat("sword", t("regicide.attack"), v.shield ? `${v.attack} − ${v.shield} = ${Math.max(0, v.attack - v.shield)}` : String(v.attack), "attack"),
         el("div", { class: "health" },
           stat("heart", t("regicide.health"), `${left} / ${v.health}`, "health"),
-          el("div", { class: "bar" }, el("div", { class: "bar-fill", style: `width:${pct}%` })),
+          el("div", { class: "bar" }, barFill(pct, moved.barFrom)),
           el("div", { class: "bar-caption" }, t("regicide.damage_dealt", { n: v.damage }))),
         stat("shield", t("regicide.shield"), String(v.shield), "shield"),
         el("div", { class: "immunity " + (v.immune ? "on" : "off") },
@@ -114,7 +154,7 @@ function arena(v, C) {
     v.tavern_top && v.tavern_top.length
       ? el("div", { class: "pile-sub" }, t("regicide.tavern_top", { cards: cardsText(v.tavern_top) })) : null);
   const discard = el("div", { class: "pile discard" },
-    v.discard_top ? regicideCard(v.discard_top) : el("div", { class: "card empty" }),
+    v.discard_top ? enter(regicideCard(v.discard_top), moved.discard) : el("div", { class: "card empty" }),
     el("div", { class: "pile-label" }, t("regicide.discard")),
     el("div", { class: "pile-sub" }, t("regicide.cards_n", { n: v.discard })));
   const piles = el("div", { class: "piles" }, tavern, discard);
@@ -128,18 +168,33 @@ function arena(v, C) {
   return box;
 }
 
+// The damage bar; with a start width it fills from there (a CSS animation, no inline style
+// attribute: the width is set through the CSS object model).
+function barFill(pct, from) {
+  const fill = el("div", { class: "bar-fill" + (from !== null && from !== undefined ? " grow" : "") });
+  fill.style.width = `${pct}%`;
+  if (from !== null && from !== undefined) fill.style.setProperty("--from", `${from}%`);
+  return fill;
+}
+
+function enter(node, yes) {
+  if (yes) node.classList.add("enter");
+  return node;
+}
+
 function stat(iconName, label, value, cls) {
   return el("div", { class: "stat " + cls }, icon(iconName), el("span", { class: "stat-label" }, label), el("b", { class: "stat-value" }, value));
 }
 
-function played(v) {
+function played(v, C, moved = {}) {
   const row = el("div", { class: "played" });
   row.append(el("div", { class: "played-label" }, t("regicide.played")));
   const list = el("div", { class: "played-list" });
   if (!v.table.length) list.append(el("span", { class: "muted" }, t("regicide.nothing_played")));
-  for (const play of v.table) {
-    list.append(el("div", { class: "play-group" }, play.map((c) => regicideCard(c, { small: true }))));
-  }
+  v.table.forEach((play, i) => {
+    const fresh = moved.play && i === v.table.length - 1;
+    list.append(el("div", { class: "play-group" + (fresh ? " enter" : "") }, play.map((c) => regicideCard(c, { small: true }))));
+  });
   row.append(list);
   return row;
 }
@@ -161,7 +216,7 @@ function prompt(v, S, M, C) {
   return el("div", { class: "prompt" + (v.current === me && !S.finished && S.legal.length ? " yours" : "") }, text);
 }
 
-function handZone(v, S, M, C) {
+function handZone(v, S, M, C, moved = {}) {
   const zone = el("div", { class: "hand-zone" });
   if (C.me === null) {
     zone.append(el("div", { class: "muted center" }, t("seat.spectator_hint")));
@@ -181,6 +236,8 @@ function handZone(v, S, M, C) {
     const selected = M.sel.includes(id);
     const card = regicideCard(c);
     card.classList.add("in-hand");
+    card.setAttribute("aria-label", cardName(c));
+    if (moved.drawn && moved.drawn.has(i)) card.classList.add("enter");
     if (selected) card.classList.add("selected");
     if (myTurn && usable.has(c)) {
       card.classList.add("selectable");
@@ -202,13 +259,57 @@ function button(label, enabled, onclick, cls = "btn", id = null) {
   return el("button", { class: cls, type: "button", disabled: !enabled, onclick, id }, label);
 }
 
+// Why the selection cannot be played (rules 1.5), as [code, params] for why(), or null.
+// The server's legal list decides; this only explains a selection that is not in it.
+function playReason(sel) {
+  if (!sel.length) return ["select_play", {}];
+  if (sel.length > 1 && sel.includes("X")) return ["jester_alone", {}];
+  const ranks = sel.map(rankOf);
+  if (sel.length === 2 && ranks.includes("A")) return ["illegal", {}];
+  if (ranks.includes("A") || new Set(ranks).size > 1 || "JQK".includes(ranks[0])) return ["play_shape", {}];
+  const total = sel.reduce((a, c) => a + cardValue(c), 0);
+  if (total > 10) return ["set_total", { total }];
+  return ["illegal", {}];
+}
+
+// Why the selection does not absorb the attack (rules 1.8, option minimal_discard).
+function discardReason(sel, need) {
+  if (!sel.length) return ["select_discard", { n: need }];
+  const total = sel.reduce((a, c) => a + cardValue(c), 0);
+  if (total < need) return ["discard_short", { total, attack: need }];
+  return ["discard_minimal", {}];
+}
+
+// A refusal's reason in the page's language; params as the engine gives them (cards in
+// notation, seats 0-based).
+export function why(code, params, C) {
+  if (!has("why." + code)) return null;
+  const p = { ...params };
+  if (Array.isArray(p.cards)) p.cards = cardsText(p.cards);
+  if (typeof p.seat === "number") p.seat = C.seatName(p.seat);
+  if (p.wish) p.wish = t("regicide.wish_" + p.wish);
+  return t("why." + code, p);
+}
+
+// The line under the buttons: why the selection cannot be played, else the names of the
+// selected cards (readable on a touch screen, where no tooltip shows).
+function whyLine(reason, sel, C) {
+  const text = reason ? why(reason[0], reason[1], C) : sel.length ? sel.map(cardName).join(", ") : "";
+  const cls = !reason ? "" : sel.length ? " refused" : " hint";
+  return el("div", { class: "why" + cls, id: "why", role: "status", "aria-live": "polite" }, text);
+}
+
 function actions(v, S, M, C, legal) {
+  const wrap = el("div", { class: "actions-wrap" });
   const bar = el("div", { class: "actions" });
+  wrap.append(bar);
   const sel = selectedCards(M);
   const busy = M.pending;
+  let reason = null;
   if (S.legal.length && v.phase === "play") {
     const text = sel.length ? legal.get(key("play", sel)) : null;
     const value = sel.reduce((a, c) => a + cardValue(c), 0);
+    if (!text) reason = playReason(sel);
     bar.append(button(sel.length ? t("regicide.play_sel", { cards: cardsText(sel), n: value }) : t("regicide.play"),
       !!text && !busy, () => C.act(text), "btn primary", "act-play"));
     if (legal.has("yield")) bar.append(button(t("regicide.yield"), !busy, () => C.act("yield"), "btn", "act-yield"));
@@ -216,6 +317,7 @@ function actions(v, S, M, C, legal) {
   if (S.legal.length && v.phase === "suffer") {
     const text = sel.length ? legal.get(key("discard", sel)) : null;
     const total = sel.reduce((a, c) => a + cardValue(c), 0);
+    if (!text) reason = discardReason(sel, v.attack_to_absorb);
     bar.append(button(t("regicide.discard_sel", { sel: total, n: v.attack_to_absorb }), !!text && !busy,
       () => C.act(text), "btn primary", "act-discard"));
   }
@@ -239,7 +341,8 @@ function actions(v, S, M, C, legal) {
       "btn wish" + (mine === "no" ? " pressed" : ""), "wish-no"));
   }
   if (M.sel.length) bar.append(button(t("action.clear"), true, () => C.clear(), "btn ghost", "act-clear"));
-  return bar;
+  if (S.legal.length && ["play", "suffer"].includes(v.phase)) wrap.append(whyLine(reason, sel, C));
+  return wrap;
 }
 
 // ------------------------------------------------------------------ help and end

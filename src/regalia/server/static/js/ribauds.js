@@ -1,8 +1,8 @@
 // Le Roy des Ribauds at the table: the Court of four slots, the two hands, the piles and the
 // buttons of the phase. Only actions in the server's legal list can be submitted.
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { cardBack, el, icon, ribName, ribaudsCard } from "./cards.js";
-import { botName, seatControls } from "./regicide.js";
+import { botName, connDot, offlineTag, seatControls } from "./regicide.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 const slotName = (i) => t("rib.slot", { n: Number(i) + 1 });
@@ -15,10 +15,32 @@ function sel(M, kind) {
   return M.sel.filter((x) => x.startsWith(kind + ":")).map((x) => Number(x.slice(2)));
 }
 
+// What changed since the previous state, for the small motions: Court slots whose card or
+// side changed, new cards in the hand, a new top of the discard pile.
+function changes(M) {
+  const v = M.state.view;
+  const p = M.animate && M.prev ? M.prev.view : null;
+  if (!p) return {};
+  const slots = new Set();
+  v.court.forEach((slot, i) => {
+    const old = p.court[i] || {};
+    if (old.face_up !== slot.face_up || old.card !== slot.card) slots.add(i);
+  });
+  const before = (p.hand || []).slice();
+  const drawn = new Set();
+  (v.hand || []).forEach((c, i) => {
+    const j = before.indexOf(c);
+    if (j >= 0) before.splice(j, 1); else drawn.add(i);
+  });
+  const d0 = (p.discard || []).length, d1 = (v.discard || []).length;
+  return { slots, drawn, discard: d1 > d0 };
+}
+
 export function render(root, M, C) {
   const S = M.state;
   const v = S.view;
   const me = C.me;
+  const moved = changes(M);
   const top = me === null ? 1 : 1 - me;
   const bottom = me === null ? 0 : me;
   root.innerHTML = "";
@@ -34,12 +56,12 @@ export function render(root, M, C) {
     if (verb === "discard") a.forEach((c) => usableHand.add(c));
   }
   root.append(
-    playerRow(top, v, S, C, true),
-    opponentHand(top, v, me),
-    court(v, S, M, C, usableSlots),
-    piles(v),
-    prompt(v, S, C),
-    handZone(bottom, v, S, M, C, usableHand, legal),
+    el("div", { class: "opp-row" }, playerRow(top, v, S, C, true), opponentHand(top, v, me),
+      me !== null && (v.opponent_hand_known || []).length
+        ? el("div", { class: "legend" }, t("rib.known_opp_legend")) : null),
+    el("div", { class: "rib-middle" }, court(v, S, M, C, usableSlots, moved), piles(v, moved)),
+    // The dock keeps the prompt, the hand and the buttons in view (sticky at the bottom).
+    el("div", { class: "dock" }, prompt(v, S, C), handZone(bottom, v, S, M, C, usableHand, legal, moved)),
   );
 }
 
@@ -51,9 +73,10 @@ function playerRow(k, v, S, C, isTop) {
       el("div", { class: "player-name" },
         icon(info.kind === "bot" || info.bot_replaces ? "bot" : "person"),
         el("span", {}, C.seatLabel(k)),
-        info.kind === "human" ? el("span", { class: "dot " + (info.connected ? "on" : "off") }) : null),
+        info.kind === "human" ? connDot(C.seatOnline(k, info)) : null),
       el("div", { class: "player-facts" },
         el("span", { class: "fact" }, icon("deck"), String(v.hand_sizes[k])),
+        info.kind === "human" ? offlineTag(C.seatOnline(k, info)) : null,
         info.kind === "bot" ? el("span", { class: "tag" }, t("seat.bot", { name: botName(info.bot) })) : null,
         info.bot_replaces ? el("span", { class: "tag warn" }, t("seat.replaced")) : null,
         acting ? el("span", { class: "tag turn" }, t("seat.to_act")) : null),
@@ -74,10 +97,11 @@ function opponentHand(k, v, me) {
   return row;
 }
 
-function court(v, S, M, C, usable) {
+function court(v, S, M, C, usable, moved = {}) {
   const box = el("div", { class: "court" });
   const chosen = sel(M, "s");
   const opp = C.me === null ? null : 1 - C.me;
+  let oppKnows = false;
   v.court.forEach((slot, i) => {
     let card;
     if (slot.face_up) card = ribaudsCard(slot.card);
@@ -90,7 +114,9 @@ function court(v, S, M, C, usable) {
       }
     }
     card.classList.add("court-card");
+    if (moved.slots && moved.slots.has(i)) card.classList.add("enter");
     const selected = chosen.includes(i);
+    if (opp !== null && slot.known_by[opp] && !slot.face_up) oppKnows = true;
     if (selected) card.classList.add("selected");
     const cell = el("div", { class: "court-slot" + (slot.face_up ? " up" : " down"), dataset: { slot: i } }, card,
       el("div", { class: "slot-label" }, slotName(i),
@@ -107,10 +133,13 @@ function court(v, S, M, C, usable) {
     }
     box.append(cell);
   });
-  return el("div", { class: "court-zone" }, el("div", { class: "court-title" }, t("rib.court")), box);
+  const zone = el("div", { class: "court-zone" }, el("div", { class: "court-title" }, t("rib.court")), box);
+  // The markers' meanings in words, for screens without hover.
+  if (oppKnows) zone.append(el("div", { class: "legend" }, icon("eye"), " ", t("rib.opp_knows")));
+  return zone;
 }
 
-function piles(v) {
+function piles(v, moved = {}) {
   const discard = v.discard || [];
   return el("div", { class: "piles rib-piles" },
     el("div", { class: "pile" },
@@ -118,9 +147,14 @@ function piles(v) {
       el("div", { class: "pile-label" }, t("rib.deck")),
       v.deck_bottom_reines ? el("div", { class: "pile-sub" }, t("rib.bottom_reines", { n: v.deck_bottom_reines })) : null),
     el("div", { class: "pile" },
-      discard.length ? ribaudsCard(discard[0], { small: true }) : el("div", { class: "card small empty" }),
+      discard.length ? withClass(ribaudsCard(discard[0], { small: true }), moved.discard ? "enter" : null) : el("div", { class: "card small empty" }),
       el("div", { class: "pile-label" }, t("rib.discard")),
       discard.length > 1 ? el("div", { class: "pile-sub" }, discard.slice(1).map(ribName).join(", ")) : null));
+}
+
+function withClass(node, cls) {
+  if (cls) node.classList.add(cls);
+  return node;
 }
 
 function prompt(v, S, C) {
@@ -133,7 +167,7 @@ function prompt(v, S, C) {
   return el("div", { class: "prompt" + (v.current === C.me && S.legal.length && !S.finished ? " yours" : "") }, text);
 }
 
-function handZone(k, v, S, M, C, usable, legal) {
+function handZone(k, v, S, M, C, usable, legal, moved = {}) {
   const zone = el("div", { class: "hand-zone" });
   if (C.me === null) {
     zone.append(playerRow(k, v, S, C, false));
@@ -147,12 +181,15 @@ function handZone(k, v, S, M, C, usable, legal) {
   const knownByOpp = (v.hand_known_by_opponent || []).slice();
   const handEl = el("div", { class: "hand", role: "group", "aria-label": t("rib.your_hand") });
   const lim = (LIMITS[v.phase] || {}).h || 1;
+  let known = false;
   hand.forEach((c, i) => {
     const card = ribaudsCard(c);
     card.classList.add("in-hand");
+    if (moved.drawn && moved.drawn.has(i)) card.classList.add("enter");
     const j = knownByOpp.indexOf(c);
     if (j >= 0) {
       knownByOpp.splice(j, 1);
+      known = true;
       card.append(el("span", { class: "opp-knows in-card", title: t("rib.opp_knows_hand") }, icon("eye")));
     }
     if (chosen.includes(i)) card.classList.add("selected");
@@ -165,8 +202,8 @@ function handZone(k, v, S, M, C, usable, legal) {
     }
     handEl.append(card);
   });
-  zone.append(playerRow(k, v, S, C, false));
-  zone.append(handEl);
+  zone.append(el("div", { class: "own-row" }, playerRow(k, v, S, C, false), handEl));
+  if (known) zone.append(el("div", { class: "legend" }, icon("eye"), " ", t("rib.opp_knows_hand")));
   zone.append(actions(v, S, M, C, legal, hand));
   return zone;
 }
@@ -175,12 +212,50 @@ function button(label, text, M, C, cls, id) {
   return el("button", { class: cls, type: "button", disabled: !text || M.pending, id, onclick: () => C.act(text) }, label);
 }
 
+// Why the selection cannot be done yet, as [code, params] for why(), or null (rules 2.3,
+// 2.4). The server's legal list decides; this only explains.
+function selectionReason(v, S, slots, cards) {
+  const up = (i) => v.court[i] && v.court[i].face_up;
+  switch (v.phase) {
+    case "act":
+      if (slots.length === 1 && !cards.length && up(slots[0])) return ["rib_face_up", { slot: slots[0] }];
+      if (!slots.length && cards.length === 1) return ["rib_pick_slot", {}];
+      return null;
+    case "knight_swap":
+      return slots.length === 1 ? ["rib_swap_second", {}] : null;
+    case "king_discard":
+      return cards.length === 1 ? ["rib_discard_second", {}] : null;
+    case "assassin": {
+      const need = Math.max(0, ...S.legal.filter((x) => x.startsWith("peek")).map((x) => x.split(" ").length - 1));
+      return slots.length && slots.length !== need ? ["peek_count", { n: need }] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+// A refusal's reason in the page's language; params as the engine gives them (cards as
+// letters, slots 0-based).
+export function why(code, params, C) {
+  if (!has("why." + code)) return null;
+  const p = { ...params };
+  if (Array.isArray(p.cards)) p.cards = names(p.cards);
+  if (typeof p.slot === "number") p.slot = slotName(p.slot);
+  if (typeof p.seat === "number") p.seat = C.seatName(p.seat);
+  return t("why." + code, p);
+}
+
 function actions(v, S, M, C, legal, hand) {
+  const wrap = el("div", { class: "actions-wrap" });
   const bar = el("div", { class: "actions" });
-  if (!S.legal.length) return bar;
+  wrap.append(bar);
+  if (!S.legal.length) return wrap;
   const slots = sel(M, "s");
   const cards = sel(M, "h").map((i) => hand[i]);
   const one = slots.length === 1 ? slots[0] : null;
+  const reason = selectionReason(v, S, slots, cards);
+  wrap.append(el("div", { class: "why" + (reason ? " refused" : ""), id: "why", role: "status", "aria-live": "polite" },
+    reason ? why(reason[0], reason[1], C) : ""));
   switch (v.phase) {
     case "act": {
       bar.append(button(t("rib.reveal"), one !== null && !cards.length ? legal.get(key("reveal", [String(one)])) : null, M, C, "btn primary", "act-reveal"));
@@ -209,7 +284,7 @@ function actions(v, S, M, C, legal, hand) {
       break;
   }
   if (M.sel.length) bar.append(el("button", { class: "btn ghost", type: "button", id: "act-clear", onclick: () => C.clear() }, t("action.clear")));
-  return bar;
+  return wrap;
 }
 
 // ------------------------------------------------------------------ help and end

@@ -1,8 +1,13 @@
 // The table page: one websocket, the seat's view, the board of the game, the log and the
 // table talk. Everything shown comes from the server's messages for this seat.
-import { applyStatic, detectLang, langSwitch, loadLang, t } from "./i18n.js";
+//
+// Connection truth: while the socket is down a banner says so and the seat's own dot turns
+// grey; a move clicked meanwhile is kept and sent when the connection returns if it is still
+// legal at the same ply, otherwise the player is told it was not sent.
+import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { TableSocket } from "./net.js";
+import { TurnAlerts } from "./alerts.js";
 import { invitesFor, remember } from "./mytables.js";
 import { linkRow } from "./links.js";
 import * as regicide from "./regicide.js";
@@ -22,12 +27,18 @@ const M = {
   sel: [],
   selPly: -1,
   pending: false,
+  queued: null,      // {ply, action, inflight}: a move clicked while offline
+  inflight: null,    // {ply, action}: a move sent and not answered yet
+  prev: null,        // the state before the latest one (what changed is animated)
+  animate: false,    // true during the render that follows a new state
+  everOnline: false,
   endDismissed: false,
   status: "connecting",
   lastError: null,
 };
 
 let socket = null;
+let alerts = null;
 const $ = (id) => document.getElementById(id);
 
 function game() { return M.welcome ? GAMES[M.welcome.game] : null; }
@@ -42,23 +53,40 @@ function seatLabel(k) {
   return M.state && M.state.seat === k ? `${name} (${t("seat.you")})` : name;
 }
 
+// Whether seat k is connected, as far as this page knows: its own seat is offline whenever
+// this page's connection is down, whatever the server said last.
+function seatOnline(k, info) {
+  if (!info || !info.connected) return false;
+  return !(M.state && k === M.state.seat && M.status !== "online");
+}
+
+// Send a message that is not a move; said so when offline (nothing is kept).
+function sendNow(msg) {
+  if (!socket.send(msg)) toast(t("offline.not_sent_now"), null, "error");
+}
+
 // ------------------------------------------------------------------ controller
 
 const C = {
   t,
   seatName,
   seatLabel,
+  seatOnline,
   get me() { return M.state ? M.state.seat : null; },
   act(action) {
     if (M.pending || !M.state) return;
     M.pending = true;
-    socket.send({ type: "act", ply: M.state.ply, action });
+    if (socket.send({ type: "act", ply: M.state.ply, action })) M.inflight = { ply: M.state.ply, action };
+    else {
+      M.queued = { ply: M.state.ply, action };
+      paintBanner();
+    }
     render();
   },
-  wish(value) { socket.send({ type: "wish", value }); },
-  setBot(seat, on) { socket.send({ type: "bot", seat, on }); },
-  say(id) { socket.send({ type: "say", message_id: id }); },
-  chat(text) { socket.send({ type: "chat", text }); },
+  wish(value) { sendNow({ type: "wish", value }); },
+  setBot(seat, on) { sendNow({ type: "bot", seat, on }); },
+  say(id) { sendNow({ type: "say", message_id: id }); },
+  chat(text) { sendNow({ type: "chat", text }); },
   toggle(item, max = 99) {
     const i = M.sel.indexOf(item);
     if (i >= 0) M.sel.splice(i, 1);
@@ -79,6 +107,10 @@ const C = {
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
+      // A move sent just before the connection dropped may never have arrived: it is sent
+      // again if the game is still where it was (the server refuses a repeat as stale).
+      if (M.inflight) M.queued = { ...M.inflight, inflight: true };
+      M.inflight = null;
       M.welcome = msg;
       M.log = [];
       if (token && msg.seat !== null) {
@@ -90,9 +122,15 @@ function onMessage(msg) {
       if (msg.log_start === 0) M.log = [];
       M.log = M.log.slice(0, msg.log_start).concat(msg.log);
       if (msg.ply !== M.selPly) { M.sel = []; M.selPly = msg.ply; }
+      if (M.inflight && msg.ply > M.inflight.ply) M.inflight = null;
+      M.prev = M.state;
       M.state = msg;
       M.pending = false;
+      if (M.queued) sendQueued();
+      M.animate = true;
       render();
+      M.animate = false;
+      alerts.update(askedOf(msg));
       break;
     }
     case "seats":
@@ -108,6 +146,7 @@ function onMessage(msg) {
       break;
     case "error":
       M.pending = false;
+      M.inflight = null;
       showError(msg);
       render();
       break;
@@ -116,10 +155,36 @@ function onMessage(msg) {
   }
 }
 
+// The move kept while offline goes out now if it is still legal at the same ply.
+function sendQueued() {
+  const q = M.queued;
+  M.queued = null;
+  paintBanner();
+  if (M.state.ply === q.ply && M.state.legal.includes(q.action) && socket.send({ type: "act", ply: q.ply, action: q.action })) {
+    M.pending = true;
+    M.inflight = { ply: q.ply, action: q.action };
+    return;
+  }
+  // A move that was sent may have been applied (the game moved on): nothing to say then.
+  if (!q.inflight) toast(t("offline.not_sent"), t("offline.not_sent_why"), "error");
+}
+
+// What the table asks of this seat now: "turn", "wish" (the Jester window) or null.
+function askedOf(S) {
+  if (!S || S.finished || S.seat === null) return null;
+  if (S.legal.length) return "turn";
+  const prefs = S.view.preferences;
+  if (S.side && S.side.length && prefs && !prefs[S.seat]) return "wish";
+  return null;
+}
+
+// A refusal in the page's language: the engine's reason code is translated by the game's
+// module; the English message (which may name internal phases) is never shown.
 function showError(msg) {
-  const title = t("error." + msg.code) !== "error." + msg.code ? t("error." + msg.code) : t("error.generic");
-  const showReason = ["illegal", "bad_action", "bad_message", "unknown_type", "too_large", "bad_json"].includes(msg.code);
-  toast(title, showReason ? msg.message : null, "error");
+  if (msg.code === "not_found") return;           // the board says it
+  const title = has("error." + msg.code) ? t("error." + msg.code) : t("error.generic");
+  const detail = msg.reason && game() ? game().why(msg.reason.code, msg.reason.params || {}, C) : null;
+  toast(title, detail, "error");
 }
 
 export function toast(title, detail = null, kind = "info") {
@@ -133,29 +198,57 @@ export function toast(title, detail = null, kind = "info") {
 
 function onStatus(status) {
   M.status = status;
+  if (status === "online") M.everOnline = true;
   const c = $("conn");
   c.dataset.state = status;
   c.textContent = t("conn." + status);
   document.body.classList.toggle("offline", status !== "online");
+  paintBanner();
+  if (status === "gone") showGone();
+  else render();
+}
+
+function paintBanner() {
+  const b = $("banner");
+  const down = M.everOnline && (M.status === "reconnecting" || M.status === "connecting");
+  b.hidden = !down;
+  b.textContent = down ? t(M.queued ? "offline.banner_queued" : "offline.banner") : "";
+}
+
+// An unknown table id: say so, with the way back to the lobby.
+function showGone() {
+  document.body.classList.add("gone");
+  const board = $("board");
+  board.innerHTML = "";
+  board.append(el("div", { class: "gone-box" },
+    el("h1", {}, t("gone.title")),
+    el("p", {}, t("gone.text", { id: tableId || "—" })),
+    el("a", { class: "btn primary big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
+  alerts.setBaseTitle(`${t("gone.title")} · Regalia`);
 }
 
 // ------------------------------------------------------------------ rendering
 
 function setupChrome() {
   const g = M.welcome.game;
+  const solo = M.welcome.players === 1;
   document.body.dataset.game = g;
+  document.body.dataset.players = M.welcome.players;
   $("game-title").textContent = t("game." + g);
-  document.title = `${t("game." + g)} · Regalia`;
+  alerts.setBaseTitle(`${t("game." + g)} · Regalia`);
   $("table-code").textContent = tableId;
   const invites = invitesFor(tableId);
-  $("invite-btn").hidden = false;
+  // Solo: nobody to invite or talk to.
+  $("invite-btn").hidden = solo;
   $("invite-btn").onclick = () => openInvite(invites);
+  $("talk-panel").hidden = solo;
+  $("alerts-btn").hidden = M.welcome.seat === null;    // a spectator is never asked
   renderTalkControls();
   renderHelp();
 }
 
 function render() {
-  if (!M.state || !M.welcome) return;
+  if (!M.state || !M.welcome || M.status === "gone") return;
   const mod = game();
   const board = $("board");
   mod.render(board, M, C);
@@ -271,16 +364,20 @@ function openInvite(invites) {
 async function main() {
   await loadLang(detectLang());
   applyStatic();
+  $("alerts-btn").prepend(icon("bell"));
+  alerts = new TurnAlerts({ button: $("alerts-btn"), t, baseTitle: "Regalia" });
   langSwitch($("lang"), () => {
+    alerts.paint();
     if (M.welcome) setupChrome();
     $("end").open && $("end").close();
     M.endDismissed = false;
     render();
     renderTalk();
     onStatus(M.status);
+    alerts.update(askedOf(M.state));
   });
+  if (!tableId) { onStatus("gone"); return; }
   onStatus("connecting");
-  if (!tableId) { toast(t("error.not_found")); return; }
   socket = new TableSocket(tableId, token, { onMessage, onStatus });
   window.regalia = { M, socket };
   socket.connect();

@@ -1,0 +1,145 @@
+"""The hand and the buttons of the phase stay in view without scrolling, at 390x844 (a
+phone) and 1280x720 (a small laptop), in every phase of both games, for 1 to 4 players.
+
+Each phase is shown from a real engine position: engine games are played at random until
+seat 0 is asked for every kind of decision, and each position's ``state`` message (built
+as the server builds it) is handed to a real table page, whose layout is then measured.
+Whole games played by clicking check the live path too."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from browser_helpers import (click_regicide, click_ribauds, controls_in_view, page_state,
+                             regicide_choice, show_state, state_message, wait_ply, wait_state)
+from regalia.core.records import Match
+from regalia.games import get_game
+from regalia.server import gamekit
+
+pytestmark = pytest.mark.slow
+
+SIZES = {"phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
+         "laptop": dict(viewport={"width": 1280, "height": 720})}
+
+# What seat 0 may be asked, per game and number of players ("waiting": nothing, its hand
+# is still shown; "wish": Regicide's Jester window asks another seat's player).
+KINDS = {
+    ("regicide", 1): {"play", "suffer"},
+    ("regicide", 2): {"play", "suffer", "waiting"},
+    ("regicide", 3): {"play", "suffer", "choose", "wish", "waiting"},
+    ("regicide", 4): {"play", "suffer", "choose", "wish", "waiting"},
+    ("ribauds", 2): {"act", "knight_swap", "knight_flip", "king", "king_discard", "assassin", "waiting"},
+}
+# The button each kind must show.
+BUTTON = {"play": "act-play", "suffer": "act-discard", "choose": "act-choose-", "wish": "wish-yes",
+          "act": "act-reveal", "knight_swap": "act-swap", "knight_flip": "act-flip",
+          "king": "act-draw", "king_discard": "act-discard", "assassin": "act-peek"}
+
+
+def asked_kind(game, st) -> str | None:
+    if game.is_terminal(st):
+        return None
+    if game.current_seat(st) == 0:
+        return game.view(st, 0)["phase"]
+    return "wish" if gamekit.side_texts(game, st, 0) else "waiting"
+
+
+def positions(name: str, players: int) -> dict:
+    """The first engine position of each kind in ``KINDS`` (random play over seeds)."""
+    game = get_game(name)
+    want = KINDS[(name, players)]
+    found: dict = {}
+    for seed in range(500):
+        m, rng, ply = Match(game, {"players": players}, seed), random.Random(seed), 0
+        while not game.is_terminal(m.state) and len(found) < len(want):
+            kind = asked_kind(game, m.state)
+            if kind in want and kind not in found:
+                found[kind] = (m.state, ply)
+            m.play(rng.choice(list(game.legal_actions(m.state))))
+            ply += 1
+        if len(found) == len(want):
+            return found
+    raise AssertionError(f"{name} {players}p: no position for {want - set(found)}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("name,players", list(KINDS))
+def test_controls_in_view_in_every_phase(server, chromium, shots, size, name, players):
+    game = get_game(name)
+    found = positions(name, players)
+    table = server.create(name, ["human"] * players)   # nobody else acts: the page shows what it is given
+    ctx = chromium.new_context(locale="en-US", reduced_motion="reduce", **SIZES[size])
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    for kind, (st, ply) in sorted(found.items()):
+        show_state(page, state_message(game, st, 0, table["id"], ply))
+        page.wait_for_function("p => window.regalia.M.state.ply === p", arg=ply)
+        got = controls_in_view(page)
+        assert got["scrollY"] == 0
+        assert got["cards"] == len(game.view(st, 0)["hand"]), (kind, got)
+        assert not got["bad"], (size, name, players, kind, got)
+        if kind in BUTTON:
+            assert any(b.startswith(BUTTON[kind]) for b in got["buttons"]), (kind, got)
+        else:
+            assert not got["buttons"], (kind, got)
+        if players == 4 or name == "ribauds":
+            shots(page, f"controls-{name}-{players}p-{size}-{kind}", full_page=False)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_whole_ribauds_game_at_1280x720_keeps_the_controls_in_view(server, chromium):
+    table = server.create("ribauds", ["human", "random"])
+    ctx = chromium.new_context(locale="en-US", reduced_motion="reduce", **SIZES["laptop"])
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    st = wait_state(page)
+    rng = random.Random(11)
+    checked = 0
+    while not st["finished"]:
+        if st["current"] != 0 or not st["legal"]:
+            page.wait_for_function(
+                "p => { const s = window.regalia.M.state; return s.ply > p || s.finished || (s.current === 0 && s.legal.length); }",
+                arg=st["ply"], timeout=15000)
+            st = page_state(page)
+            continue
+        got = controls_in_view(page)
+        assert not got["bad"] and got["buttons"], got
+        checked += 1
+        click_ribauds(page, rng.choice(st["legal"]))
+        wait_ply(page, st["ply"] + 1)
+        st = page_state(page)
+        assert checked < 300
+    assert checked >= 2
+    ctx.close()
+
+
+def test_a_whole_four_player_regicide_game_on_a_phone_keeps_the_controls_in_view(server, chromium):
+    table = server.create("regicide", ["human", "heuristic", "heuristic", "heuristic"])
+    ctx = chromium.new_context(locale="en-US", reduced_motion="reduce", **SIZES["phone"])
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    st = wait_state(page)
+    rng = random.Random(5)
+    checked = 0
+    while not st["finished"]:
+        if st["current"] != 0 or not st["legal"]:
+            page.wait_for_function(
+                "p => { const s = window.regalia.M.state; return s.ply > p || s.finished || (s.current === 0 && s.legal.length); }",
+                arg=st["ply"], timeout=15000)
+            st = page_state(page)
+            continue
+        got = controls_in_view(page)
+        assert not got["bad"] and got["buttons"], got
+        checked += 1
+        click_regicide(page, regicide_choice(st["view"], st["legal"], rng))
+        wait_ply(page, st["ply"] + 1)
+        st = page_state(page)
+        assert checked < 300
+    assert checked >= 1
+    ctx.close()

@@ -1,0 +1,65 @@
+"""Refusals carry a stable reason code and parameters (for translated interfaces) besides
+the English message (rules 1.5, 1.8, 1.10, 1.11, 1.14)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from regalia.core.errors import IllegalAction
+from regicide_helpers import G, state
+
+
+def refusal(s, text: str) -> IllegalAction:
+    with pytest.raises(IllegalAction) as e:
+        G.apply(s, G.action_from_text(s, text), random.Random(0))
+    return e.value
+
+
+def test_rules_1_5_a_mixed_play_says_play_shape():
+    e = refusal(state(2, hands=[["5H", "6C", "2S"], ["3C"]]), "play 5H 6C")
+    assert e.code == "play_shape" and e.params == {}
+    assert "same number" in str(e)
+
+
+def test_rules_1_5_a_card_not_held_is_named_in_the_params():
+    e = refusal(state(2, hands=[["5H"], ["3C"]]), "play 9D")
+    assert (e.code, e.params) == ("not_held", {"cards": ["9D"]})
+
+
+def test_rules_1_8_a_short_discard_gives_its_total_and_the_attack():
+    s = state(2, enemy="JH", hands=[["2C", "3D", "9S"], ["4C"]], phase="suffer")
+    e = refusal(s, "discard 2C 3D")
+    assert (e.code, e.params) == ("discard_short", {"total": 5, "attack": 10})
+    assert e.reason() == {"code": "discard_short", "params": {"total": 5, "attack": 10}}
+
+
+def test_rules_1_8_cards_are_not_discarded_in_step_1_and_no_phase_name_is_needed():
+    e = refusal(state(2, hands=[["5H"], ["3C"]]), "discard 5H")
+    assert e.code == "not_now" and e.params == {}
+    assert "play" in str(e)          # the English message still names the phase
+
+
+def test_rules_1_11_no_yield_in_solo():
+    assert refusal(state(1, hands=[["5H"]]), "yield").code == "no_yield_solo"
+
+
+def test_rules_1_11_no_yield_when_every_other_player_yielded():
+    s = state(2, hands=[["5H"], ["3C"]], yielded=[False, True])
+    assert refusal(s, "yield").code == "no_yield_all_yielded"
+
+
+def test_rules_1_14_the_jester_refresh_is_solo_only():
+    assert refusal(state(2, hands=[["5H"], ["3C"]]), "jester").code == "jester_solo_only"
+
+
+def test_rules_1_10_a_wish_outside_the_jester_window():
+    e = refusal(state(2, hands=[["5H"], ["3C"]]), "prefer 1 yes")
+    assert e.code == "wish_not_now"
+
+
+def test_an_unreadable_action_has_the_plain_code():
+    with pytest.raises(IllegalAction) as e:
+        G.action_from_text(state(1, hands=[["5H"]]), "fly away")
+    assert e.value.code == "illegal" and e.value.params == {}
