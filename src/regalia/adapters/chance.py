@@ -40,14 +40,14 @@ class ScriptedRandom(random.Random):
     """A ``random.Random`` whose draws are the given chance outcomes, in order.
 
     ``outcomes``: ints, draw ``k`` being in ``range(n_k)`` for the ``n_k`` the engine asks
-    for. ``_randbelow`` (behind ``randrange``, ``choice``, ``sample``) and ``shuffle`` read
+    for (draws among one outcome take none). ``_randbelow`` (behind ``randrange``, ``choice``, ``sample``) and ``shuffle`` read
     them; floats (``random()``) raise ``TypeError``, as they have no finite chance outcomes.
     Raises ``NeedChance`` once the outcomes are used up, ``ValueError`` for an outcome out
     of range.
     """
 
     def __init__(self, outcomes: list[int]) -> None:
-        super().__init__(0)
+        # Random.__init__ would seed the Mersenne Twister, never used here: skipped (speed).
         self._outcomes = outcomes
         self._next = 0
 
@@ -67,7 +67,7 @@ class ScriptedRandom(random.Random):
         return j
 
     def _randbelow(self, n: int) -> int:
-        return self._take(n)
+        return self._take(n) if n > 1 else 0  # one outcome is no chance node
 
     def shuffle(self, x: list) -> None:
         for i in range(len(x) - 1, 0, -1):
@@ -100,6 +100,9 @@ class ChanceDriver:
         self.pending: list[int] = []  # announced draw sizes not yet supplied
         self.cards: list[Any] | None = None  # the shuffle's list, as of the next draw
         self.result: Any = None
+
+    def __deepcopy__(self, memo) -> "ChanceDriver":
+        return self.copy()
 
     def copy(self) -> "ChanceDriver":
         d = ChanceDriver.__new__(ChanceDriver)

@@ -56,6 +56,9 @@ class Position:
     def __init__(self, s: Any) -> None:
         self.s = s
 
+    def __deepcopy__(self, memo) -> "Position":
+        return self  # engine states are never changed once built
+
     def __reduce__(self):
         s = self.s
         if s is None:
@@ -86,6 +89,9 @@ class EngineCall:
         self.position = position
         self.code = code
 
+    def __deepcopy__(self, memo) -> "EngineCall":
+        return self  # never changed once built
+
     def __call__(self, rng: random.Random) -> Any:
         if self.position is None:
             return self.engine.new_game(self.config, rng)
@@ -104,8 +110,11 @@ class EngineState(pyspiel.State):
         self._position = Position(engine_state)
         self.driver: ChanceDriver | None = None
         self._legal: list[int] | None = None
+        self._player = pyspiel.PlayerId.CHANCE
         if deal:
             self._run(EngineCall(self.ENGINE, config=game.config))
+        else:
+            self._settle(engine_state)
 
     @property
     def engine(self) -> Any:
@@ -122,6 +131,7 @@ class EngineState(pyspiel.State):
             self._settle(result)
         else:
             self.driver = driver
+            self._player = pyspiel.PlayerId.CHANCE
 
     def _run_action(self, code: int) -> None:
         """Apply the engine action ``code`` to the engine state."""
@@ -130,15 +140,17 @@ class EngineState(pyspiel.State):
     def _settle(self, engine_state: Any) -> None:
         self._position = Position(engine_state)
         self.driver = None
+        if engine_state is None:  # a state built to be filled in (a copy)
+            return
+        if self.ENGINE.is_terminal(engine_state) or self._truncated():
+            self._player = pyspiel.PlayerId.TERMINAL
+        else:
+            self._player = self.ENGINE.current_seat(engine_state)
 
     # ----------------------------------------------------------------- OpenSpiel API
 
     def current_player(self) -> int:
-        if self.driver is not None:
-            return pyspiel.PlayerId.CHANCE
-        if self.ENGINE.is_terminal(self.engine) or self._truncated():
-            return pyspiel.PlayerId.TERMINAL
-        return self.ENGINE.current_seat(self.engine)
+        return self._player
 
     def _truncated(self) -> bool:
         return False
@@ -163,8 +175,8 @@ class EngineState(pyspiel.State):
                 self._settle(result)
             return
         if action not in self._legal_actions(self.current_player()):
-            raise ValueError(f"action {action} ({self._action_to_string(self.current_player(), action)!r}) "
-                             f"is not legal here; the legal actions are {self._legal}")
+            raise ValueError(f"action {action} is not legal here; the legal actions are "
+                             f"{self._legal}")
         self._legal = None
         self._apply_player_action(action)
 
@@ -175,7 +187,7 @@ class EngineState(pyspiel.State):
         return self._player_action_text(action)
 
     def is_terminal(self) -> bool:
-        return self.driver is None and (self.ENGINE.is_terminal(self.engine) or self._truncated())
+        return self._player == pyspiel.PlayerId.TERMINAL
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -187,23 +199,15 @@ class EngineState(pyspiel.State):
             return "(dealing)"
         return json.dumps(self.ENGINE.to_json(self.engine), sort_keys=True)
 
-    def __deepcopy__(self, memo) -> "EngineState":
-        # Engine states are never mutated (apply returns a new one): share them.
-        other = type(self)(self.get_game(), deal=False)
-        other._position = self._position
-        other.driver = self.driver.copy() if self.driver is not None else None
-        other._legal = self._legal
-        self._copy_extra(other)
-        return other
-
     def resample_from_infostate(self, player: int, probability_sampler) -> "EngineState":
         """A state the seat ``player`` cannot tell from this one: the hidden cards sampled
         from its view (Regalia's determinization), the log kept as the seat saw it."""
         rng = random.Random(int(probability_sampler() * 2 ** 53))
         sample = self._determinize(self.ENGINE.view(self.engine, player), rng)
         sample.log = log_seen_by(self.engine.log, player)
-        other = type(self)(self.get_game(), sample, deal=False)
+        other = type(self)(self.get_game(), None, deal=False)
         self._copy_extra(other)
+        other._settle(sample)
         return other
 
     # ----------------------------------------------------------------- views
