@@ -111,8 +111,8 @@ class EngineState(pyspiel.State):
         self.driver: ChanceDriver | None = None
         self._legal: list[int] | None = None
         self._player = pyspiel.PlayerId.CHANCE
-        if deal:
-            self._run(EngineCall(self.ENGINE, config=game.config))
+        if deal:  # the first draws of the setup, worked out once per game
+            self.driver = game.setup_driver().copy()
         else:
             self._settle(engine_state)
 
@@ -255,6 +255,16 @@ class EngineGame(pyspiel.Game):
 
     def new_initial_state(self) -> EngineState:
         return self.STATE(self)
+
+    def setup_driver(self) -> ChanceDriver:
+        """The chance driver of the setup before its first draw (shared: copy it)."""
+        driver = self.__dict__.get("_setup_driver")
+        if driver is None:
+            driver = ChanceDriver(EngineCall(self.STATE.ENGINE, config=self.config))
+            if driver.start() is not None:
+                raise RuntimeError("the setup drew nothing at random")
+            self._setup_driver = driver
+        return driver
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "ViewObserver":
         if params:

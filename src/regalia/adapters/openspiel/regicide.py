@@ -23,7 +23,7 @@ from regalia.adapters.openspiel.base import EngineGame, EngineState, ViewObserve
 from regalia.bots.regicide_knowledge import determinize
 from regalia.games.regicide import REGICIDE
 from regalia.games.regicide import actions as A
-from regalia.games.regicide.cards import card_text, cards_of, parse_card
+from regalia.games.regicide.cards import card_text, cards_of
 from regalia.games.regicide.rules import legal_actions
 from regalia.games.regicide.state import MAX_HAND, PHASES, SUFFER
 
@@ -32,6 +32,7 @@ DEFAULTS: dict[str, Any] = {"players": 1, "solo_yield": False, "jester_choose_se
                             "minimal_discard": False, "first_player": -1}
 N_CARDS = 54
 ENEMIES = 12
+_INDEX = {card_text(c): min(c, 52) for c in range(54)}  # a card's text -> tensor index
 PLAYS_PER_ENEMY = 40 + 2  # a non-Jester play deals at least 1 of <= 40 health; two Jesters
 
 
@@ -147,7 +148,7 @@ class RegicideObserver(ViewObserver):
     @staticmethod
     def _cards(vec, texts) -> None:
         for t in texts:
-            vec[parse_card(t)] += 1
+            vec[_INDEX[t]] += 1
 
     def fill(self, v: dict[str, Any]) -> None:
         d = self.dict
@@ -158,7 +159,7 @@ class RegicideObserver(ViewObserver):
         self._cards(d["hand"], v.get("hand") or ())
         self._cards(d["picked"], v.get("picked") or ())
         if v["enemy"] is not None:
-            d["enemy"][parse_card(v["enemy"]) - 40] = 1
+            d["enemy"][_INDEX[v["enemy"]] - 40] = 1
         for play in v["table"]:
             self._cards(d["table"], play)
         if v["discard_top"] is not None:

@@ -24,7 +24,7 @@ from regalia.adapters.openspiel.base import EngineGame, EngineState, ViewObserve
 from regalia.bots.ribauds import determinize
 from regalia.games.ribauds import RIBAUDS
 from regalia.games.ribauds import actions as A
-from regalia.games.ribauds.cards import LETTERS, parse_card
+from regalia.games.ribauds.cards import LETTERS
 from regalia.games.ribauds.rules import legal_actions
 from regalia.games.ribauds.state import CONSPIRACIES, PHASES
 
@@ -33,6 +33,7 @@ MAX_GAME_LENGTH = 1000
 DEFAULTS: dict[str, Any] = {"players": 2, "replaced_card": "hand", "first_player": -1,
                             "max_game_length": MAX_GAME_LENGTH}
 N_CARDS = 16
+_TYPE = {letter: i for i, letter in enumerate(LETTERS)}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=NAME,
@@ -112,8 +113,10 @@ class RibaudsObserver(ViewObserver):
 
     @staticmethod
     def _cards(vec, texts) -> None:
+        counts = [0, 0, 0, 0]
         for t in texts:
-            vec[parse_card(t)] += 1
+            counts[_TYPE[t]] += 1
+        vec += counts
 
     def fill(self, v: dict[str, Any]) -> None:
         d = self.dict
@@ -127,7 +130,7 @@ class RibaudsObserver(ViewObserver):
             d["conspiracy"][CONSPIRACIES.index(v["conspiracy"])] = 1
         for i, slot in enumerate(v["court"]):
             if slot["card"] is not None:
-                d["court"][i, parse_card(slot["card"])] = 1
+                d["court"][i, _TYPE[slot["card"]]] = 1
             d["court"][i, 4] = slot["face_up"]
             d["court"][i, 5:7] = slot["known_by"]
         self._cards(d["hand"], v["hand"] or ())
