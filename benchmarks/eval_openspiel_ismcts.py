@@ -1,7 +1,7 @@
 """Regalia's Ribauds search bot against OpenSpiel's ISMCTS, on ``python_ribauds`` (not a test).
 
-Game ``i`` gives Regalia's bot seat ``i % 2`` (seats alternate); chance is drawn from
-``--seed + i``. OpenSpiel's bot is its Python ``ISMCTSBot``
+Game ``i`` (from ``--first``) gives Regalia's bot seat ``i % 2`` (seats alternate); chance
+is drawn from ``--seed + i``. OpenSpiel's bot is its Python ``ISMCTSBot``
 (``open_spiel.python.algorithms.ismcts``: information-set MCTS over determinizations that
 it draws with the state's ``resample_from_infostate``, random roll-outs); Regalia's bot is
 ``ismcts`` (``regalia.bots.ribauds.ISMCTSBot``), deciding from the seat's view only. A game
@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0,
+                    help="index of the first game (to split a run into shards: --first 500 --games 500)")
     ap.add_argument("--simulations", type=int, default=100, help="OpenSpiel ISMCTS simulations per decision")
     ap.add_argument("--uct-c", type=float, default=2.0, help="OpenSpiel ISMCTS exploration constant")
     ap.add_argument("--regalia-iterations", type=int, default=None,
@@ -72,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     clock: dict[str, list[float]] = {"regalia": [], "openspiel": []}
     results = {0: [], 1: []}
     start = time.perf_counter()
-    for i in range(args.games):
+    for i in range(args.first, args.first + args.games):
         if args.max_seconds is not None and time.perf_counter() - start > args.max_seconds:
             break
         seat = i % 2

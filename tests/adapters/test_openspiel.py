@@ -343,3 +343,20 @@ def test_openspiel_ismcts_plays_the_games(name, params):
             state.apply_action(action)
             decisions += 1
     assert decisions == 4 or state.is_terminal()
+
+
+@pytest.mark.parametrize("name,params", [("python_regicide", {"players": 3}),
+                                         ("python_ribauds", {})])
+def test_public_observer_shows_every_seat_the_same_and_no_hand(name, params):
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game(name, params)
+    state = play_randomly(game.new_initial_state(), random.Random(6),
+                          lambda s: not s.is_chance_node() and len(s.history()) > 70)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    strings = {public.string_from(state, p) for p in range(game.num_players())}
+    assert len(strings) == 1
+    private = {state.observation_string(p) for p in range(game.num_players())}
+    assert len(private) == game.num_players()  # each seat's own observation shows its hand
+    assert '"hand":null' in strings.pop() or '"hand"' not in public.string_from(state, 0)

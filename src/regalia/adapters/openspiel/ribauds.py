@@ -4,7 +4,8 @@ Parameters: the rule options ``replaced_card`` (``"hand"`` or ``"discard"``) and
 ``first_player`` (``-1``: drawn at random), and ``max_game_length`` (decisions, default
 ``MAX_GAME_LENGTH``): the rules have no turn limit and face-down replacements can go on for
 ever, while OpenSpiel needs a bounded game, so a game reaching that many decisions ends as a
-draw (utility 0 each). Regalia's own games never came near it (see ``MAX_GAME_LENGTH``).
+draw (utility 0 each). Uniformly random play went past 584 decisions in none of 3,000
+games.
 
 Chance nodes: the setup (the 16-card shuffle, any cancel re-deal shuffle, the first player),
 the Reine's two random cards (rules 2.4) and the reshuffle of the discard pile into an empty
