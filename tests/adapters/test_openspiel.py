@@ -306,11 +306,15 @@ def test_a_ribauds_game_reaching_max_game_length_is_a_draw():
 def test_illegal_action_is_refused_and_changes_nothing():
     state = play_randomly(pyspiel.load_game("python_ribauds").new_initial_state(),
                           random.Random(1), lambda s: not s.is_chance_node())
-    before = str(state)
+    before, history = str(state), state.history()
     bad = next(a for a in range(224) if a not in state.legal_actions())
     with pytest.raises(Exception, match="not legal"):
         state.apply_action(bad)
-    assert str(state) == before
+    assert str(state) == before and state.history() == history
+    dealing = pyspiel.load_game("python_ribauds").new_initial_state()
+    with pytest.raises(Exception, match="not among the 16"):
+        dealing.apply_action(16)
+    assert dealing.history() == [] and len(dealing.chance_outcomes()) == 16
 
 
 def test_importing_without_open_spiel_names_the_extra_to_install():
