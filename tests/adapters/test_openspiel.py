@@ -364,3 +364,43 @@ def test_public_observer_shows_every_seat_the_same_and_no_hand(name, params):
     private = {state.observation_string(p) for p in range(game.num_players())}
     assert len(private) == game.num_players()  # each seat's own observation shows its hand
     assert '"hand":null' in strings.pop() or '"hand"' not in public.string_from(state, 0)
+
+
+def _adapter_ids(name, code):
+    """The adapter's decision ids for the engine action ``code``."""
+    if name == "python_ribauds":
+        return [code]
+    if A.kind(code) != A.DISCARD:
+        return [RA.turn_id(code)]
+    return [RA.PICK + min(c, 52) for c in range(54) if code >> c & 1] + [RA.DISCARD_DONE]
+
+
+@pytest.mark.parametrize("name,params,engine", [
+    ("python_regicide", {"players": 1}, REGICIDE), ("python_regicide", {"players": 2}, REGICIDE),
+    ("python_regicide", {"players": 4}, REGICIDE), ("python_ribauds", {}, RIBAUDS)])
+def test_whole_games_match_the_engine_given_the_same_draws_and_actions(name, params, engine):
+    game = pyspiel.load_game(name, params)
+    config = {"players": params.get("players", 2)}
+    for seed in range(6):
+        rng = _Recording(seed)  # the engine's draws, fed to the adapter's chance nodes
+        choose = random.Random(seed)
+        s = engine.new_game(config, rng)
+        state = game.new_initial_state()
+        fed = 0
+        while True:
+            while state.is_chance_node():  # the draws the engine made so far
+                state.apply_action(rng.draws[fed])
+                fed += 1
+            assert fed == len(rng.draws)
+            assert engine.to_json(state.engine) == engine.to_json(s)
+            assert state.is_terminal() == engine.is_terminal(s)
+            if engine.is_terminal(s):
+                break
+            legal = engine.legal_actions(s)
+            code = legal[choose.randrange(len(legal))]
+            for a in _adapter_ids(name, code):
+                state.apply_action(a)
+            s, _ = engine.apply(s, code, rng)
+        assert state.returns() == [engine.returns(s)[0] if name == "python_regicide"
+                                   else (1.0 if engine.returns(s)[p] else -1.0)
+                                   for p in range(game.num_players())]
