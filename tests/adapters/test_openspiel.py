@@ -9,19 +9,18 @@ import subprocess
 import sys
 
 import numpy as np
+import pyspiel  # the test extra brings open-spiel, so the checker always runs
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-import regalia.adapters.openspiel  # noqa: E402,F401  (registers the games)
-from regalia.adapters.openspiel import regicide_actions as RA  # noqa: E402
-from regalia.adapters.openspiel.regicide import RegicideState  # noqa: E402
-from regalia.adapters.openspiel.ribauds import RibaudsState  # noqa: E402
-from regalia.games.regicide import REGICIDE  # noqa: E402
-from regalia.games.regicide import actions as A  # noqa: E402
-from regalia.games.regicide.rules import discard_options, legal_actions  # noqa: E402
-from regalia.games.ribauds import RIBAUDS  # noqa: E402
-from regalia.games.ribauds.state import UNKNOWN  # noqa: E402
+import regalia.adapters.openspiel  # noqa: F401  (registers the games)
+from regalia.adapters.openspiel import regicide_actions as RA
+from regalia.adapters.openspiel.regicide import RegicideState
+from regalia.adapters.openspiel.ribauds import RibaudsState
+from regalia.games.regicide import REGICIDE
+from regalia.games.regicide import actions as A
+from regalia.games.regicide.rules import discard_options, legal_actions
+from regalia.games.ribauds import RIBAUDS
+from regalia.games.ribauds.state import UNKNOWN
 
 REGICIDE_PARAMS = [{"players": n} for n in (1, 2, 3, 4)] + [
     {"players": 2, "minimal_discard": True, "jester_choose_self": False, "first_player": 1},
