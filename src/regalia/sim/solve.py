@@ -237,6 +237,8 @@ def search(states, offs, keys, acts, nact, idx, depth, stream, goal, table, w, m
         nodes += 1
         phase = child[PHASE]
         if phase == PH_WON:
+            if child[JESTERS] < goal:
+                continue
             depth[0] = d
             return _FOUND, nodes
         if phase == PH_LOST:
@@ -274,10 +276,20 @@ class Deal:
 
         config = {"players": 1, **(options or {})}
         m = Match(REGICIDE, config, seed)
-        rng = random.Random()
-        rng.setstate(m.rng.getstate())
-        stream = np.array([rng.getrandbits(32) for _ in range(STREAM_LENGTH)], np.int64)
-        return cls(seed, config, _fast.encode(m.state), stream)
+        return cls.from_state(m.state, m.rng, seed, config)
+
+    @classmethod
+    def from_state(cls, state, rng: random.Random, seed: int = 0,
+                   config: dict[str, Any] | None = None) -> "Deal":
+        """A deal from any solo ``regalia.games.regicide.State`` whose chance comes from
+        ``rng`` (its state is copied, not advanced); raises ``ValueError`` unless solo."""
+        if state.players != 1:
+            raise ValueError(f"the solver is for solo positions, this one has "
+                             f"{state.players} players")
+        own = random.Random()
+        own.setstate(rng.getstate())
+        stream = np.array([own.getrandbits(32) for _ in range(STREAM_LENGTH)], np.int64)
+        return cls(seed, dict(config or {"players": 1}), _fast.encode(state), stream)
 
 
 @dataclass
@@ -321,15 +333,17 @@ class Solver:
         self.scores = np.zeros(MAX_ACTIONS, np.float64)
         self.weights = _policy.weights_for(1)
         self.rng = np.ones(1, np.uint64)  # never drawn from: chance comes from the stream
+        # Compile (or load) the kernels now, so that no deal's time limit pays for it.
+        self.search_goal(Deal.from_seed(0), 0, 0.0, chunk=1)
 
     def search_goal(self, deal: Deal, goal: int, deadline: float,
-                    chunk: int = 200_000) -> tuple[str, list[int], int]:
+                    chunk: int = 100_000) -> tuple[str, list[int], int]:
         """Search ``deal`` for a win with at least ``goal`` Jesters left until the
         ``time.monotonic()`` ``deadline``. Returns ``(result, action codes, nodes)`` with
         result ``WON``, ``LOST`` or ``UNDECIDED``."""
         root = deal.root
         if root[PHASE] == PH_WON:
-            return WON, [], 0
+            return (WON if root[JESTERS] >= goal else LOST), [], 0
         self.table[:] = 0
         self.states[0] = root
         self.offs[0] = 0
@@ -352,37 +366,34 @@ class Solver:
             if status == _OVERFLOW or time.monotonic() >= deadline:
                 return UNDECIDED, [], nodes
 
-    def solve(self, deal: Deal, time_limit: float = 60.0) -> Solution:
-        """Decide ``deal`` within ``time_limit`` seconds: first any win, then better medals
-        with the time left (rules 1.14)."""
+    def solve(self, deal: Deal, time_limit: float = 60.0, medals: bool = True) -> Solution:
+        """Decide ``deal`` within ``time_limit`` seconds: first any win, then (``medals``)
+        better medals with the time left (rules 1.14)."""
         start = time.monotonic()
         deadline = start + time_limit
         result, line, nodes = self.search_goal(deal, 0, deadline)
         sol = Solution(deal.seed, result, nodes=nodes)
         if result == WON:
-            best = int(_final_jesters(deal, line))
-            sol.medal, sol.line = MEDAL_OF_JESTERS[best], _line_texts(deal, line)
-            sol.medal_proven = best == 2
-            while best < 2 and time.monotonic() < deadline:
+            best = _final_jesters(deal, line)
+            sol.medal, sol.line = MEDAL_OF_JESTERS[best], _line_texts(line)
+            most = int(deal.root[JESTERS])  # no line ends with more Jesters than this
+            sol.medal_proven = best == most
+            while medals and best < most and time.monotonic() < deadline:
                 r, better, n = self.search_goal(deal, best + 1, deadline)
                 sol.nodes += n
-                if r == WON:
-                    best = int(_final_jesters(deal, better))
-                    sol.medal, sol.line = MEDAL_OF_JESTERS[best], _line_texts(deal, better)
-                    sol.medal_proven = best == 2
-                else:
+                if r != WON:
                     sol.medal_proven = r == LOST
                     break
-        elif result == LOST:
-            pass
+                best = _final_jesters(deal, better)
+                sol.medal, sol.line = MEDAL_OF_JESTERS[best], _line_texts(better)
+                sol.medal_proven = best == most
         sol.seconds = time.monotonic() - start
         return sol
 
 
 def _final_jesters(deal: Deal, line: list[int]) -> int:
     """Jesters left after playing ``line`` on the fast path with the deal's stream."""
-    st = replay_fast(deal, line)
-    return int(st[JESTERS])
+    return int(replay_fast(deal, line)[JESTERS])
 
 
 def replay_fast(deal: Deal, line: list[int]) -> np.ndarray:
@@ -400,13 +411,14 @@ def replay_fast(deal: Deal, line: list[int]) -> np.ndarray:
     return st
 
 
-def _line_texts(deal: Deal, line: list[int]) -> list[str]:
+def _line_texts(line: list[int]) -> list[str]:
     from regalia.games.regicide import actions as A
 
     return [A.to_text(a) for a in line]
 
 
 def solve_seed(seed: int, options: dict[str, Any] | None = None, time_limit: float = 60.0,
-               solver: Solver | None = None) -> Solution:
-    """Solve the solo deal of ``seed`` (see ``Solver.solve``)."""
-    return (solver or Solver()).solve(Deal.from_seed(seed, options), time_limit)
+               medals: bool = True, solver: Solver | None = None) -> Solution:
+    """Solve the solo deal of ``seed`` (see ``Solver.solve``); raises ``InvalidPosition``
+    for a bad rule option."""
+    return (solver or Solver()).solve(Deal.from_seed(seed, options), time_limit, medals)
