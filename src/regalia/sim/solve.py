@@ -77,7 +77,9 @@ WON, LOST, UNDECIDED = "won", "lost", "undecided"
 MEDAL_OF_JESTERS = {2: "gold", 1: "silver", 0: "bronze"}  # rules 1.14
 STREAM_LENGTH = 1 << 16  # 32-bit outputs drawn ahead; a search that needs more stops
 MAX_DEPTH = 1024  # decisions in one game: each play deals >= 1 of the 360 health
-DEFAULT_TABLE_BITS = 22  # 4 M keys, 32 MiB
+DEFAULT_TABLE_BITS = 22  # 4 M entries, 48 MiB
+UNLIMITED = 1 << 30  # the discrepancy budget of a complete search (fits the int32 table)
+DISCREPANCIES = (0, 1, 2, 4, 8, 16, 32, UNLIMITED)  # the budgets tried in turn
 
 # Kernel status codes.
 _BUDGET, _FOUND, _EXHAUSTED, _OVERFLOW = 0, 1, 2, 3
@@ -200,14 +202,21 @@ def expand(states, acts, nact, idx, d, goal, w, scores):
 
 
 @njit
-def search(states, offs, keys, acts, nact, idx, depth, stream, goal, table, w, max_nodes,
-           scratch, scores, rng):
+def search(states, offs, keys, acts, nact, idx, budget, cut, depth, stream, goal, table,
+           table_budget, w, max_nodes, scratch, scores, rng):
     """Runs the depth-first search for up to ``max_nodes`` new positions.
 
-    The stack (``states``, ``offs``, ``keys``, ``acts``, ``nact``, ``idx``, ``depth[0]``)
-    persists between calls, so a search resumes where it stopped. Returns ``(status,
-    nodes)``: ``_FOUND`` (the line is ``acts[d, idx[d] - 1]`` for ``d <= depth[0]``),
-    ``_EXHAUSTED`` (no win with ``goal`` Jesters left), ``_BUDGET`` or ``_OVERFLOW``.
+    Limited discrepancy: a node with budget ``b`` tries its ``i``-th action (0 = the
+    policy's first choice) with budget ``b - i``, and no action whose budget would go below
+    0; a node whose subtree met that limit is "cut" (``cut[d]``). A node left without a win
+    is stored in the table with its budget, or with ``UNLIMITED`` (proven lost) when nothing
+    below it was cut; a stored node is skipped when reached again with no more budget.
+
+    The stack (``states``, ``offs``, ``keys``, ``acts``, ``nact``, ``idx``, ``budget``,
+    ``cut``, ``depth[0]``) persists between calls, so a search resumes where it stopped.
+    Returns ``(status, nodes)``: ``_FOUND`` (the line is ``acts[d, idx[d] - 1]`` for
+    ``d <= depth[0]``), ``_EXHAUSTED`` (no win with ``goal`` Jesters left within the root's
+    budget: a proof when ``cut[0]`` is 0), ``_BUDGET`` or ``_OVERFLOW``.
     """
     mask = table.shape[0] - 1
     nodes = 0
@@ -216,13 +225,21 @@ def search(states, offs, keys, acts, nact, idx, depth, stream, goal, table, w, m
         if nodes >= max_nodes:
             depth[0] = d
             return _BUDGET, nodes
-        if idx[d] >= nact[d]:
+        i = idx[d]
+        if i < nact[d] and budget[d] - i < 0:
+            cut[d] = 1
+            idx[d] = i = nact[d]
+        if i >= nact[d]:
             key = keys[d]
-            table[key & mask] = key
+            slot = key & mask
+            table[slot] = key
+            table_budget[slot] = budget[d] if cut[d] else UNLIMITED
+            if cut[d] and d > 0:
+                cut[d - 1] = 1
             d -= 1
             continue
-        a = acts[d, idx[d]]
-        idx[d] += 1
+        a = acts[d, i]
+        idx[d] = i + 1
         child = states[d + 1]
         child[:] = states[d]
         off = offs[d]
@@ -246,11 +263,17 @@ def search(states, offs, keys, acts, nact, idx, depth, stream, goal, table, w, m
         if d + 1 >= states.shape[0] - 1:
             continue  # cannot happen: a game has fewer decisions than the stack holds
         key = position_key(child, off, goal)
-        if table[key & mask] == key:
+        slot = key & mask
+        child_budget = budget[d] - i
+        if table[slot] == key and table_budget[slot] >= child_budget:
+            if table_budget[slot] != UNLIMITED:
+                cut[d] = 1
             continue
         d += 1
         offs[d] = off
         keys[d] = key
+        budget[d] = child_budget
+        cut[d] = 0
         expand(states, acts, nact, idx, d, goal, w, scores)
     depth[0] = -1
     return _EXHAUSTED, nodes
@@ -322,12 +345,15 @@ class Solver:
 
     def __init__(self, table_bits: int = DEFAULT_TABLE_BITS) -> None:
         self.table = np.zeros(1 << table_bits, np.int64)
+        self.table_budget = np.zeros(1 << table_bits, np.int32)
         self.states = np.zeros((MAX_DEPTH, SIZE), np.int64)
         self.offs = np.zeros(MAX_DEPTH, np.int64)
         self.keys = np.zeros(MAX_DEPTH, np.int64)
         self.acts = np.zeros((MAX_DEPTH, MAX_ACTIONS), np.int64)
         self.nact = np.zeros(MAX_DEPTH, np.int64)
         self.idx = np.zeros(MAX_DEPTH, np.int64)
+        self.budget = np.zeros(MAX_DEPTH, np.int64)
+        self.cut = np.zeros(MAX_DEPTH, np.int64)
         self.depth = np.zeros(1, np.int64)
         self.scratch = np.zeros(64, np.int64)
         self.scores = np.zeros(MAX_ACTIONS, np.float64)
@@ -344,27 +370,36 @@ class Solver:
         root = deal.root
         if root[PHASE] == PH_WON:
             return (WON if root[JESTERS] >= goal else LOST), [], 0
+        if root[PHASE] == PH_LOST:
+            return LOST, [], 0
         self.table[:] = 0
         self.states[0] = root
         self.offs[0] = 0
         self.keys[0] = position_key(root, 0, goal)
-        self.depth[0] = 0
-        if root[PHASE] == PH_LOST:
-            return LOST, [], 0
-        expand(self.states, self.acts, self.nact, self.idx, 0, goal, self.weights, self.scores)
         nodes = 0
-        while True:
-            status, n = search(self.states, self.offs, self.keys, self.acts, self.nact,
-                               self.idx, self.depth, deal.stream, goal, self.table,
-                               self.weights, chunk, self.scratch, self.scores, self.rng)
-            nodes += n
-            if status == _FOUND:
-                d = int(self.depth[0])
-                return WON, [int(self.acts[i, self.idx[i] - 1]) for i in range(d + 1)], nodes
-            if status == _EXHAUSTED:
+        for limit in DISCREPANCIES:
+            self.depth[0] = 0
+            self.budget[0] = limit
+            self.cut[0] = 0
+            expand(self.states, self.acts, self.nact, self.idx, 0, goal, self.weights,
+                   self.scores)
+            while True:
+                status, n = search(self.states, self.offs, self.keys, self.acts, self.nact,
+                                   self.idx, self.budget, self.cut, self.depth, deal.stream,
+                                   goal, self.table, self.table_budget, self.weights, chunk,
+                                   self.scratch, self.scores, self.rng)
+                nodes += n
+                if status == _FOUND:
+                    d = int(self.depth[0])
+                    line = [int(self.acts[i, self.idx[i] - 1]) for i in range(d + 1)]
+                    return WON, line, nodes
+                if status == _EXHAUSTED:
+                    break
+                if status == _OVERFLOW or time.monotonic() >= deadline:
+                    return UNDECIDED, [], nodes
+            if not self.cut[0]:
                 return LOST, [], nodes
-            if status == _OVERFLOW or time.monotonic() >= deadline:
-                return UNDECIDED, [], nodes
+        raise AssertionError("the unlimited search is never cut")  # pragma: no cover
 
     def solve(self, deal: Deal, time_limit: float = 60.0, medals: bool = True) -> Solution:
         """Decide ``deal`` within ``time_limit`` seconds: first any win, then (``medals``)
