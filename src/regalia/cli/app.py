@@ -1,7 +1,8 @@
 """The ``regalia`` command line (formats.md section 3).
 
 Commands: ``new``, ``apply``, ``legal`` (the position contract), ``replay`` (a saved game
-move by move), ``play`` (a game in the terminal), ``solve`` (the clairvoyant solo solver). A refused action or position prints one
+move by move), ``play`` (a game in the terminal), ``solve`` (the clairvoyant solo solver), ``analyse``
+(win chances of a seat's moves in a saved game). A refused action or position prints one
 line on standard error, nothing on standard output, and exits with status 2.
 """
 
@@ -383,6 +384,48 @@ def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of 
     else:
         for line in solve_set.report_lines(rep):
             typer.echo(line)
+
+
+@app.command()
+def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved by 'regalia play --save'"),
+            seat: int = typer.Option(1, help="whose decisions, numbered from 1 as on screen"),
+            worlds: int = typer.Option(200, help="positions sampled from the seat's view per decision"),
+            candidates: int = typer.Option(8, help="moves the policy proposes beside the one played"),
+            seed: int = typer.Option(0, help="seed of the sampling"),
+            json_output: bool = typer.Option(False, "--json", help="print the analysis as JSON")) -> None:
+    """Win chance of each move a seat played and of the best move, estimated from that
+    seat's view only; the three costliest moves are marked."""
+    from regalia.sim.analyse import analyse_record
+
+    try:
+        record = GameRecord.load(file)
+    except OSError as e:
+        _fail(f"{file}: cannot read ({e.strerror})")
+    except RegaliaError as e:
+        _fail(f"{file}: {e}")
+    if record.game != "regicide":
+        _fail(f"{file}: analysis is for Regicide records, this one is {record.game!r}")
+    players = record.config.get("players", 1)
+    if not isinstance(players, int) or not 1 <= seat <= players:
+        _fail(f"--seat {seat}: give a player number from 1 to {players}")
+    if candidates < 1 or worlds < 2:
+        _fail(f"--candidates {candidates} --worlds {worlds}: give --candidates 1 or more "
+              "and --worlds 2 or more")
+    try:
+        decisions = analyse_record(record, seat - 1, worlds, candidates, seed)
+    except RegaliaError as e:
+        _fail(f"{file}: the record does not replay: {e}")
+    if json_output:
+        _print_json({"seat": seat, "worlds": worlds, "candidates": candidates, "seed": seed,
+                     "decisions": [d.to_json() for d in decisions]})
+        return
+    typer.echo(f"player {seat}: {len(decisions)} decisions with a choice; win chance of the "
+               f"move played and of the best move ({worlds} positions sampled from the "
+               f"player's view each); ! marks the three costliest")
+    for d in decisions:
+        typer.echo(f"{'!' if d.marked else ' '} {d.index + 1:3d} {d.phase:7s} "
+                   f"{d.played:22s} {100 * d.played_win:5.1f}%   best {d.best:22s} "
+                   f"{100 * d.best_win:5.1f}%" + (f"  -{100 * d.cost:.1f}" if d.cost else ""))
 
 
 def main() -> None:

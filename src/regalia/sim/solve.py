@@ -21,7 +21,11 @@ numba, with
   still to be recruited), no heal can happen, so the discard pile, the table's plays and the
   offset in the random stream are left out, and positions that differ only there are one;
 * move ordering by the compiled heuristic policy (``regicide_policy.scored_actions``), so
-  the first line tried is the heuristic bot's;
+  the first line tried is the heuristic policy's, and limited discrepancy search over that
+  order: passes with a growing budget of departures from the policy (``DISCREPANCIES``),
+  the last one unlimited, so that a win off the policy's line is found without first
+  exhausting the deep subtrees of its early choices; table entries keep the budget they
+  failed with, and only the unlimited pass proves a loss;
 * a medal goal: a search for "a win with at least ``goal`` Jesters left" never flips a
   Jester that would go below the goal. The best medal is found by raising the goal.
 
