@@ -326,7 +326,8 @@ class Solution:
     ``result``: ``"won"`` (a winning line exists), ``"lost"`` (proven: no line wins) or
     ``"undecided"`` (time ran out first). ``medal``: the best medal found (``None`` unless
     won); ``medal_proven``: no better medal exists. ``line``: the winning line's action
-    texts (formats.md 1.3) for ``medal``. ``nodes``: positions searched; ``seconds``.
+    texts (formats.md 1.3) for ``medal``. ``nodes``: positions searched; ``seconds``:
+    the whole time, ``decide_seconds``: the time until won or lost was known.
     """
 
     seed: int
@@ -336,11 +337,13 @@ class Solution:
     line: list[str] = field(default_factory=list)
     nodes: int = 0
     seconds: float = 0.0
+    decide_seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         return {"seed": self.seed, "result": self.result, "medal": self.medal,
                 "medal_proven": self.medal_proven, "line": self.line, "nodes": self.nodes,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3),
+                "decide_seconds": round(self.decide_seconds, 3)}
 
 
 class Solver:
@@ -411,7 +414,8 @@ class Solver:
         start = time.monotonic()
         deadline = start + time_limit
         result, line, nodes = self.search_goal(deal, 0, deadline)
-        sol = Solution(deal.seed, result, nodes=nodes)
+        sol = Solution(deal.seed, result, nodes=nodes,
+                       decide_seconds=time.monotonic() - start)
         if result == WON:
             best = _final_jesters(deal, line)
             sol.medal, sol.line = MEDAL_OF_JESTERS[best], _line_texts(line)

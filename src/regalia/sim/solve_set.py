@@ -70,7 +70,7 @@ def summarize(results: list[dict[str, Any]], time_limit: float, medals: bool,
     undecided = sum(r["result"] == UNDECIDED for r in results)
     lo, hi = wilson(won, n)
     secs = [r["seconds"] for r in results]
-    decided_secs = [r["seconds"] for r in results if r["result"] != UNDECIDED]
+    decide = [r["decide_seconds"] for r in results if r["result"] != UNDECIDED]
     split = {m: sum(r["medal"] == m for r in results) for m in ("gold", "silver", "bronze")}
     return {
         "format": "regalia-solve/1", "game": "regicide", "players": 1,
@@ -83,9 +83,10 @@ def summarize(results: list[dict[str, Any]], time_limit: float, medals: bool,
         "medals_proven": sum(bool(r["medal_proven"]) for r in results if r["result"] == WON),
         "seconds": {"mean": sum(secs) / n if n else 0.0, "median": percentile(secs, 50),
                     "p95": percentile(secs, 95), "max": max(secs, default=0.0),
-                    "decided_mean": (sum(decided_secs) / len(decided_secs)
-                                     if decided_secs else 0.0),
-                    "decided_max": max(decided_secs, default=0.0)},
+                    "decide_mean": sum(decide) / len(decide) if decide else 0.0,
+                    "decide_median": percentile(decide, 50),
+                    "decide_p95": percentile(decide, 95),
+                    "decide_max": max(decide, default=0.0)},
         "nodes": sum(r["nodes"] for r in results),
         "results": results,
     }
@@ -106,7 +107,7 @@ def report_lines(rep: dict[str, Any]) -> list[str]:
         f"{100 * rep['winnable_upper']:.1f}%)",
         f"medals G/S/B: {m['gold']}/{m['silver']}/{m['bronze']} ({medal_note})",
         f"seconds per deal: mean {s['mean']:.2f}, median {s['median']:.2f}, "
-        f"p95 {s['p95']:.2f}, max {s['max']:.2f}; decided deals: mean "
-        f"{s['decided_mean']:.2f}, max {s['decided_max']:.2f}; positions searched "
-        f"{rep['nodes']}",
+        f"p95 {s['p95']:.2f}, max {s['max']:.2f}; until won or lost was known (decided "
+        f"deals): mean {s['decide_mean']:.2f}, median {s['decide_median']:.2f}, p95 "
+        f"{s['decide_p95']:.2f}, max {s['decide_max']:.2f}; positions searched {rep['nodes']}",
     ]
