@@ -60,7 +60,6 @@ from regalia.sim.regicide_fast import (  # noqa: E402
     JESTERS,
     KIND_SHIFT,
     MAX_ACTIONS,
-    MOD67,
     NCASTLE,
     NDISC,
     NPLAYS,
