@@ -1,7 +1,8 @@
 """The ``regalia`` command line (formats.md section 3).
 
 Commands: ``new``, ``apply``, ``legal`` (the position contract), ``replay`` (a saved game
-move by move), ``play`` (a game in the terminal). A refused action or position prints one
+move by move), ``play`` (a game in the terminal), ``solve`` (the clairvoyant solo solver), ``analyse``
+(win chances of a seat's moves in a saved game). A refused action or position prints one
 line on standard error, nothing on standard output, and exits with status 2.
 """
 
@@ -303,6 +304,128 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
     if chart:
         evaluate.chart(rep, chart)
     report.print_report(rep)
+
+
+@app.command()
+def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of this seed"),
+          deal_file: Optional[Path] = typer.Option(None, help="deal set file (default: the published one)"),
+          deals: Optional[int] = typer.Option(None, help="solve the first N solo deals of the set"),
+          offset: int = typer.Option(0, help="skip this many deals of the set first"),
+          time_limit: float = typer.Option(60.0, help="seconds per deal before it is left undecided"),
+          medals: bool = typer.Option(True, help="after a win, search for the best medal with the time left"),
+          option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)"),
+          workers: int = typer.Option(1, help="processes solving deals side by side"),
+          json_output: bool = typer.Option(False, "--json", help="print the result as JSON"),
+          out: Optional[Path] = typer.Option(None, help="deal set: write the JSON report here, "
+                                             "rewritten after each deal")) -> None:
+    """Decide solo deals with full knowledge of the future: winnable or not, best medal,
+    a winning line."""
+    from regalia.sim import solve as S
+    from regalia.sim import solve_set
+    from regalia.sim.deals import load_deals
+
+    if (seed is None) == (deals is None):
+        _fail("give either --seed S (one deal) or --deals N (the first N of a deal set)")
+    if not time_limit > 0:
+        _fail(f"--time-limit {time_limit}: give a number of seconds above 0")
+    if workers < 1:
+        _fail(f"--workers {workers}: give 1 or more")
+    options = _parse_options(option)
+    if "players" in options:
+        _fail("--option players: the solver is for solo deals only (players is 1)")
+    if seed is not None:
+        if deal_file is not None or offset:
+            _fail("--deal-file and --offset go with --deals, not with --seed")
+        try:
+            sol = S.solve_seed(seed, options, time_limit, medals)
+        except RegaliaError as e:
+            _fail(str(e))
+        if json_output:
+            _print_json(sol.to_json())
+            return
+        how = "proven" if sol.medal_proven else "not proven best"
+        typer.echo(f"seed {seed}: {sol.result}"
+                   + (f", medal {sol.medal} ({how})" if sol.medal else "")
+                   + f"; {sol.seconds:.2f} s, {sol.nodes} positions")
+        if sol.line:
+            typer.echo(f"winning line ({len(sol.line)} actions):")
+            for text in sol.line:
+                typer.echo(text)
+        return
+    if deals < 1 or offset < 0:
+        _fail(f"--deals {deals} --offset {offset}: give --deals 1 or more and --offset 0 or more")
+    try:
+        seeds = load_deals("regicide", 1, str(deal_file) if deal_file else None)
+    except (KeyError, OSError, ValueError) as e:
+        _fail(f"{deal_file}: {e.args[-1] if isinstance(e, OSError) else e.args[0]}")
+    if offset + deals > len(seeds):
+        _fail(f"--deals {deals} --offset {offset}: the set has {len(seeds)} solo deals")
+    chosen = seeds[offset:offset + deals]
+    so_far: list[dict] = []
+
+    def progress(r: dict) -> None:
+        so_far.append(r)
+        if out:
+            rep = solve_set.summarize(sorted(so_far, key=lambda x: x["index"]), time_limit,
+                                      medals, options)
+            out.write_text(json.dumps(rep, indent=1) + "\n")
+        if not json_output:
+            typer.echo(f"{len(so_far)}/{deals} seed {r['seed']}: {r['result']}"
+                       + (f" {r['medal']}" if r["medal"] else "") + f" {r['seconds']:.2f} s",
+                       err=True)
+
+    try:
+        results = solve_set.solve_seeds(chosen, options, time_limit, medals, workers, progress)
+    except RegaliaError as e:
+        _fail(str(e))
+    rep = solve_set.summarize(results, time_limit, medals, options)
+    if json_output:
+        _print_json(rep)
+    else:
+        for line in solve_set.report_lines(rep):
+            typer.echo(line)
+
+
+@app.command()
+def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved by 'regalia play --save'"),
+            seat: int = typer.Option(1, help="whose decisions, numbered from 1 as on screen"),
+            worlds: int = typer.Option(200, help="positions sampled from the seat's view per decision"),
+            candidates: int = typer.Option(8, help="moves the policy proposes beside the one played"),
+            seed: int = typer.Option(0, help="seed of the sampling"),
+            json_output: bool = typer.Option(False, "--json", help="print the analysis as JSON")) -> None:
+    """Win chance of each move a seat played and of the best move, estimated from that
+    seat's view only; the three costliest moves are marked."""
+    from regalia.sim.analyse import analyse_record
+
+    try:
+        record = GameRecord.load(file)
+    except OSError as e:
+        _fail(f"{file}: cannot read ({e.strerror})")
+    except RegaliaError as e:
+        _fail(f"{file}: {e}")
+    if record.game != "regicide":
+        _fail(f"{file}: analysis is for Regicide records, this one is {record.game!r}")
+    players = record.config.get("players", 1)
+    if not isinstance(players, int) or not 1 <= seat <= players:
+        _fail(f"--seat {seat}: give a player number from 1 to {players}")
+    if candidates < 1 or worlds < 2:
+        _fail(f"--candidates {candidates} --worlds {worlds}: give --candidates 1 or more "
+              "and --worlds 2 or more")
+    try:
+        decisions = analyse_record(record, seat - 1, worlds, candidates, seed)
+    except RegaliaError as e:
+        _fail(f"{file}: the record does not replay: {e}")
+    if json_output:
+        _print_json({"seat": seat, "worlds": worlds, "candidates": candidates, "seed": seed,
+                     "decisions": [d.to_json() for d in decisions]})
+        return
+    typer.echo(f"player {seat}: {len(decisions)} decisions with a choice; win chance of the "
+               f"move played and of the best move ({worlds} positions sampled from the "
+               f"player's view each); ! marks the three costliest")
+    for d in decisions:
+        typer.echo(f"{'!' if d.marked else ' '} {d.index + 1:3d} {d.phase:7s} "
+                   f"{d.played:22s} {100 * d.played_win:5.1f}%   best {d.best:22s} "
+                   f"{100 * d.best_win:5.1f}%" + (f"  -{100 * d.cost:.1f}" if d.cost else ""))
 
 
 def main() -> None:

@@ -1,0 +1,131 @@
+"""Game analysis for players: the win chance of each decision of one seat (``regalia
+analyse FILE``; issue 10 item 5).
+
+For every decision of the chosen seat in a saved Regicide game record (formats: ``records``),
+the analysis estimates the chance of winning after the move played and after the best move,
+the way the search bot decides: from **that seat's view only** (``Game.view(state, seat)``:
+its own hand, the public table and piles, the log with its own private draws; rules 1.15),
+it samples full positions consistent with the view (``Knowledge.sample_array``,
+determinization), and plays each candidate move out to the end in every sampled position
+with the compiled heuristic policy in every seat (``regicide_policy.evaluate_actions``, the
+same positions and random streams for every candidate). The win chance of a move is the
+fraction of those playouts that end in a win. Candidates: the policy's best ``candidates``
+legal moves, plus the move played. The best move is picked on the first half of the sampled
+positions and both chances are measured on the other half, so that picking the best of
+several noisy estimates does not inflate it. The three decisions whose played move lost the
+most win chance against the best move are marked.
+
+Hidden cards never reach the estimate: ``decision_chances`` takes the view, not the state,
+and its result for two positions with the same view is the same.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+
+from regalia.core.records import GameRecord, Match
+from regalia.games import get_game
+from regalia.sim import regicide_fast as F
+from regalia.sim import regicide_policy as P
+
+DEFAULT_WORLDS = 200
+DEFAULT_CANDIDATES = 8
+MARKED = 3  # how many costliest moves are marked
+
+
+@dataclass
+class Decision:
+    """One analysed decision: ``index`` of the action in the record (0-based), the
+    ``phase`` it was taken in, the move ``played`` and its win chance ``played_win``, the
+    ``best`` candidate and ``best_win``, ``cost`` (= best_win - played_win, >= 0),
+    ``worlds`` sampled and ``marked`` (one of the three costliest)."""
+
+    index: int
+    phase: str
+    played: str
+    played_win: float
+    best: str
+    best_win: float
+    cost: float
+    worlds: int
+    marked: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "phase": self.phase, "played": self.played,
+                "played_win": round(self.played_win, 4), "best": self.best,
+                "best_win": round(self.best_win, 4), "cost": round(self.cost, 4),
+                "worlds": self.worlds, "marked": self.marked}
+
+
+def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
+                     rng: random.Random, worlds: int = DEFAULT_WORLDS,
+                     candidates: int = DEFAULT_CANDIDATES) -> tuple[list[int], np.ndarray]:
+    """Playout results of the played move and of the policy's best ``candidates`` legal
+    moves in ``worlds`` positions sampled from ``view`` (the acting seat's view), one
+    policy playout per move and position. ``legal``: the seat's legal action codes;
+    ``played``: one of them. Returns ``(codes, wins)``: the candidate codes (the played one
+    last unless the policy ranks it) and a ``worlds x len(codes)`` array of 1 (won) / 0."""
+    from regalia.bots.regicide_knowledge import Knowledge  # the seat's knowledge model
+
+    knowledge = Knowledge.from_view(view)
+    w = P.weights_for(view["players"])
+    first = knowledge.sample_array(rng)
+    acts = np.empty(F.MAX_ACTIONS, np.int64)
+    scores = np.empty(F.MAX_ACTIONS)
+    n = P.scored_actions(first, w, acts, scores)
+    legal_set = {int(a) for a in legal}
+    score_of = {int(acts[k]): float(scores[k]) for k in range(n)}
+    ranked = sorted((a for a in score_of if a in legal_set), key=lambda a: -score_of[a])
+    cands = list(dict.fromkeys([*ranked[:candidates], int(played)]))
+    positions = np.empty((worlds, F.SIZE), np.int64)
+    positions[0] = first
+    for i in range(1, worlds):
+        positions[i] = knowledge.sample_array(rng)
+    seeds = np.array([rng.getrandbits(64) | 1 for _ in range(worlds)], dtype=np.uint64)
+    out = np.zeros((worlds, len(cands)))
+    P.evaluate_actions(positions, np.array(cands, np.int64), len(cands), seeds, w, out)
+    return cands, (out >= 1.0).astype(np.float64)
+
+
+def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
+                   candidates: int = DEFAULT_CANDIDATES, seed: int = 0) -> list[Decision]:
+    """The decisions of ``seat`` (0-based) in a Regicide ``record`` with more than one
+    legal move, each estimated from that seat's view at that moment; the ``MARKED``
+    costliest are marked. Raises ``ValueError`` for a record of another game or a seat
+    out of range, ``IllegalAction`` when the record does not replay."""
+    if record.game != "regicide":
+        raise ValueError(f"analysis is for Regicide records, this one is {record.game!r}")
+    g = get_game("regicide")
+    players = record.config.get("players", 1)
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat + 1}: the game has players 1 to {players}")
+    if worlds < 2:
+        raise ValueError(f"worlds {worlds}: give 2 or more sampled positions per decision")
+    out: list[Decision] = []
+    before = None
+    for i, (text, state, _) in enumerate(Match.replay(record)):
+        if before is not None and text is not None and not text.startswith("prefer") \
+                and before.current == seat:
+            legal = list(g.legal_actions(before))
+            if len(legal) > 1:
+                played = g.action_from_text(before, text)
+                cands, wins = decision_chances(g.view(before, seat), legal, played,
+                                               random.Random(f"{seed}:{i}"), worlds,
+                                               candidates)
+                half = worlds // 2
+                best = int(np.argmax(wins[:half].mean(axis=0)))  # first best, policy order
+                chance = wins[half:].mean(axis=0)
+                mine = cands.index(played)
+                if chance[mine] >= chance[best]:
+                    best = mine
+                out.append(Decision(i - 1, before.phase, text, float(chance[mine]),
+                                    g.action_to_text(before, cands[best]), float(chance[best]),
+                                    max(0.0, float(chance[best] - chance[mine])), worlds))
+        before = state
+    for d in sorted((d for d in out if d.cost > 0), key=lambda d: -d.cost)[:MARKED]:
+        d.marked = True
+    return out
