@@ -13,6 +13,6 @@ MCTS).
 
 from __future__ import annotations
 
-from regalia.bots.base import Bot, RandomBot, bot_names, make_bot
+from regalia.bots.base import Bot, RandomBot, bot_names, default_bot, make_bot
 
-__all__ = ["Bot", "RandomBot", "bot_names", "make_bot"]
+__all__ = ["Bot", "RandomBot", "bot_names", "default_bot", "make_bot"]
