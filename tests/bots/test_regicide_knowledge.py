@@ -72,4 +72,5 @@ def test_knowledge_stays_consistent_at_every_decision(players):
 def test_knowledge_stays_consistent_over_a_thousand_games(players):
     out = _track(players, 1000, 10_000)
     _check(out)
-    assert out["jester_choices"] > 0  # the Jesters' identity was in doubt somewhere
+    if players == 4:  # two Jesters alike: which one a partner showed was in doubt somewhere
+        assert out["jester_choices"] > 0
