@@ -48,7 +48,6 @@ from regalia.games.regicide.cards import (
 )
 from regalia.games.regicide.state import JESTERS_IN_TAVERN, MAX_HAND, Options, State
 
-_PHASES = ("play", "suffer", "choose", "won", "lost")
 MAX_READINGS = 64  # readings of one log, one per hypothesis on the Jesters' identities
 WISH_SWAPS = 400  # card swaps that look for partners' hands matching their stated wishes
 
