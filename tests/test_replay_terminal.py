@@ -33,7 +33,8 @@ def _headings(text: str) -> list[str]:
     return re.findall(r"(?:Move \d+ of \d+|The deal \(\d+ moves? follows?\))$", text, re.M)
 
 
-def _saved_game(tmp_path, game="regicide", args=("--players", "2", "--bots", "1,2")):
+def _saved_game(tmp_path, game="regicide",
+                args=("--players", "2", "--bots", "1,2", "--bot", "heuristic")):
     save = tmp_path / "g.json"
     r = CliRunner().invoke(app, ["play", game, *args, "--seed", "5", "--save", str(save)],
                            input="1\n" * 400)

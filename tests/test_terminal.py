@@ -152,8 +152,8 @@ def test_ribauds_typed_as_on_screen():
 
 def test_replay_seat_is_checked(tmp_path):
     save = tmp_path / "g.json"
-    CliRunner().invoke(app, ["play", "regicide", "--players", "2", "--bots", "1,2", "--seed", "2",
-                             "--save", str(save)])
+    CliRunner().invoke(app, ["play", "regicide", "--players", "2", "--bots", "1,2", "--bot",
+                             "heuristic", "--seed", "2", "--save", str(save)])
     bad = CliRunner().invoke(app, ["replay", str(save), "--seat", "3"])
     assert bad.exit_code == 2 and "--seat" in bad.stderr
     good = CliRunner().invoke(app, ["replay", str(save), "--seat", "2"])

@@ -10,7 +10,8 @@ import pytest
 
 from regalia.bots import bot_names, make_bot
 from regalia.bots.regicide_knowledge import Knowledge, _conserved, determinize
-from regalia.bots.regicide_search import SearchBot, wish_rule
+from regalia.bots.regicide_ismcts import ISMCTSBot
+from regalia.bots.regicide_search import MonteCarloBot, wish_rule
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import mask_texts
@@ -18,12 +19,14 @@ from regalia.games.regicide.position import to_json
 from regalia.sim import regicide_fast as F
 from regalia.sim import regicide_policy as P
 
-BOTS = ("random", "simple", "heuristic", "ismcts")
+BOTS = ("random", "simple", "heuristic", "montecarlo", "ismcts", "montecarlo-medal",
+        "ismcts-medal")
+SEARCH = ("montecarlo", "ismcts", "montecarlo-medal", "ismcts-medal")
 
 
 def _bot(name: str):
     bot = make_bot("regicide", name)
-    if isinstance(bot, SearchBot):
+    if isinstance(bot, (MonteCarloBot, ISMCTSBot)):
         bot.iterations = 6
     return bot
 
@@ -61,9 +64,9 @@ def test_bot_names_list_every_regicide_bot():
 @pytest.mark.parametrize("name", BOTS)
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_bots_only_choose_legal_actions(name, players):
-    for seed in range(2 if name == "ismcts" else 4):
+    for seed in range(1 if name in SEARCH else 4):
         s = _play(players, [_bot(name) for _ in range(players)], 1000 * players + seed)
-        assert G.is_terminal(s) or name == "ismcts"
+        assert G.is_terminal(s) or name in SEARCH
 
 
 def _hidden_swap(s, seat: int, rng: random.Random):
@@ -110,7 +113,7 @@ def test_decisions_depend_only_on_the_view(players):
         v1, v2 = G.view(s, seat), G.view(t, seat)
         assert v1 == v2, "the swap must stay hidden from the seat"
         legal = G.legal_actions(s)
-        for name in ("heuristic", "ismcts", "simple", "random"):
+        for name in ("heuristic", "montecarlo", "ismcts", "simple", "random"):
             a1 = _bot(name).act(v1, legal, random.Random(11), 0.01)
             a2 = _bot(name).act(v2, G.legal_actions(t), random.Random(11), 0.01)
             assert a1 == a2, name
@@ -199,9 +202,10 @@ def test_wish_rule_matches_the_compiled_rule():
                 assert wish_rule(s.hands[q], v) == expect
 
 
-def test_search_bot_respects_a_time_budget():
+@pytest.mark.parametrize("cls", [MonteCarloBot, ISMCTSBot])
+def test_search_bots_respect_a_time_budget(cls):
     s = G.new_game({"players": 1}, random.Random(2))
-    bot = SearchBot(budget=0.05)
+    bot = cls(budget=0.05)
     v = G.view(s, 0)
     bot.act(v, G.legal_actions(s), random.Random(1))  # load the compiled code
     import time
@@ -209,15 +213,17 @@ def test_search_bot_respects_a_time_budget():
     t = time.perf_counter()
     a = bot.act(v, G.legal_actions(s), random.Random(1))
     assert time.perf_counter() - t < 0.5
-    assert a in G.legal_actions(s) and bot.last_worlds >= 1
+    done = bot.last_worlds if cls is MonteCarloBot else bot.last_iterations
+    assert a in G.legal_actions(s) and done >= 1
 
 
-def test_search_bot_with_iterations_is_deterministic():
+@pytest.mark.parametrize("cls", [MonteCarloBot, ISMCTSBot])
+def test_search_bots_with_iterations_are_deterministic(cls):
     s = G.new_game({"players": 2}, random.Random(6))
     v = G.view(s, s.current)
     legal = G.legal_actions(s)
-    a = SearchBot(iterations=16).act(v, legal, random.Random(3))
-    b = SearchBot(iterations=16).act(v, legal, random.Random(3))
+    a = cls(iterations=16).act(v, legal, random.Random(3))
+    b = cls(iterations=16).act(v, legal, random.Random(3))
     assert a == b
 
 
@@ -265,6 +271,49 @@ def test_determinization_of_a_position_without_a_log():
         assert _conserved(d)
         dv = G.view(d, s.current)
         assert all(dv[x] == v[x] for x in v if x != "log")
-        assert _bot("ismcts").act(v, G.legal_actions(s), rng) in G.legal_actions(s)
+        for name in ("montecarlo", "ismcts"):
+            assert _bot(name).act(v, G.legal_actions(s), rng) in G.legal_actions(s)
         done += 1
     assert done >= 10
+
+
+def _tree_nodes(node):
+    yield node
+    for child in node.children.values():
+        yield from _tree_nodes(child)
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_ismcts_grows_a_tree_of_the_seats_information_sets(players):
+    """Every iteration passes through the root; deeper nodes are the seat's later
+    decisions, reached through the seat's own actions; an action is available at least as
+    often as it is visited (ISUCT)."""
+    s = G.new_game({"players": players}, random.Random(40 + players))
+    bot = ISMCTSBot(iterations=200)
+    seat = s.current
+    bot.act(G.view(s, seat), G.legal_actions(s), random.Random(2))
+    root = bot.last_root
+    assert sum(root.visits) == 200
+    assert root.children, "the tree must grow below the root"
+    nodes = list(_tree_nodes(root))
+    assert len(nodes) > 1
+    for node in nodes:
+        for v, av in zip(node.visits, node.avail):
+            assert av >= v
+        for (a, _), child in node.children.items():
+            assert a in node.actions and sum(child.visits) <= node.visits[node.actions.index(a)]
+
+
+def test_medal_values_rank_gold_silver_bronze_above_any_loss():
+    """1.14: a solo win with no Jester spent is Gold, one Silver, two Bronze."""
+    s = G.new_game({"players": 1}, random.Random(1))
+    st = F.encode(s)
+    st[F.PHASE] = F.PH_WON
+    won = []
+    for left in (2, 1, 0):
+        st[F.JESTERS] = left
+        won.append(P.outcome_value(st, 0.03))
+        assert P.outcome_value(st, 0.0) == 1.0
+    assert won[0] > won[1] > won[2] > 0.9
+    st[F.PHASE] = F.PH_LOST
+    assert P.outcome_value(st, 0.03) < 0.9

@@ -7,6 +7,7 @@ import json
 
 from regalia.core.records import Match
 from regalia.games import get_game
+from regalia.server.gamekit import default_bot
 from server_helpers import join, new_table, running_app
 
 
@@ -249,7 +250,7 @@ def test_a_leaving_human_is_replaced_by_a_bot_and_takes_the_seat_back(client):
     # seat 1 is not connected: seat 0 hands it to a bot
     p0.send({"type": "bot", "seat": 1, "on": True})
     st = p0.recv_until(lambda m: m["type"] == "state" and m["seats"][1]["bot_replaces"])
-    assert st["seats"][1]["bot"] == "heuristic"
+    assert st["seats"][1]["bot"] == default_bot("regicide")
     # play until the bot has played seat 1 at least once
     for _ in range(60):
         if any(m["seat"] == 1 for m in [e for e in p0.log if e["kind"] in ("play", "yield", "discard")]):

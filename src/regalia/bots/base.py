@@ -53,6 +53,16 @@ def _load(game: str) -> None:
             pass
 
 
+# The bot a table seats when nobody says which: the strongest by the measurements in the
+# README ("Bots and evaluation").
+TABLE_BOTS = {"regicide": "montecarlo", "ribauds": "heuristic"}
+
+
+def default_bot(game: str) -> str:
+    """The bot that takes a seat at a ``game`` table unless another is asked for."""
+    return TABLE_BOTS.get(game, "random")
+
+
 def bot_names(game: str) -> list[str]:
     """Names of the bots available for ``game``."""
     _load(game)

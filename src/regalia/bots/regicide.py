@@ -12,7 +12,9 @@ enemy's attack, values Spades shields and Diamonds draws when hands are low, spe
 solo Jester refresh only when it would otherwise lose, and discards the smallest total that
 absorbs the attack.
 
-The search bot ("ismcts") is in ``regicide_search``.
+The search bots are in ``regicide_search`` ("montecarlo": determinized flat Monte Carlo)
+and ``regicide_ismcts`` ("ismcts": information-set Monte Carlo tree search); their
+"-medal" variants aim at the best solo medal.
 """
 
 from __future__ import annotations
@@ -198,4 +200,5 @@ class HeuristicBot:
 register("regicide", "simple", SimpleBot)
 register("regicide", "heuristic", HeuristicBot)
 
-import regalia.bots.regicide_search  # noqa: E402,F401  (registers "ismcts")
+import regalia.bots.regicide_ismcts  # noqa: E402,F401  (registers "ismcts")
+import regalia.bots.regicide_search  # noqa: E402,F401  (registers "montecarlo")

@@ -19,9 +19,12 @@ order, each a uniform subset of the sampled discard pile at that moment that con
 cards later seen coming out of that heal and none of the cards seen staying behind; then
 every segment's cards are dealt at random to its Tavern slots and partner-hand slots; the
 Castle keeps its public rank order with the suits shuffled. For solo play this is the exact
-posterior; in 2-4 players the assignment of a partner's replayed card to one heal is a
-simplification. Partners' stated Jester-window wishes (rules 1.10) condition the sample when
-``wish_rule`` is given (rejection sampling).
+posterior; in 2-4 players the assignment of a partner's replayed card to one heal (the
+earliest it can have come from) is a simplification. The Jesters (one at 3 players, two alike
+at 4) are tracked by count: where the log cannot say which Jester a partner showed, each
+hypothesis is tried in turn until one fits the whole view (``from_view``). Partners' stated
+Jester-window wishes (rules 1.10) condition their hands when ``wish_rule`` is given: plain
+draws, then card swaps toward matching hands, never a rejected sample (``_wished_hands``).
 
 Only the view is read: two states that differ in cards hidden from the seat give the same
 view, hence the same samples for the same ``rng``.
@@ -45,7 +48,8 @@ from regalia.games.regicide.cards import (
 )
 from regalia.games.regicide.state import JESTERS_IN_TAVERN, MAX_HAND, Options, State
 
-_PHASES = ("play", "suffer", "choose", "won", "lost")
+MAX_READINGS = 64  # readings of one log, one per hypothesis on the Jesters' identities
+WISH_SWAPS = 400  # card swaps that look for partners' hands matching their stated wishes
 
 
 class _Episode:
@@ -80,42 +84,85 @@ class Knowledge:
         self.partner_from: dict[int, set[int]] = {}  # segment -> partner-replayed cards
         self.consistent = True
         self.problem = 0
+        self.simple_samples = 0  # samples that fell back on ``_sample_simple``
+        self.unmet_wishes = 0  # partners' wishes no hand of theirs could match (humans')
+        self._choices: list[int] = []
+        self._branch: list[tuple[int, int]] = []  # (hypothesis taken, hypotheses) per choice
+        self._jester_ids: list[int] = []
 
     # ------------------------------------------------------------------ reading the view
 
     def _bad(self, where: int) -> None:
-        """The log could not be followed exactly (``where``: which check, for debugging)."""
+        """The log could not be followed exactly (``where``: the first failed check)."""
+        if self.consistent:
+            self.problem = where
         self.consistent = False
-        self.problem = where
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> "Knowledge":
-        """The knowledge of ``view``'s seat (a view dict of ``REGICIDE.view``)."""
-        k = cls()
-        k._read(view)
-        return k
+        """The knowledge of ``view``'s seat (a view dict of ``REGICIDE.view``).
 
-    def _located_jesters(self) -> set[int]:
-        """Jester ids the seat can place now (table, discard episodes, known hands, own)."""
-        out = {c for c in self._table if c >= 52} | {c for c in self._mine if c >= 52}
-        out |= {c for c in self.open_ep if c >= 52}
-        for known in self.partner_known:
-            out |= {c for c in known if c >= 52}
-        return out
+        The two Jesters of a 4-player game look alike (and in 3 players the one Jester may
+        come back from a heal unnoticed), so when a partner shows a Jester the log may not
+        say which one it was: the one never seen, or one that lay in the discard pile and
+        came back through a heal. The log is then read once per hypothesis, depth first in
+        the order of ``_choose``, and the first reading consistent with the whole view is
+        kept (at most ``MAX_READINGS`` readings; ``consistent`` is False when none fits).
+        """
+        first = None
+        choices: list[int] = []
+        for _ in range(MAX_READINGS):
+            k = cls()
+            k._choices = choices
+            k._read(view)
+            if k.consistent:
+                return k
+            first = first or k
+            branch = k._branch
+            while branch and branch[-1][0] + 1 >= branch[-1][1]:
+                branch = branch[:-1]
+            if not branch:
+                break
+            choices = [i for i, _ in branch[:-1]] + [branch[-1][0] + 1]
+        return first
+
+    def _choose(self, options: list[int]) -> int:
+        """One of several hypotheses the log leaves open (see ``from_view``)."""
+        if len(options) == 1:
+            return options[0]
+        at = len(self._branch)
+        i = self._choices[at] if at < len(self._choices) else 0
+        self._branch.append((i, len(options)))
+        return options[i]
+
+    def _unseen_jesters(self) -> list[int]:
+        """Ids of the Jesters of this player count the seat has never seen."""
+        return [j for j in self._jester_ids if j not in self.seen]
 
     def _jester_id(self) -> int:
-        """An id for a Jester that appears from a place the seat could not see."""
-        free = [j for j in (52, 53) if j not in self._located_jesters()]
-        for j in free:
-            if j not in self.seen:
-                return j
+        """An id for a Jester that appears from a place the seat could not see (or, with no
+        log to follow, one not yet placed)."""
+        unseen = self._unseen_jesters()
+        if unseen:
+            return unseen[0]
+        placed = {c for c in self._table + self._mine if c >= 52} | set(self.open_ep)
+        free = [j for j in self._jester_ids if j not in placed]
         return free[0] if free else 52
+
+    def _heal_slot(self, ep: _Episode, t: int, slots: list[int]) -> int | None:
+        """The earliest heal among a partner's ``slots`` that can have taken the card of
+        ``ep`` (a heal after it went to the pile, before time ``t``); ``None`` if none."""
+        for k in range(1, len(self.heals) + 1):
+            if ep.t_in < self.heals[k - 1][0] < t and k in slots:
+                return k
+        return None
 
     def _read(self, view: dict[str, Any]) -> None:
         self.view = view
         seat = self.seat = view["seat"]
         players = self.players = view["players"]
         max_hand = MAX_HAND[players]
+        self._jester_ids = [52, 53][:JESTERS_IN_TAVERN[players]]
         self._table: list[int] = []
         self._mine: list[int] = []
         sizes = [max_hand] * players
@@ -192,6 +239,40 @@ class Knowledge:
                         for r in (JACK, QUEEN, KING)}
         if len(self.tavern) != view["tavern"]:
             self._bad(4)
+        if self.consistent and not self._heals_fit():
+            self._bad(15)
+
+    def _heals_fit(self) -> bool:
+        """Whether the heals can be re-drawn as ``_sample_once`` does: each heal finds in
+        the pile the cards known to come out of it, and enough others not known to stay
+        behind; the pile ends with its public size; each heal's cards not seen since fill
+        exactly the Tavern and partner slots labelled with it, and the cards never seen those
+        of the Tavern as dealt. (A wrong guess about which
+        Jester was which shows here.) The outcome does not depend on the random choices."""
+        timeline, _, gone, never_seen = self._prepare()
+        pile: list[int] = []
+        for what, x, n, must_set, bar in timeline:
+            if what == 0:
+                pile.append(x)
+                continue
+            if not must_set <= set(pile):
+                return False
+            free = [c for c in pile if c not in must_set and c not in bar]
+            if n - len(must_set) > len(free) or n < len(must_set):
+                return False
+            took = must_set | set(free[:n - len(must_set)])
+            pile = [c for c in pile if c not in took]
+        if len(pile) != self.view["discard"] or len(pile) != len(set(pile)):
+            return False
+        slots: dict[int, int] = {}
+        for kind, x in self.tavern:
+            if kind == "s":
+                slots[x] = slots.get(x, 0) + 1
+        for q in range(self.players):
+            for seg in self.partner_slots[q]:
+                slots[seg] = slots.get(seg, 0) + 1
+        return slots.get(0, 0) == len(never_seen) and all(
+            slots.get(k, 0) == n - len(gone[k]) for k, (_, n) in enumerate(self.heals, start=1))
 
     def _leave_hand(self, who: int, text: str, t: int, mine: list[int]) -> int:
         """A card leaves seat ``who``'s hand, face up, at time ``t``; returns its id."""
@@ -206,27 +287,19 @@ class Knowledge:
             return c
         slots = self.partner_slots[who]
         if c == 52:
-            known_j = [j for j in self.partner_known[who] if j >= 52]
-            in_pile = [j for j in (52, 53) if j in self.open_ep]
-            if known_j:
-                c = known_j[0]
-            elif in_pile and not (0 in slots and self._jester_id() not in self.seen):
-                c = in_pile[0]
-            else:
-                c = self._jester_id()
+            c = self._partner_jester(who, t, slots)
         if c in self.partner_known[who]:
             self.partner_known[who].discard(c)
         elif c in self.open_ep:
             ep = self.open_ep.pop(c)
             ep.closed = True
-            heals = [k for k in range(1, len(self.heals) + 1)
-                     if ep.t_in < self.heals[k - 1][0] < t and k in slots]
-            if heals:
-                ep.seg = heals[0]  # the earliest: later heals stay free for later cards
-                slots.remove(ep.seg)
-                self.partner_from.setdefault(ep.seg, set()).add(c)
+            k = self._heal_slot(ep, t, slots)
+            if k is not None:
+                ep.seg = k  # the earliest: later heals stay free for later cards
+                slots.remove(k)
+                self.partner_from.setdefault(k, set()).add(c)
             else:
-                self._bad(5); self.dbg = (c, ep.t_in, t, list(self.heals), list(slots))
+                self._bad(5)
                 if slots:
                     slots.pop()
         elif c not in self.seen:
@@ -242,6 +315,42 @@ class Knowledge:
                 slots.pop()
         self.seen.add(c)
         return c
+
+    def _partner_jester(self, who: int, t: int, slots: list[int]) -> int:
+        """The id of a Jester partner ``who`` shows at time ``t``: the one never seen (if
+        it holds a card never seen), or one from the discard pile that a heal took and it
+        drew (the latest to reach the pile first: the earlier one stays the more likely to
+        be taken by a later heal); a hypothesis of ``_choose`` when several fit."""
+        known = [j for j in self.partner_known[who] if j >= 52]
+        if known:
+            return known[0]
+        options = []
+        unseen = self._unseen_jesters()
+        if unseen and 0 in slots:
+            options.append(unseen[0])
+        piled = [ep for j, ep in self.open_ep.items()
+                 if j >= 52 and self._heal_slot(ep, t, slots) is not None]
+        options += [ep.card for ep in sorted(piled, key=lambda ep: -ep.t_in)]
+        if not options:
+            self._bad(12)
+            return unseen[0] if unseen else self._jester_id()
+        return self._choose(options)
+
+    def _drawn_jester(self, seg: int) -> int:
+        """The id of a Jester the seat draws from Tavern segment ``seg`` (see
+        ``_partner_jester``)."""
+        if seg == 0:
+            unseen = self._unseen_jesters()
+            if not unseen:
+                self._bad(13)
+                return self._jester_id()
+            return unseen[0]
+        th = self.heals[seg - 1][0]
+        piled = [ep for j, ep in self.open_ep.items() if j >= 52 and ep.t_in < th]
+        if not piled:
+            self._bad(14)
+            return self._jester_id()
+        return self._choose([ep.card for ep in sorted(piled, key=lambda ep: -ep.t_in)])
 
     def _to_discard(self, c: int, t: int) -> None:
         ep = _Episode(c, t)
@@ -262,13 +371,7 @@ class Knowledge:
             if q == self.seat:
                 c = parse_card(own.pop(0)) if own else -1
                 if c == 52:
-                    if kind == "k":
-                        c = x
-                    elif x > 0:
-                        js = [j for j in (52, 53) if j in self.open_ep]
-                        c = js[0] if js else self._jester_id()
-                    else:
-                        c = self._jester_id()
+                    c = x if kind == "k" else self._drawn_jester(x)
                 if c < 0:
                     self._bad(9)
                     continue
@@ -291,24 +394,22 @@ class Knowledge:
 
     # ------------------------------------------------------------------ sampling
 
-    def sample(self, rng: random.Random, wish_rule: Callable | None = None,
-               tries: int = 20) -> State:
+    def sample(self, rng: random.Random, wish_rule: Callable | None = None) -> State:
         """One full position consistent with the seat's knowledge (see the module doc).
 
-        ``wish_rule(hand_mask, view) -> "yes" | "no"``: when given, partners' hands are
-        re-drawn (up to ``tries`` times) until each stated wish matches the rule.
+        ``wish_rule(hand_mask, view) -> "yes" | "no"``: when given, each partner's stated
+        Jester-window wish conditions its hand (``_wished_hands``).
         """
-        discard, hands, tavern, castle = self._sample_parts(rng, wish_rule, tries)
+        discard, hands, tavern, castle = self._sample_parts(rng, wish_rule)
         s = self._base_state()
         s.discard, s.hands, s.tavern, s.castle = discard, hands, tavern, castle
         return s
 
-    def sample_array(self, rng: random.Random, wish_rule: Callable | None = None,
-                     tries: int = 20):
+    def sample_array(self, rng: random.Random, wish_rule: Callable | None = None):
         """``sample`` as a fast-path array (``regalia.sim.regicide_fast``), built directly."""
         from regalia.sim import regicide_fast as F
 
-        discard, hands, tavern, castle = self._sample_parts(rng, wish_rule, tries)
+        discard, hands, tavern, castle = self._sample_parts(rng, wish_rule)
         if self._template is None:
             self._template = F.encode(self._base_state_with([], [0] * self.players, [], []))
         st = self._template.copy()
@@ -370,18 +471,15 @@ class Knowledge:
         s.discard, s.hands, s.tavern, s.castle = discard, hands, tavern, castle
         return s
 
-    def _sample_parts(self, rng: random.Random, wish_rule: Callable | None, tries: int):
+    def _sample_parts(self, rng: random.Random, wish_rule: Callable | None):
         prefs = self.view.get("preferences") or []
-        want = [(q, w) for q, w in enumerate(prefs) if w is not None and q != self.seat]
-        parts = None
-        for _ in range(max(1, tries if (wish_rule and want) else 1)):
-            parts = self._sample_once(rng) if self.consistent else None
-            if parts is None:
-                parts = self._sample_simple(rng)
-            if not (wish_rule and want):
-                return parts
-            if all(wish_rule(parts[1][q], self.view) == w for q, w in want):
-                return parts
+        wishes = {q: w for q, w in enumerate(prefs) if w is not None and q != self.seat}
+        if not wish_rule:
+            wishes = {}
+        parts = self._sample_once(rng, wishes, wish_rule) if self.consistent else None
+        if parts is None:
+            self.simple_samples += 1
+            parts = self._sample_simple(rng)
         return parts
 
     _template = None
@@ -403,11 +501,14 @@ class Knowledge:
                     barred.setdefault(k, set()).add(ep.card)
         top = self.view.get("discard_top")
         top_card = None
+        top_since = -1  # the top card has lain there since then: no later heal took it
         if top is not None:
             top_card = parse_card(top)
-            if top_card == 52:
-                js = [j for j in (52, 53) if j in self.open_ep]
-                top_card = js[-1] if js else 52
+            if top_card == 52:  # the Jester that went to the pile last
+                js = sorted((ep.t_in, j) for j, ep in self.open_ep.items() if j >= 52)
+                top_card = js[-1][1] if js else 52
+            if top_card in self.open_ep:
+                top_since = self.open_ep[top_card].t_in
         timeline = []
         events = sorted([(ep.t_in, 0, i) for i, ep in enumerate(self.episodes)]
                         + [(th, 1, k) for k, (th, _) in enumerate(self.heals, start=1)])
@@ -417,7 +518,7 @@ class Knowledge:
             else:
                 n = self.heals[i - 1][1]
                 bar = set(barred.get(i, set()))
-                if top_card is not None:
+                if top_card is not None and self.heals[i - 1][0] > top_since:
                     bar.add(top_card)
                 timeline.append((1, i, n, forced_in.get(i, set()), bar))
         gone = {k: self.my_draws.get(k, set()) | self.partner_from.get(k, set())
@@ -427,9 +528,12 @@ class Knowledge:
         self._prepared = (timeline, top_card, gone, never_seen)
         return self._prepared
 
-    def _sample_once(self, rng: random.Random):
+    def _sample_once(self, rng: random.Random, wishes: dict[int, str],
+                     wish_rule: Callable | None):
         """``(discard, hands, tavern, castle)`` of one sample, or ``None`` when the
-        constraints could not be met (then the caller falls back on ``_sample_simple``)."""
+        constraints could not be met (then the caller falls back on ``_sample_simple``).
+        Partners with a wish in ``wishes`` get their hands first, conditioned on their
+        wishes (``_wished_hands``); the other partners and the Tavern share what is left."""
         timeline, top_card, gone, never_seen = self._prepare()
         # Re-draw every heal in order (forward sampling with forced cards).
         pile: list[int] = []
@@ -468,16 +572,24 @@ class Knowledge:
             rng.shuffle(pool)
         hands = [0] * self.players
         hands[self.seat] = self.hand
+        needs: dict[int, dict[int, int]] = {}
         for q in range(self.players):
             if q == self.seat:
                 continue
             for c in self.partner_known[q]:
                 hands[q] |= 1 << c
+            need = needs[q] = {}
             for seg in self.partner_slots[q]:
-                pool = pools.get(seg)
-                if not pool:
-                    return None
-                hands[q] |= 1 << pool.pop()
+                need[seg] = need.get(seg, 0) + 1
+            if any(len(pools.get(seg, ())) < n for seg, n in need.items()):
+                return None
+        if wishes:
+            hands, pools = self._wished_hands(rng, pools, needs, hands, wishes, wish_rule)
+        for q, need in needs.items():
+            if q not in wishes:
+                for seg, n in need.items():
+                    for _ in range(n):
+                        hands[q] |= 1 << pools[seg].pop()
         tavern = []
         for kind, x in self.tavern:
             if kind == "k":
@@ -490,6 +602,63 @@ class Knowledge:
         if any(pools.values()):
             return None
         return pile, hands, tavern, self._castle(rng)
+
+    def _wished_hands(self, rng: random.Random, pools: dict[int, list[int]],
+                      needs: dict[int, dict[int, int]], hands: list[int],
+                      wishes: dict[int, str], rule: Callable):
+        """The hands of the partners who stated a wish, conditioned on their wishes under
+        ``rule``; returns ``(hands, pools left)``.
+
+        Every such partner first draws plainly from the shuffled ``pools`` (when all wishes
+        match, this is an exact sample). While some wish does not match, a card of an
+        unmatched partner is swapped with another card of the same segment (in the pool
+        left or in another such partner's hand), and the swap is kept unless it leaves
+        more wishes unmatched: a search over the same hands the draw could give, so no
+        sample is ever rejected whole. After ``WISH_SWAPS`` swaps a wish still unmatched is
+        counted in ``unmet_wishes`` and ignored (no hand can match it, as when a person
+        says anything, or the heals the seat assumed cannot give one).
+        """
+        got = hands[:]
+        held = {q: {seg: [pools[seg].pop() for _ in range(n)] for seg, n in needs[q].items()}
+                for q in wishes}
+
+        def unmet(q: int) -> bool:
+            m = hands[q]
+            for cards in held[q].values():
+                for c in cards:
+                    m |= 1 << c
+            return rule(m, self.view) != wishes[q]
+
+        bad = {q for q in wishes if unmet(q)}
+        for _ in range(WISH_SWAPS):
+            if not bad:
+                break
+            q = rng.choice(sorted(bad))
+            segs = [seg for seg, cards in held[q].items() if cards]
+            if not segs:
+                break
+            seg = rng.choice(segs)
+            places = [(None, i) for i in range(len(pools[seg]))] + \
+                [(r, i) for r in wishes if r != q for i in range(len(held[r].get(seg, ())))]
+            if not places:
+                continue
+            r, j = rng.choice(places)
+            i = rng.randrange(len(held[q][seg]))
+            other = pools[seg] if r is None else held[r][seg]
+            held[q][seg][i], other[j] = other[j], held[q][seg][i]
+            after = {x for x in wishes if unmet(x)}
+            if len(after) > len(bad):
+                held[q][seg][i], other[j] = other[j], held[q][seg][i]
+            else:
+                bad = after
+        self.unmet_wishes += len(bad)
+        for q in wishes:
+            for cards in held[q].values():
+                for c in cards:
+                    got[q] |= 1 << c
+        for pool in pools.values():
+            rng.shuffle(pool)
+        return got, pools
 
     def _sample_simple(self, rng: random.Random):
         """A cruder sample, used only if the log could not be followed exactly: every card

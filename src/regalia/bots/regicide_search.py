@@ -1,4 +1,7 @@
-"""Regicide search bot: determinized flat Monte Carlo with policy-guided rollouts.
+"""Regicide search bot ``montecarlo``: determinized flat Monte Carlo with policy rollouts.
+
+Not a tree search: every candidate action is valued by playing it out in sampled positions
+(for the information-set tree search see ``regicide_ismcts``).
 
 For each decision the bot
 
@@ -16,7 +19,9 @@ For each decision the bot
    leader), and stops at the time budget (``budget`` seconds, default ``DEFAULT_BUDGET``) or
    after ``iterations`` sampled positions;
 5. returns the candidate with the best mean rollout value (1 for a win, otherwise 0.9 x the
-   fraction of the twelve enemies defeated).
+   fraction of the twelve enemies defeated; with ``medal`` > 0 a solo win is worth
+   ``medal`` less per Jester spent, so the bot aims at Gold, then Silver, then Bronze;
+   ``montecarlo-medal`` is the bot with ``MEDAL``).
 
 In 2-4 players each seat runs its own bot on its own view, so a bot knows only its own hand.
 """
@@ -38,6 +43,7 @@ from regalia.sim import regicide_fast as F
 from regalia.sim import regicide_policy as P
 
 DEFAULT_BUDGET = 1.0
+MEDAL = 0.03  # what a solo win loses per Jester spent, for the bots that aim at medals
 
 
 def wish_rule(hand: int, view: dict[str, Any]) -> str:
@@ -65,19 +71,39 @@ def hand_of(view: dict[str, Any]) -> int:
     return Knowledge.from_view(view).hand
 
 
-class SearchBot:
+def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
+                      limit: int) -> np.ndarray:
+    """The ``limit`` legal actions the compiled policy (weights ``w``) scores best in the
+    fast-path position ``st``, best first (every legal action if ``legal`` disagrees with
+    the fast path's list, which should not happen)."""
+    acts = np.empty(F.MAX_ACTIONS, np.int64)
+    scores = np.empty(F.MAX_ACTIONS)
+    n = P.scored_actions(st, w, acts, scores)
+    legal = np.asarray(legal, dtype=np.int64)
+    acts, scores = acts[:n], scores[:n]
+    keep = np.isin(acts, legal)
+    if keep.sum() != len(np.unique(legal)):
+        return legal[:limit].copy()
+    acts, scores = acts[keep], scores[keep]
+    return acts[np.argsort(-scores, kind="stable")[:limit]]
+
+
+class MonteCarloBot:
     """Determinized Monte Carlo search (see the module doc).
 
     ``budget``: seconds per decision (``act``'s ``budget`` argument overrides it);
     ``iterations``: a fixed number of sampled positions per decision instead (deterministic
     for a given random source); ``candidates``: how many actions the policy keeps;
-    ``batch``: positions sampled between two checks of the clock.
+    ``batch``: positions sampled between two checks of the clock; ``medal``: what a solo
+    win loses per Jester spent (0: every win alike).
     """
 
-    name = "ismcts"
+    name = "montecarlo"
 
     def __init__(self, budget: float | None = None, iterations: int | None = None,
-                 candidates: int = 10, batch: int = 8, min_worlds: int = 24) -> None:
+                 candidates: int = 10, batch: int = 8, min_worlds: int = 24,
+                 medal: float = 0.0) -> None:
+        self.medal = medal
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.iterations = iterations
         self.candidates = candidates
@@ -97,18 +123,16 @@ class SearchBot:
         knowledge = Knowledge.from_view(view)
         players = view["players"]
         w = P.weights_for(players)
-        first = knowledge.sample_array(rng)
-        cands = self._candidates(first, legal, w)
+        wish = wish_rule if players > 1 else None
+        first = knowledge.sample_array(rng, wish_rule=wish)
+        cands = policy_candidates(first, legal, w, self.candidates)
         if len(cands) == 1:
             return int(cands[0])
-        if view["phase"] == "choose":
-            cands = self._choose_candidates(view, cands)
         n = len(cands)
         sums = np.zeros(n)
         sq = np.zeros((n, n))  # sums of paired differences squared, for the pruning test
         alive = np.ones(n, bool)
         worlds_done = 0
-        wish = wish_rule if players > 1 else None
         limit = self.iterations
         while True:
             b = self.batch if limit is None else min(self.batch, limit - worlds_done)
@@ -121,7 +145,7 @@ class SearchBot:
             seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b)], dtype=np.uint64)
             idx = np.flatnonzero(alive)
             out = np.zeros((b, len(idx)))
-            P.evaluate_actions(worlds, cands[idx].copy(), len(idx), seeds, w, out)
+            P.evaluate_actions(worlds, cands[idx].copy(), len(idx), seeds, w, out, self.medal)
             sums[idx] += out.sum(axis=0)
             d = out[:, :, None] - out[:, None, :]
             sq[np.ix_(idx, idx)] += (d * d).sum(axis=0)
@@ -137,23 +161,6 @@ class SearchBot:
         return int(cands[int(np.argmax(means))])
 
     # ------------------------------------------------------------------ helpers
-
-    def _candidates(self, st: np.ndarray, legal: Sequence[int], w: np.ndarray) -> np.ndarray:
-        """The legal actions the policy ranks best (at most ``self.candidates``)."""
-        acts = np.empty(F.MAX_ACTIONS, np.int64)
-        scores = np.empty(F.MAX_ACTIONS)
-        n = P.scored_actions(st, w, acts, scores)
-        legal_set = set(int(a) for a in legal)
-        pairs = [(scores[i], int(acts[i])) for i in range(n) if int(acts[i]) in legal_set]
-        if len(pairs) != len(legal_set):  # should not happen: fall back on the legal list
-            pairs = [(0.0, int(a)) for a in legal]
-        pairs.sort(key=lambda p: -p[0])
-        return np.array([a for _, a in pairs[:self.candidates]], dtype=np.int64)
-
-    @staticmethod
-    def _choose_candidates(view: dict[str, Any], cands: np.ndarray) -> np.ndarray:
-        """After a Jester every seat is a candidate, whatever the policy says."""
-        return cands
 
     @staticmethod
     def _prune(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int) -> None:
@@ -171,8 +178,5 @@ class SearchBot:
                 alive[j] = False
 
 
-def _make_search():
-    return SearchBot()
-
-
-register("regicide", "ismcts", _make_search)
+register("regicide", "montecarlo", MonteCarloBot)
+register("regicide", "montecarlo-medal", lambda: MonteCarloBot(medal=MEDAL))

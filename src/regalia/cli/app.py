@@ -174,7 +174,7 @@ def replay(file: Path = typer.Argument(..., help="a game record saved by 'regali
 
 def _bot_seats(game: Any, bots: str, bot: str, players: int) -> dict[int, Any]:
     """Seat -> bot for ``--bots`` (1-based player numbers) and ``--bot``; exits 2 when bad."""
-    from regalia.bots import make_bot
+    from regalia.bots import default_bot, make_bot
 
     seats: dict[int, Any] = {}
     for part in filter(None, (p.strip() for p in bots.split(","))):
@@ -182,7 +182,7 @@ def _bot_seats(game: Any, bots: str, bot: str, players: int) -> dict[int, Any]:
             example = "--bots 1" if players == 1 else f"--bots {players}"
             _fail(f"--bots {bots!r}: give player numbers from 1 to {players}, e.g. {example}")
         try:
-            seats[int(part) - 1] = make_bot(game.name, bot)
+            seats[int(part) - 1] = make_bot(game.name, bot or default_bot(game.name))
         except KeyError as e:
             _fail(e.args[0])
     return seats
@@ -213,7 +213,8 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
          players: Optional[int] = typer.Option(None, help="number of players (Regicide 1-4, Ribauds 2)"),
          bots: Optional[str] = typer.Option(None, help="seats played by bots, 1-based, comma "
                                             "separated, e.g. '2,3' (Ribauds: 2)"),
-         bot: str = typer.Option("heuristic", help="which bot plays the bot seats"),
+         bot: str = typer.Option("", help="which bot plays the bot seats (default: the "
+                                           "tables' default, see README 'Bots and evaluation')"),
          seed: Optional[int] = typer.Option(None, help="seed of the deal (default: random)"),
          option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)"),
          save: Optional[Path] = typer.Option(None, help="save the game record to this file "

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from regalia.bots import bot_names
+from regalia.bots import default_bot as table_bot
 from regalia.core.game import Game
 from regalia.games import GAME_NAMES, get_game
 
@@ -33,7 +34,7 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
     ],
 }
 
-PREFERRED_BOT = {"regicide": "heuristic"}
+PREFERRED_BOT = {"regicide": table_bot("regicide")}  # regalia.bots.base.TABLE_BOTS
 
 # Regicide's public-information messages (rules 1.15): id -> English template. The
 # parameters come from the public view only.

@@ -4,7 +4,7 @@
   numba-compiled kernel with the full rules (checked against the reference engine by
   ``tests/sim/test_regicide_fast.py``); ``benchmarks/bench_fast.py`` times it.
 * ``regicide_policy``: the compiled heuristic policy (the "heuristic" bot, and the rollout
-  policy of the "ismcts" bot); its weights, ``policy_weights.json``, come from
+  policy of the "montecarlo" and "ismcts" bots); its weights, ``policy_weights.json``, come from
   ``python -m regalia.sim.tune_policy`` (self-play on the fast path).
 * ``batch``: the batch simulator, ``N`` Regicide games stepped at once on the fast path with
   the research interfaces' encoding (``regalia.adapters.encoding``); ``benchmarks/
@@ -17,7 +17,7 @@
 
 Examples::
 
-    regalia eval --game regicide --players 1 --bot ismcts --deals 500 --budget 0.1 \\
+    regalia eval --game regicide --players 1 --bot montecarlo --deals 500 --budget 0.1 \\
         --workers 2 --out solo.json --chart solo.png
     regalia eval --game regicide --players 2,3,4 --bot ismcts --deals 200 --budget 0.1
     regalia eval --game ribauds --bot ismcts --opponent random,heuristic --deals 500

@@ -340,16 +340,26 @@ def choose(st, rng, w, buf):
 
 
 @njit
-def rollout(st, rng, w, buf):
-    """Plays ``st`` to its end with the policy; returns 1.0 for a win, else the fraction of
-    enemies defeated plus the damage on the current one, scaled into [0, 0.9]."""
-    while st[PHASE] < PH_WON:
-        apply(st, choose(st, rng, w, buf), rng)
+def outcome_value(st, medal):
+    """The value of an ended position: a win is worth 1.0 less ``medal`` per solo Jester
+    spent (rules 1.14: Gold, Silver, Bronze for 0, 1, 2 spent; ``medal`` 0 values every
+    win alike); a loss the fraction of enemies defeated plus the damage on the current
+    one, scaled into [0, 0.9]."""
     if st[PHASE] == PH_WON:
+        if st[PLAYERS] == 1:
+            return 1.0 - medal * (2 - st[JESTERS])
         return 1.0
     e = st[ENEMY]
     frac = st[DAMAGE] / (2.0 * VALUE[e]) if e >= 0 else 0.0
     return 0.9 * (enemies_defeated(st) + frac) / 12.0
+
+
+@njit
+def rollout(st, rng, w, buf, medal=0.0):
+    """Plays ``st`` to its end with the policy; returns its ``outcome_value``."""
+    while st[PHASE] < PH_WON:
+        apply(st, choose(st, rng, w, buf), rng)
+    return outcome_value(st, medal)
 
 
 @njit
@@ -374,8 +384,9 @@ def policy_games(players, games, rng, w):
 
 
 @njit
-def evaluate_actions(worlds, actions, n_actions, seeds, w, out):
-    """Flat Monte Carlo: ``out[i, k]`` is the rollout value of ``actions[k]`` in world ``i``.
+def evaluate_actions(worlds, actions, n_actions, seeds, w, out, medal=0.0):
+    """Flat Monte Carlo: ``out[i, k]`` is the rollout value of ``actions[k]`` in world ``i``
+    (``rollout`` with ``medal``).
 
     Each world is a determinized position (one row of ``worlds``); every action of a world
     is rolled out with the same random seed (common random numbers).
@@ -387,7 +398,7 @@ def evaluate_actions(worlds, actions, n_actions, seeds, w, out):
             st = worlds[i].copy()
             rng[0] = seeds[i]
             apply(st, actions[k], rng)
-            out[i, k] = rollout(st, rng, w, buf)
+            out[i, k] = rollout(st, rng, w, buf, medal)
 
 
 _WEIGHTS_FILE = __import__("pathlib").Path(__file__).with_name("policy_weights.json")

@@ -6,7 +6,7 @@ under a rich progress bar and returns the report dict; ``print_report`` prints i
 
 Report JSON::
 
-    {"format": "regalia-eval/1", "game": "regicide", "bot": "ismcts", "budget": 0.5,
+    {"format": "regalia-eval/1", "game": "regicide", "bot": "montecarlo", "budget": 0.5,
      "iterations": null, "deals": 500, "offset": 0, "workers": 2, "ray": null,
      "wall_seconds": ..., "command": "...",
      "results": {"1": {"games", "wins", "win_rate", "wilson95", "medals",
