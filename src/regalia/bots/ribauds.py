@@ -7,10 +7,11 @@
   random to the unknown Court slots, the rest of the opponent's hand and the draw pile. What
   each seat knows of the Court and of the other's hand is carried over from the view, so
   the opponent's knowledge is modelled too.
-* ``HeuristicBot`` ("heuristic"): wins at once when it surely can; otherwise picks the
-  action that leaves the opponent the fewest immediate wins over a few sampled positions,
-  preferring to keep Reines toward the Marriage and to learn hidden Court cards. Wins and
-  threats are single actions (a reveal, a face-up placement, a swap, a flip).
+* ``HeuristicBot`` ("heuristic"): wins at once when it surely can; otherwise picks, among
+  the actions after which the opponent can win at once in the fewest sampled positions
+  (through a card effect too), the one preferring to keep Reines toward the Marriage and to
+  learn hidden Court cards. Its own wins are single actions (a reveal, a face-up placement,
+  a swap, a flip).
 * ``TacticalBot`` ("tactical"): the same, but it also sees wins and threats through the
   effect a card resolves in the same turn (a Chevalier placed face up, then its swap and
   flip; a Roi, then its reveal of a known card): a shallow search, stronger than the
@@ -290,6 +291,15 @@ def _threats(s: State, effects: bool = True) -> int:
     return sum(1 for a in G.legal_actions(s) if sure_win(s, a, effects))
 
 
+def _hands_over(s: State, action: int, me: int, rng: random.Random) -> bool:
+    """Whether ``action`` lets the opponent win: at once, or with an action it surely wins
+    with (as it knows) when the turn passes to it."""
+    t, _ = G.apply(s, action, rng)
+    if t.phase == WON:
+        return t.winner != me
+    return t.current != me and _threats(t) > 0
+
+
 class HeuristicBot:
     """See the module doc. ``samples``: sampled positions per decision; ``effects``: look
     through the effect a card resolves (a Chevalier's swap and flip, a Roi's reveal) when
@@ -297,7 +307,7 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, samples: int = 6, effects: bool = False) -> None:
+    def __init__(self, samples: int = 16, effects: bool = False) -> None:
         self.samples = samples
         self.effects = effects
 
@@ -311,22 +321,33 @@ class HeuristicBot:
         for a in legal:
             if sure_win(worlds[0], a, fx):
                 return a
-        best, best_score = legal[0], None
+        ranked = []
         for a in legal:
             score = 0.0
+            handed = 0  # sampled positions where a lets the opponent win at once
             for w in worlds:
                 t, _ = G.apply(w, a, rng)
                 if t.phase == WON:
                     score += 10.0 if t.winner == me else -10.0
+                    handed += t.winner != me
                     continue
-                if t.current != me:
-                    score -= 3.0 * min(1, _threats(t, fx))
+                if t.current != me and _threats(t):
+                    handed += 1
+                    score -= 3.0
                 score += 0.4 * t.hands[me][QUEEN]
                 score += 0.1 * sum(1 for k in t.know[me] if k != UNKNOWN)
-            score = score / len(worlds) + rng.random() * 1e-3
-            if best_score is None or score > best_score:
-                best, best_score = a, score
-        return best
+            # Never hand over a win when another action avoids it: safety first, then score.
+            ranked.append((-handed, score / len(worlds) + rng.random() * 1e-3, a))
+        ranked.sort(reverse=True)
+        # The safest actions are checked again on fresh samples: a rare way for the opponent
+        # to win may have been missed by the first ones.
+        fresh = [determinize(view, rng) for _ in range(2 * self.samples)]
+        for handed, _, a in ranked[:3]:
+            if handed < ranked[0][0]:
+                break
+            if not any(_hands_over(w, a, me, rng) for w in fresh):
+                return a
+        return ranked[0][2]
 
     def wish(self, view, rng):
         return None

@@ -36,15 +36,13 @@ class Regicide(Game):
     def current_seat(self, state: State) -> int | None:
         return None if state.phase in (WON, LOST) else state.current
 
-    def legal_actions(self, state: State) -> list[int]:
-        return _rules.legal_actions(state)
+    # The functions called at every step are the rules' own (no wrapper frame); see Game.
+    legal_actions = staticmethod(_rules.legal_actions)
+    apply = staticmethod(_rules.apply)
 
     def side_actions(self, state: State) -> list[int]:
         """``prefer`` actions seats other than the one to act may take (rules 1.10)."""
         return _rules.side_actions(state)
-
-    def apply(self, state: State, action: int, rng: random.Random):
-        return _rules.apply(state, action, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return _view(state, seat)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from functools import lru_cache
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
 from regalia.core.errors import IllegalAction, InvalidPosition
 from regalia.core.game import Event
+from regalia.core.rng import shuffle
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import (
     ATTACK,
@@ -31,9 +33,12 @@ from regalia.games.regicide.cards import (
     SUIT_LETTERS,
     TEXT,
     VALUE,
+    bits_of,
     cards_of,
+    mask_of,
     mask_texts,
     mask_value,
+    values_of,
 )
 from regalia.games.regicide.state import (
     CHOOSE,
@@ -75,9 +80,18 @@ def shield(s: State) -> int:
     return s.spades
 
 
+# Attack of each card as an enemy (rules 1.2); 0 for a card that is not a royal.
+_ATTACK_OF = tuple(ATTACK.get(RANK[c], 0) for c in range(54))
+
+
 def effective_attack(s: State) -> int:
     """Attack to absorb in Step 4: max(0, attack - shield) (rules 1.8)."""
-    return max(0, enemy_attack(s) - shield(s))
+    enemy = s.enemy
+    if enemy is None:
+        return 0
+    if SUIT[enemy] == SPADES and not s.cancelled:
+        return _ATTACK_OF[enemy]
+    return max(0, _ATTACK_OF[enemy] - s.spades)
 
 
 def can_yield(s: State, seat: int) -> bool:
@@ -85,7 +99,7 @@ def can_yield(s: State, seat: int) -> bool:
     if s.players == 1:
         return s.options.solo_yield
     y = s.yielded
-    return not all(y[q] for q in range(s.players) if q != seat)
+    return y.count(True) - y[seat] < s.players - 1  # not every other seat yielded
 
 
 def medal(s: State) -> str | None:
@@ -102,19 +116,39 @@ def enemies_defeated(s: State) -> int:
 
 # --------------------------------------------------------------------------- legal actions
 
-_PLAY_CACHE: dict[int, tuple[int, ...]] = {}
-_PLAY_CODES: dict[int, list[int]] = {}
-
-
-def _sets_of_rank(r: int, nibble: int) -> list[int]:
-    """Masks of the legal sets (2+ cards, total <= 10) among the rank-``r`` cards whose
+def _set_plays(r: int, nibble: int) -> list[int]:
+    """Play codes of the legal sets (2+ cards, total <= 10) among the rank-``r`` cards whose
     suits are the bits of ``nibble`` (rules 1.5)."""
     cards = [(r - 1) * 4 + x for x in range(4) if nibble >> x & 1]
-    return [sum(1 << c for c in combo) for size in range(2, len(cards) + 1) if r * size <= 10
-            for combo in combinations(cards, size)]
+    return [A.PLAY | sum(1 << c for c in combo) for size in range(2, len(cards) + 1)
+            if r * size <= 10 for combo in combinations(cards, size)]
 
 
-_SETS = {r: [_sets_of_rank(r, n) for n in range(16)] for r in (2, 3, 4, 5)}
+# Play codes by byte of the hand: the single cards of each byte, and the sets of ranks 2-3
+# (bits 4-11) and 4-5 (bits 12-19).
+_SINGLE_PLAYS = tuple(tuple(tuple(A.PLAY | bit for bit in bits_of(b << 8 * k)) for b in range(256))
+                      for k in range(7))
+_SET_PLAYS = tuple(tuple(_set_plays(r, b & 15) + _set_plays(r + 1, b >> 4) for b in range(256))
+                   for r in (2, 4))
+
+
+def play_codes(hand: int) -> list[int]:
+    """Action codes of every legal Step 1 play from ``hand`` (rules 1.5), each once, in the
+    order of ``play_options``."""
+    s0, s1, s2, s3, s4, s5, s6 = _SINGLE_PLAYS
+    out = [*s0[hand & 255], *s1[hand >> 8 & 255], *s2[hand >> 16 & 255], *s3[hand >> 24 & 255],
+           *s4[hand >> 32 & 255], *s5[hand >> 40 & 255], *s6[hand >> 48 & 255]]
+    jesters = hand >> 52
+    if jesters == 3:
+        out.pop()  # two Jesters: "play X" once
+    if hand & 0xF:  # Animal Companion pairs: each Ace with every later non-Jester card
+        partners = out[:-1] if jesters else out[:]
+        for i in range((hand & 0xF).bit_count()):
+            ace = partners[i]
+            out += [ace | c for c in partners[i + 1:]]
+    out += _SET_PLAYS[0][hand >> 4 & 255]
+    out += _SET_PLAYS[1][hand >> 12 & 255]
+    return out
 
 
 def play_options(hand: int) -> tuple[int, ...]:
@@ -123,28 +157,7 @@ def play_options(hand: int) -> tuple[int, ...]:
     Singles (one Jester stands for both), Animal Companion pairs (an Ace plus one other
     non-Jester card, Ace + Ace included) and sets of equal number cards totalling 10 or less.
     """
-    cached = _PLAY_CACHE.get(hand)
-    if cached is not None:
-        return cached
-    cards = cards_of(hand)
-    out = [1 << c for c in cards]
-    if (hand >> 52 & 3) == 3:
-        out.pop()  # two Jesters: "play X" once
-    if hand & 0xF:  # Animal Companion pairs; an Ace pairs with a lower Ace only once
-        for a in cards:
-            if a >= 4:
-                break
-            bit = 1 << a
-            out += [bit | 1 << c for c in cards if c < 52 and (c > a or (c != a and c >= 4))]
-    for r in (2, 3, 4, 5):
-        nibble = hand >> 4 * (r - 1) & 0xF
-        if nibble & (nibble - 1):
-            out += _SETS[r][nibble]
-    result = tuple(out)
-    if len(_PLAY_CACHE) > 200_000:
-        _PLAY_CACHE.clear()
-    _PLAY_CACHE[hand] = result
-    return result
+    return tuple(code ^ A.PLAY for code in play_codes(hand))
 
 
 def play_problem(mask: int) -> str | None:
@@ -170,14 +183,33 @@ def play_problem(mask: int) -> str | None:
     return None
 
 
-def _subsets(cards: list[int], tag: int) -> list[tuple[int, int]]:
-    """``(total value, mask | tag)`` of every subset of ``cards``."""
-    out = [(0, tag)]
-    for c in cards:
-        v = VALUE[c]
-        bit = 1 << c
+def _subset_sums(values: tuple[int, ...]) -> list[tuple[int, int]]:
+    """``(total value, position mask)`` of every subset of ``values``; the subset at index
+    ``i`` holds the positions of the bits of ``i``."""
+    out = [(0, 0)]
+    for i, v in enumerate(values):
+        bit = 1 << i
         out += [(x + v, m | bit) for x, m in out]
     return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _low_half(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``(masks, reaching)`` for the low half of a hand whose cards have ``values``: the
+    position masks of its subsets sorted by value then mask, highest first, and
+    ``reaching[t]``, how many of them total at least ``t`` (for ``t`` from 0 to one above the
+    highest total)."""
+    subsets = _subset_sums(values)
+    subsets.sort(reverse=True)
+    reaching = tuple(sum(1 for x, _ in subsets if x >= t) for t in range(subsets[0][0] + 2))
+    return tuple(m for _, m in subsets), reaching
+
+
+@lru_cache(maxsize=1 << 12)
+def _high_half(values: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """``(total value, position mask)`` of every subset of the high half of a hand whose
+    cards have ``values``, in counting order."""
+    return tuple(_subset_sums(values))
 
 
 def discard_options(hand: int, attack: int, minimal: bool = False, tag: int = 0) -> list[int]:
@@ -195,41 +227,70 @@ def discard_options(hand: int, attack: int, minimal: bool = False, tag: int = 0)
     return out
 
 
+# The positions of the bits of each byte of a position mask.
+_POSITIONS = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
+
+
+@lru_cache(maxsize=1 << 16)
+def _discard_plan(values: tuple[int, ...], attack: int) -> tuple:
+    """``(low, high, counts, starts, total)``: how ``DiscardOptions`` lists the discards
+    totalling at least ``attack`` of a hand whose cards have ``values``, over card positions.
+
+    ``low``: the low half's subsets, best first (``_low_half``); ``high``: the high half's
+    subsets that reach ``attack`` with some of them, in counting order, each combining with
+    the ``counts[j]`` first of ``low``, its first combination being item ``starts[j]``;
+    ``total``: how many discards there are.
+    """
+    half = len(values) >> 1
+    low, reaching = _low_half(values[:half])
+    top = len(reaching) - 1  # reaching[top] == 0
+    high, counts, starts = [], [], []
+    total = 0
+    for x, m in _high_half(values[half:]):
+        need = attack - x
+        n = reaching[need if need < top else top] if need > 0 else len(low)
+        if n:
+            high.append(m << half)
+            counts.append(n)
+            starts.append(total)
+            total += n
+    return low, tuple(high), tuple(counts), tuple(starts), total
+
+
 class DiscardOptions(Sequence):
     """The discards of ``hand`` totalling at least ``attack``, as a lazy sequence.
 
     Like python-chess's legal move generator, it computes its length and its items on demand:
     a Step 4 hand of 8 cards has up to 255 legal discards, and a random player needs only one.
-    The hand is split in two halves; the subsets of the low half are sorted by value, so each
-    subset of the high half combines with a prefix of them. Items are ``mask | tag``, then the
-    ``extra`` codes. Does not handle option ``minimal_discard`` or two Jesters in one hand
-    (``discard_options`` does).
+    The cards are split in two halves by position (canonical order). The subsets of the low
+    half are sorted by value, so each subset of the high half, taken in counting order,
+    combines with a prefix of them. This plan depends only on the cards' values and the
+    attack, so it is computed once per values and attack (``_discard_plan``). Items are
+    ``mask | tag``, then the ``extra`` codes. Does not handle option ``minimal_discard`` or two
+    Jesters in one hand (``discard_options`` does).
     """
 
-    __slots__ = ("_high", "_counts", "_starts", "_low", "_total", "_extra", "_hand", "_attack",
-                 "_tag")
+    __slots__ = ("_bits", "_low", "_high", "_counts", "_starts", "_total", "_extra", "_hand",
+                 "_attack", "_tag")
 
     def __init__(self, hand: int, attack: int, tag: int = 0, extra: tuple[int, ...] = ()):
-        cards = cards_of(hand)
-        half = len(cards) >> 1
-        low = _subsets(cards[:half], 0)
-        low.sort(reverse=True)
-        low_neg = [-x for x, _ in low]
-        self._low = [m for _, m in low]
-        self._high = []
-        self._counts = []
-        self._starts = []
-        total = 0
-        for x, m in _subsets(cards[half:], tag):
-            n = bisect_right(low_neg, x - attack)
-            if n:
-                self._high.append(m)
-                self._counts.append(n)
-                self._starts.append(total)
-                total += n
-        self._total = total
+        self._bits = bits_of(hand)
+        self._low, self._high, self._counts, self._starts, self._total = _discard_plan(
+            values_of(hand), attack)
         self._extra = extra
         self._hand, self._attack, self._tag = hand, attack, tag
+
+    def _mask(self, positions: int) -> int:
+        """``tag`` or-ed with the cards at the bits of the position mask ``positions``."""
+        bits = self._bits
+        m = self._tag
+        first = 0
+        while positions:
+            for i in _POSITIONS[positions & 255]:
+                m |= bits[first + i]
+            positions >>= 8
+            first += 8
+        return m
 
     def __len__(self) -> int:
         return self._total + len(self._extra)
@@ -239,18 +300,20 @@ class DiscardOptions(Sequence):
             return list(self)[i]
         if i < 0:
             i += len(self)
-        if not 0 <= i < len(self):
+        if 0 <= i < self._total:
+            j = bisect_right(self._starts, i) - 1
+            return self._mask(self._high[j] | self._low[i - self._starts[j]])
+        if not self._total <= i < len(self):
             raise IndexError(i)
-        if i >= self._total:
-            return self._extra[i - self._total]
-        j = bisect_right(self._starts, i) - 1
-        return self._high[j] | self._low[i - self._starts[j]]
+        return self._extra[i - self._total]
 
     def __iter__(self):
-        low = self._low
+        mask = self._mask
+        low = [mask(m) for m in self._low]
         for m, n in zip(self._high, self._counts):
+            high = mask(m)
             for lm in low[:n]:
-                yield m | lm
+                yield high | lm
         yield from self._extra
 
     def __contains__(self, action) -> bool:
@@ -287,13 +350,7 @@ def legal_actions(s: State) -> Sequence[int]:
     phase = s.phase
     p = s.current
     if phase == PLAY:
-        hand = s.hands[p]
-        codes = _PLAY_CODES.get(hand)
-        if codes is None:
-            if len(_PLAY_CODES) > 200_000:
-                _PLAY_CODES.clear()
-            codes = _PLAY_CODES[hand] = [A.PLAY | m for m in play_options(hand)]
-        out = codes[:]
+        out = play_codes(s.hands[p])
         if can_yield(s, p):
             out.append(A.YIELD)
         if s.jesters:
@@ -334,6 +391,11 @@ def side_actions(s: State) -> list[int]:
 
 # --------------------------------------------------------------------------- setup
 
+_JACKS, _QUEENS, _KINGS = ([c for c in range(52) if RANK[c] == r] for r in (JACK, QUEEN, KING))
+# The Tavern deck before the shuffle, by player count (rules 1.3).
+_TAVERN = {n: [c for c in range(52) if RANK[c] <= 10] + list(JESTERS[:JESTERS_IN_TAVERN[n]])
+           for n in range(1, 5)}
+
 def new_game(config: dict[str, Any], rng: random.Random) -> State:
     """Deal a new game (rules 1.3).
 
@@ -347,20 +409,19 @@ def new_game(config: dict[str, Any], rng: random.Random) -> State:
     options = Options.from_dict(config, players) if config else _DEFAULT_OPTIONS
     s = State.__new__(State)
     s.players = players
-    jacks = [c for c in range(52) if RANK[c] == JACK]
-    queens = [c for c in range(52) if RANK[c] == QUEEN]
-    kings = [c for c in range(52) if RANK[c] == KING]
+    jacks, queens, kings = list(_JACKS), list(_QUEENS), list(_KINGS)
     for group in (jacks, queens, kings):
-        rng.shuffle(group)
+        shuffle(group, rng)
     s.castle = kings + queens + jacks  # top last: the Jacks are on top
     s.enemy = s.castle.pop()
-    s.tavern = [c for c in range(52) if RANK[c] <= 10] + list(JESTERS[:JESTERS_IN_TAVERN[players]])
-    rng.shuffle(s.tavern)
-    hands = [0] * players
-    for _ in range(MAX_HAND[players]):
-        for p in range(players):
-            hands[p] |= 1 << s.tavern.pop()
-    s.hands = hands
+    s.tavern = tavern = _TAVERN[players][:]
+    shuffle(tavern, rng)
+    # Deal one card at a time around the table from the top: the card drawn i-th goes to
+    # seat i % players.
+    dealt = players * MAX_HAND[players]
+    top = tavern[len(tavern) - dealt:][::-1]
+    del tavern[len(tavern) - dealt:]
+    s.hands = [mask_of(top[p::players]) for p in range(players)]
     s.discard = []
     s.table = []
     s.spades = 0
@@ -427,7 +488,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
             raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
                           + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
                               "not_held", cards=mask_texts(arg & ~hand))
-        if arg not in play_options(hand):  # cached per hand: a fast check first
+        if arg & (arg - 1):  # several cards: is it a legal combination?
             why = play_problem(arg)
             if why:
                 raise _refuse(s, A.to_text(action), why).coded("play_shape")
@@ -533,14 +594,39 @@ def _log(t: State, events: list[Event], ev: Event) -> None:
     t.log = (ev, t.log)
 
 
-def _draw(t: State, seat: int, drawn: list[int], known: list[int]) -> None:
-    """Move the top Tavern card into ``seat``'s hand, noting whether it was public."""
-    c = t.tavern.pop()
-    if t.known_top:
-        t.known_top -= 1
-        known.append(c)
-    drawn.append(c)
-    t.hands[seat] |= 1 << c
+def _take(t: State, n: int) -> tuple[list[int], list[int]]:
+    """Remove the ``n`` top Tavern cards: ``(cards in drawing order, those that were public)``
+    (the public cards are the top ``known_top``)."""
+    tavern = t.tavern
+    drawn = tavern[len(tavern) - n:][::-1]
+    del tavern[len(tavern) - n:]
+    known = min(t.known_top, n)
+    t.known_top -= known
+    return drawn, drawn[:known]
+
+
+def _drawing_seats(t: State, p: int, v: int) -> list[int]:
+    """The seat that draws each card of a Diamond power of ``v`` played by seat ``p``
+    (rules 1.6): one card at a time from ``p`` around the table, skipping full hands, until
+    ``v`` cards are drawn, every hand is full or the Tavern is empty."""
+    if t.players == 1:
+        return [p] * min(v, t.max_hand - t.hands[p].bit_count(), len(t.tavern))
+    n_players = t.players
+    room = [t.max_hand - h.bit_count() for h in t.hands]
+    seats = []
+    left = min(v, len(t.tavern))
+    seat = p
+    skipped = 0
+    while left and skipped < n_players:
+        if room[seat] > 0:
+            seats.append(seat)
+            room[seat] -= 1
+            left -= 1
+            skipped = 0
+        else:
+            skipped += 1
+        seat = (seat + 1) % n_players
+    return seats
 
 
 def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, list[int]],
@@ -556,6 +642,7 @@ def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, lis
 
 
 _CLUB, _DIAMOND, _HEART, _SPADE = 1 << CLUBS, 1 << DIAMONDS, 1 << HEARTS, 1 << SPADES
+_SUIT_BIT = tuple(1 << SUIT[c] for c in range(52))
 # Suit powers of a suit bit set, as letters in resolution order (Hearts before Diamonds).
 _SUIT_TEXT = tuple("".join(SUIT_LETTERS[x] for x in (HEARTS, DIAMONDS, CLUBS, SPADES)
                            if bits >> x & 1) for bits in range(16))
@@ -578,7 +665,7 @@ def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) 
     suits = 0
     for c in cards:
         v += VALUE[c]
-        suits |= 1 << SUIT[c]
+        suits |= _SUIT_BIT[c]
     immune = 0 if t.cancelled else suits & (1 << SUIT[t.enemy])
     powers = suits & ~immune
     damage = v * 2 if powers & _CLUB else v
@@ -586,28 +673,20 @@ def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) 
                                       "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]}))
     if powers & _HEART and t.discard:  # Hearts before Diamonds (rules 1.6)
         n = min(v, len(t.discard))
-        rng.shuffle(t.discard)  # the whole pile is shuffled, then n cards are taken
+        shuffle(t.discard, rng)  # the whole pile is shuffled, then n cards are taken
         healed = t.discard[len(t.discard) - n:]
         del t.discard[len(t.discard) - n:]
         t.tavern[0:0] = healed  # bottom of the Tavern
         _log(t, events, Event("heal", p, {"count": n}))
     if powers & _DIAMOND and t.tavern:
-        by_seat: dict[int, list[int]] = {}
-        known: list[int] = []
-        n_players = t.players
-        full = t.max_hand
-        left = v
-        seat = p
-        skipped = 0
-        while left and t.tavern and skipped < n_players:
-            if t.hands[seat].bit_count() < full:
-                _draw(t, seat, by_seat.setdefault(seat, []), known)
-                left -= 1
-                skipped = 0
-            else:
-                skipped += 1
-            seat = (seat + 1) % n_players
-        if by_seat:
+        seats = _drawing_seats(t, p, v)
+        if seats:
+            drawn, known = _take(t, len(seats))
+            by_seat: dict[int, list[int]] = {}
+            hands = t.hands
+            for seat, c in zip(seats, drawn):
+                by_seat.setdefault(seat, []).append(c)
+                hands[seat] |= 1 << c
             _draw_event(t, events, "draw", by_seat, known)
     if suits & _SPADE:
         t.spades += v  # counts now unless blocked; a Jester may unblock it later (rules 1.9)
@@ -652,10 +731,12 @@ def _step4(t: State, p: int, events: list[Event]) -> None:
         _next_turn(t, (p + 1) % t.players, events)
         return
     t.phase = SUFFER
-    _check_suffer(t, p, d, events)
+    if not t.jesters:
+        _check_suffer(t, p, d, events)
 
 
 def _check_suffer(t: State, p: int, d: int, events: list[Event]) -> None:
+    """Seat ``p`` loses when its hand cannot absorb ``d`` and no Jester is left (rules 1.8)."""
     if mask_value(t.hands[p]) < d and not t.jesters:
         t.phase = LOST
         _log(t, events, Event("lost", p, {"reason": "attack", "attack": d}))
@@ -666,10 +747,12 @@ def _next_turn(t: State, p: int, events: list[Event]) -> None:
     t.current = p
     t.phase = PLAY
     t.preferences = [None] * t.players
-    _check_start(t, p, events)
+    if not t.hands[p]:
+        _check_start(t, p, events)
 
 
 def _check_start(t: State, p: int, events: list[Event]) -> None:
+    """Seat ``p`` at Step 1 loses with no card, no yield and no Jester left (rules 1.13)."""
     if not t.hands[p] and not can_yield(t, p) and not t.jesters:
         t.phase = LOST
         _log(t, events, Event("lost", p, {"reason": "stuck"}))
@@ -680,11 +763,8 @@ def _refresh(t: State, p: int, events: list[Event]) -> None:
     t.jesters -= 1
     old = cards_of(t.hands[p])
     t.discard.extend(old)
-    t.hands[p] = 0
-    drawn: list[int] = []
-    known: list[int] = []
-    while t.tavern and len(drawn) < t.max_hand:
-        _draw(t, p, drawn, known)
+    drawn, known = _take(t, min(t.max_hand, len(t.tavern)))
+    t.hands[p] = mask_of(drawn)
     _draw_event(t, events, "refresh", {p: drawn}, known,
                 {"discarded": [TEXT[c] for c in old], "jesters": t.jesters})
     if t.phase == SUFFER:
