@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 from rich.console import Console
 from typer.testing import CliRunner
@@ -157,3 +158,10 @@ def test_replay_seat_is_checked(tmp_path):
     assert bad.exit_code == 2 and "--seat" in bad.stderr
     good = CliRunner().invoke(app, ["replay", str(save), "--seat", "2"])
     assert good.exit_code == 0 and "Player 2 (you)" in good.output
+
+
+def test_terminal_bots_random_source_is_not_derived_from_the_game_seed():
+    sources = {TerminalTable(Match(REGICIDE, {"players": 2}, 5), {1: None}, read=lambda _p: "quit")
+               .bot_rng.random() for _ in range(3)}
+    assert len(sources) == 3
+    assert random.Random(6).random() not in sources
