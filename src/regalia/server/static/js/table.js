@@ -82,7 +82,7 @@ function onMessage(msg) {
       M.welcome = msg;
       M.log = [];
       if (token && msg.seat !== null) {
-        remember({ id: tableId, game: msg.game, players: msg.players, seat: msg.seat, token, role: "player" });
+        remember({ id: tableId, game: msg.game, players: msg.players, seat: msg.seat, token, role: "player", spectate: msg.spectate });
       }
       setupChrome();
       break;
@@ -118,7 +118,8 @@ function onMessage(msg) {
 
 function showError(msg) {
   const title = t("error." + msg.code) !== "error." + msg.code ? t("error." + msg.code) : t("error.generic");
-  const showReason = ["illegal", "bad_action", "bad_message", "unknown_type", "too_large", "bad_json"].includes(msg.code);
+  const showReason = ["illegal", "bad_action", "bad_message", "unknown_type", "too_large", "bad_json",
+    "table_broken", "too_fast", "storage", "no_access", "too_many_spectators", "too_many_connections", "expired"].includes(msg.code);
   toast(title, showReason ? msg.message : null, "error");
 }
 
@@ -258,7 +259,7 @@ function openInvite(invites) {
       rows.push(linkRow(t("invite.seat", { n: inv.seat + 1 }), abs(inv.link)));
     }
   }
-  rows.push(linkRow(t("invite.spectators"), abs(`/t/${tableId}`)));
+  if (M.welcome && M.welcome.spectate) rows.push(linkRow(t("invite.spectators"), abs(M.welcome.spectate)));
   dlg.append(el("h2", {}, t("invite.title")),
     el("p", { class: "muted" }, invites ? t("invite.explain") : t("invite.no_links")),
     ...rows,
