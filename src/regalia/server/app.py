@@ -236,7 +236,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             await close_with(ws, "not_found", "no such table", 4404)
             return
         conn = Conn(ws.send_text, address, settings.send_queue)
-        pump = asyncio.create_task(conn.pump())
+        pump = conn.start()
 
         def error(code: str, message: str) -> None:
             conn.put({"type": "error", "code": code, "message": message, "ply": table.ply})
@@ -304,7 +304,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             conn.close()
             try:
                 await asyncio.wait_for(pump, 1.0)
-            except (asyncio.TimeoutError, Exception):
+            except (asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 pump.cancel()
             if close is not None:
                 try:

@@ -100,6 +100,7 @@ class Conn:
         self.log_sent = 0
         self.closed = False
         self.dropped = False
+        self.pump_task: asyncio.Task | None = None
 
     def put(self, obj: dict[str, Any]) -> None:
         if self.closed:
@@ -107,11 +108,17 @@ class Conn:
         if self.queue.qsize() >= self.limit:  # a client that does not read: drop it
             self.dropped = True
             self.close()
+            if self.pump_task is not None:  # its send may be stuck on a full socket
+                self.pump_task.cancel()
             return
         self.queue.put_nowait(json.dumps(obj, separators=(",", ":")))
 
-    async def pump(self) -> None:
-        """Send the queued messages in order until ``close``."""
+    def start(self) -> asyncio.Task:
+        """Start sending the queued messages in order (the task ends at ``close``)."""
+        self.pump_task = asyncio.get_running_loop().create_task(self._pump())
+        return self.pump_task
+
+    async def _pump(self) -> None:
         while True:
             text = await self.queue.get()
             if text is None:
