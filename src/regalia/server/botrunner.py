@@ -19,7 +19,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -70,8 +73,21 @@ def decide_wish(game: str, name: str, view: dict[str, Any], seed: int) -> str | 
     return wish(view, random.Random(seed)) if wish is not None else None
 
 
-def _warm_up() -> None:
-    """Load the bots' compiled kernels once per worker process."""
+def _start_worker(server_pid: int) -> None:
+    """In each worker process: leave when the server is gone (even after ``kill -9``, which
+    gives the pool no chance to stop its workers), then load the compiled kernels."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # pragma: no cover - alive, another user's process
+                pass
+
+    threading.Thread(target=watch, name="regalia-watchdog", daemon=True).start()
     try:
         from regalia.sim import regicide_fast as F
 
@@ -90,13 +106,16 @@ class BotPool:
         self.processes = processes
         self.slots = asyncio.Semaphore(workers)  # waiters are served first come, first served
         self._executor: Executor | None = None
+        self.closed = False
 
     def _pool(self) -> Executor:
+        if self.closed:
+            raise RuntimeError("the bot pool is closed")
         if self._executor is None:
             if self.processes:
                 self._executor = ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=_warm_up)
+                    initializer=_start_worker, initargs=(os.getpid(),))
             else:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="regalia-bot")
         return self._executor
@@ -107,13 +126,22 @@ class BotPool:
             try:
                 return await loop.run_in_executor(self._pool(), fn, *args)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start anew
+                if self.closed:
+                    raise
                 log.error("a bot worker process died; starting new ones")
-                self.close()
+                self._drop()
                 return await loop.run_in_executor(self._pool(), fn, *args)
 
-    def close(self) -> None:
+    def _drop(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def close(self) -> None:
+        """Stop the workers (waiting for the decisions under way) for good."""
+        self.closed = True
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
 
 

@@ -155,7 +155,7 @@ class TableManager:
                 await self._writer
             except (asyncio.CancelledError, Exception):
                 pass
-        self.bots.close()
+        await asyncio.to_thread(self.bots.close)
         self.executor.shutdown(wait=True)
 
     async def _janitor_loop(self) -> None:
