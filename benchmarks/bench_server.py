@@ -10,6 +10,14 @@ write of the move and the broadcast). Prints moves/s and latency percentiles. Us
     python benchmarks/bench_server.py --tables 50 --seconds 20
     python benchmarks/bench_server.py --tables 200 --players 2 --seconds 20
 
+With ``--bot-tables N`` the server also plays N all-bot tables (``--bot``, default the
+``ismcts`` search bot, ``--bot-players`` seats each; a finished one is replaced) while the
+human tables are driven, e.g. a human's move latency beside 20 search tables:
+
+    python benchmarks/bench_server.py --tables 1 --bot-tables 20 --seconds 30
+
+``--server-args "..."`` passes more options to ``regalia serve``.
+
 The client runs on the same machine as the server: on a small machine both share the CPUs.
 """
 
@@ -40,9 +48,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, db: Path, log: Path) -> subprocess.Popen:
+def start_server(port: int, db: Path, log: Path, extra: list[str]) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--port", str(port),
-           "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--log-level", "warning"]
+           "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--log-level", "warning",
+           *extra]
     proc = subprocess.Popen(cmd, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -57,9 +66,9 @@ def start_server(port: int, db: Path, log: Path) -> subprocess.Popen:
     raise SystemExit("the server did not start")
 
 
-def create_table(port: int, players: int) -> dict:
-    body = {"game": "regicide", "players": players, "options": {},
-            "seats": [{"kind": "human"}] * players}
+def create_table(port: int, players: int, bot: str | None = None) -> dict:
+    seat = {"kind": "bot", "bot": bot} if bot else {"kind": "human"}
+    body = {"game": "regicide", "players": players, "options": {}, "seats": [seat] * players}
     req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables",
                                  data=json.dumps(body).encode(),
                                  headers={"Content-Type": "application/json"})
@@ -72,6 +81,7 @@ class Stats:
         self.latencies: list[float] = []
         self.errors = 0
         self.games = 0
+        self.bot_games = 0
 
 
 async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
@@ -117,6 +127,22 @@ async def run_table_slot(port: int, players: int, stats: Stats, rng: random.Rand
             stats.games += 1
 
 
+def table_status(port: int, table_id: str) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{table_id}", timeout=30) as r:
+        return json.load(r)["status"]
+
+
+async def run_bot_slot(port: int, players: int, bot: str, stop_at: float, games: list) -> None:
+    """Keep one all-bot table playing until time is up (a finished one is replaced)."""
+    while time.monotonic() < stop_at:
+        table = await asyncio.to_thread(create_table, port, players, bot)
+        while time.monotonic() < stop_at:
+            await asyncio.sleep(1.0)
+            if await asyncio.to_thread(table_status, port, table["id"]) != "playing":
+                games.append(table["id"])
+                break
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -125,12 +151,20 @@ def pct(values: list[float], p: float) -> float:
     return values[k]
 
 
-async def bench(port: int, tables: int, players: int, seconds: float, seed: int) -> Stats:
+async def bench(port: int, tables: int, players: int, seconds: float, seed: int,
+                bot_tables: int = 0, bot: str = "ismcts", bot_players: int = 2,
+                warmup: float = 0.0) -> Stats:
     stats = Stats()
     rng = random.Random(seed)
-    stop_at = time.monotonic() + seconds
+    stop_at = time.monotonic() + warmup + seconds
+    bot_games: list = []
+    bots = [asyncio.ensure_future(run_bot_slot(port, bot_players, bot, stop_at, bot_games))
+            for _ in range(bot_tables)]
+    await asyncio.sleep(warmup)  # the bot tables are created and thinking
     await asyncio.gather(*(run_table_slot(port, players, stats, random.Random(rng.random()), stop_at)
                            for _ in range(tables)))
+    await asyncio.gather(*bots)
+    stats.bot_games = len(bot_games)
     return stats
 
 
@@ -141,20 +175,31 @@ def main() -> None:
                         help="seats per table, each driven by its own websocket client")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to drive the tables")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot-tables", type=int, default=0, help="all-bot tables played meanwhile")
+    parser.add_argument("--bot", default="ismcts", help="the bot of the all-bot tables")
+    parser.add_argument("--bot-players", type=int, default=2, choices=[1, 2, 3, 4])
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds the bot tables play before the human tables start")
+    parser.add_argument("--server-args", default="", help="more options for regalia serve")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
     port = free_port()
-    server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log")
+    server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
     try:
         t0 = time.perf_counter()
-        stats = asyncio.run(bench(port, args.tables, args.players, args.seconds, args.seed))
-        elapsed = time.perf_counter() - t0
+        stats = asyncio.run(bench(port, args.tables, args.players, args.seconds, args.seed,
+                                  args.bot_tables, args.bot, args.bot_players,
+                                  args.warmup if args.bot_tables else 0.0))
+        elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
     finally:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(15)
     lat = stats.latencies
     moves = len(lat)
     print(f"tables at once: {args.tables} ({args.players} seat(s) each, one websocket client per seat)")
+    if args.bot_tables:
+        print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
+              f"bot games finished: {stats.bot_games}")
     print(f"elapsed: {elapsed:.1f} s; moves: {moves}; games finished: {stats.games}; "
           f"errors: {stats.errors}")
     print(f"throughput: {moves / elapsed:.0f} moves/s")

@@ -281,3 +281,10 @@ def test_one_card_is_not_1_cards():
     out = io.StringIO()
     Console(file=out, width=120).print(bscreen.render(bview))
     assert "Player 1 (you): 1 card" in out.getvalue() and "1 cards" not in out.getvalue()
+
+
+def test_terminal_bots_random_source_is_not_derived_from_the_game_seed():
+    sources = {TerminalTable(Match(REGICIDE, {"players": 2}, 5), {1: None}, read=lambda _p: "quit")
+               .bot_rng.random() for _ in range(3)}
+    assert len(sources) == 3
+    assert random.Random(6).random() not in sources

@@ -80,11 +80,10 @@ class Server:
         with urllib.request.urlopen(self.url + path, timeout=10) as r:
             return json.load(r)
 
-    def create(self, game: str, seats: list[str], seed: int | None = None, options=None) -> dict:
+    def create(self, game: str, seats: list[str], options=None) -> dict:
+        """A new table (the server deals it from its secret source)."""
         body = {"game": game, "players": len(seats), "options": options or {},
                 "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats]}
-        if seed is not None:
-            body["seed"] = seed
         req = urllib.request.Request(self.url + "/api/tables", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=10) as r:

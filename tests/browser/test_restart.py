@@ -60,11 +60,11 @@ def play(seats, n, rng):
 
 def test_kill_9_loses_no_accepted_move(server):
     rng = random.Random(2)
-    d = server.create("regicide", ["human", "human"], seed=9)
+    d = server.create("regicide", ["human", "human"])
     duo = {k: Seat(server, d["id"], d["seats"][k]["token"]) for k in (0, 1)}
-    b = server.create("regicide", ["human", "heuristic"], seed=10, options={"first_player": 0})
+    b = server.create("regicide", ["human", "heuristic"])
     with_bot = {0: Seat(server, b["id"], b["seats"][0]["token"])}
-    r = server.create("ribauds", ["human", "human"], seed=11)
+    r = server.create("ribauds", ["human", "human"])
     rib = {k: Seat(server, r["id"], r["seats"][k]["token"]) for k in (0, 1)}
     play(duo, 6, rng)
     play(with_bot, 3, rng)
@@ -96,7 +96,7 @@ def test_kill_9_loses_no_accepted_move(server):
 
 
 def test_a_browser_reconnects_by_itself_and_continues(server, chromium, shots):
-    d = server.create("regicide", ["human"], seed=12)
+    d = server.create("regicide", ["human"])
     ctx = chromium.new_context(viewport={"width": 1100, "height": 850})
     page = ctx.new_page()
     page.goto(server.url + d["seats"][0]["link"])

@@ -16,19 +16,38 @@ from regalia.core.records import Match
 from regalia.games import get_game
 
 
+class FixedSeeds:
+    """Server-side test configuration (``create_app(seeds=...)``, which no request can
+    reach): the seeds of the next tables created, in order; then secret ones."""
+
+    def __init__(self) -> None:
+        self.next: list[int] = []
+
+    def __call__(self) -> int:
+        from regalia.server.settings import secure_seed
+
+        return self.next.pop(0) if self.next else secure_seed()
+
+
 @contextlib.contextmanager
 def running_app(db_url: str, **kwargs):
-    """A started app and its test client; every websocket opened by ``join`` is closed
-    before the app stops."""
+    """A started app and its test client (``client.seeds``: its ``FixedSeeds``); every
+    websocket opened by ``join`` is closed before the app stops. Bots think in threads; the
+    per-address rates are raised (all test clients share one address) unless given."""
     from fastapi.testclient import TestClient
 
     from regalia.server.app import create_app
 
     kwargs.setdefault("bot_delay", 0.0)
     kwargs.setdefault("bot_budget", 0.05)
+    kwargs.setdefault("bot_processes", False)
+    kwargs.setdefault("message_rate", "1000/second")  # every test client has one address
+    kwargs.setdefault("table_rate", "1000/second")
+    seeds = kwargs.pop("seeds", None) or FixedSeeds()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(db_url, **kwargs)) as c:
+        with TestClient(create_app(db_url, seeds=seeds, **kwargs)) as c:
+            c.seeds = seeds
             c.peers = []
             try:
                 yield c
@@ -39,13 +58,14 @@ def running_app(db_url: str, **kwargs):
 
 def new_table(client, game: str = "regicide", seats: list[Any] | None = None,
               options: dict | None = None, seed: int | None = None) -> dict[str, Any]:
-    """POST /api/tables; ``seats`` entries are "human" or a bot name."""
+    """POST /api/tables; ``seats`` entries are "human" or a bot name; ``seed`` is given to the
+    server's test seed source, never in the request."""
     seats = seats or ["human"]
     body: dict[str, Any] = {"game": game, "players": len(seats), "options": options or {},
                             "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s}
                                       for s in seats]}
     if seed is not None:
-        body["seed"] = seed
+        client.seeds.next.append(seed)
     r = client.post("/api/tables", json=body)
     assert r.status_code == 201, r.text
     return r.json()
@@ -132,9 +152,14 @@ class Peer:
         return [m for m in self.messages if m["type"] == "error"]
 
 
+def spectator_token(created: dict[str, Any]) -> str:
+    return created["spectate"].split("#s=")[1]
+
+
 def join(client, created: dict[str, Any], seat: int | None) -> Peer:
-    """A connection of ``seat`` (``None``: spectator), its first state received."""
-    token = created["seats"][seat]["token"] if seat is not None else None
+    """A connection of ``seat`` (``None``: a spectator, by the spectator link), its first
+    state received."""
+    token = created["seats"][seat]["token"] if seat is not None else spectator_token(created)
     p = Peer(client, created["id"], token, name=f"seat {seat}")
     p.recv_until(lambda m: m["type"] == "state")
     return p

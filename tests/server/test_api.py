@@ -46,7 +46,8 @@ def test_create_table_refuses_bad_requests(client):
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400, body
         assert r.json()["error"]
-    assert client.post("/api/tables", content=b"{not json").status_code == 400
+    assert client.post("/api/tables", content=b"{not json",
+                       headers={"Content-Type": "application/json"}).status_code == 400
     assert client.post("/api/tables", json=[1, 2]).status_code == 400
 
 

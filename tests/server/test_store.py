@@ -14,7 +14,7 @@ from regalia.server.store import Conflict, Store, current_revision, make_engine,
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
     s = Store(db_url)
-    assert current_revision(s.engine) == "0002"
+    assert current_revision(s.engine) == "0003"
     with s.engine.connect() as c:
         assert c.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert c.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
@@ -39,7 +39,7 @@ def test_an_old_database_is_upgraded_and_its_tables_still_play(db_url):
     m = Match(get_game("regicide"), {"players": 1}, 7)
     first = m.game.action_to_text(m.state, list(m.game.legal_actions(m.state))[0])
     s = Store(db_url)  # upgrades
-    assert current_revision(s.engine) == "0002"
+    assert current_revision(s.engine) == "0003"
     s.append_move("old1", 0, 0, first)
     t = s.load_table("old1")
     assert t.moves == [(0, 0, first)] and t.status == "playing" and t.messages == []
@@ -50,7 +50,7 @@ def test_an_old_database_is_upgraded_and_its_tables_still_play(db_url):
 
 def test_a_ply_is_stored_once(db_url):
     s = Store(db_url)
-    tid, tokens = s.create_table("regicide", {"players": 2}, 5, [("human", None), ("bot", "random")])
+    tid, tokens, _ = s.create_table("regicide", {"players": 2}, 5, [("human", None), ("bot", "random")])
     assert tokens[0] and tokens[1] is None
     s.append_move(tid, 0, 0, "play 5C")
     with pytest.raises(Conflict):
@@ -66,7 +66,7 @@ def test_a_ply_is_stored_once(db_url):
 
 def test_tokens_are_not_stored(db_url):
     s = Store(db_url)
-    tid, tokens = s.create_table("regicide", {"players": 1}, 5, [("human", None)])
+    tid, tokens, _ = s.create_table("regicide", {"players": 1}, 5, [("human", None)])
     with s.engine.connect() as c:
         dump = json.dumps([list(r) for r in c.execute(text("SELECT * FROM seats"))])
     assert tokens[0] not in dump
@@ -75,8 +75,8 @@ def test_tokens_are_not_stored(db_url):
 
 def test_moves_of_several_tables_share_one_transaction_and_a_duplicate_is_refused(db_url):
     s = Store(db_url)
-    t1, _ = s.create_table("regicide", {"players": 1}, 1, [("human", None)])
-    t2, _ = s.create_table("regicide", {"players": 1}, 2, [("human", None)])
+    t1, _, _ = s.create_table("regicide", {"players": 1}, 1, [("human", None)])
+    t2, _, _ = s.create_table("regicide", {"players": 1}, 2, [("human", None)])
     assert s.append_moves([(t1, 0, 0, "yield", False), (t2, 0, 0, "yield", True)]) == [None, None]
     res = s.append_moves([(t1, 1, 0, "play 5C", False), (t1, 1, 0, "play 6C", False)])
     assert res[0] is None and isinstance(res[1], Conflict)

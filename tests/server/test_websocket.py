@@ -28,7 +28,7 @@ def test_hello_gives_the_seat_its_view_and_legal_actions(client):
     assert waiting.state["legal"] == []
     assert p0.state["view"]["hand"] == m.game.view(m.state, 0)["hand"]
     assert p1.state["view"]["hand"] == m.game.view(m.state, 1)["hand"]
-    p0.recv_until(lambda m: m["type"] == "seats")
+    p0.recv_until(lambda m: m["type"] == "seats" and m["seats"][1]["connected"])
     assert p0.state["seats"][1]["connected"] is True
 
 
@@ -149,19 +149,20 @@ def test_messages_before_hello_and_unknown_tables(client):
         ws.send_json({"type": "act", "ply": 0, "action": "yield"})
         assert ws.receive_json()["code"] == "hello_first"
         ws.send_json({"type": "hello", "token": "not-a-token"})
-        msgs = [ws.receive_json() for _ in range(3)]
-        assert msgs[0]["code"] == "bad_token"
-        assert msgs[1]["type"] == "welcome" and msgs[1]["seat"] is None
-    with client.websocket_connect("/ws/nope") as ws:
-        assert ws.receive_json()["code"] == "not_found"
+        assert ws.receive_json()["code"] == "no_access"
+        assert ws.receive()["code"] == 4403
+    for unknown in ("nope", "abcdEFGH"):
+        with client.websocket_connect(f"/ws/{unknown}") as ws:
+            assert ws.receive_json()["code"] == "not_found"
+            assert ws.receive()["code"] == 4404
 
 
-def jester_seed(**options):
-    """A 3-player deal whose first player holds a Jester."""
+def jester_seed(first: int | None = None):
+    """A 3-player deal whose first player (seat ``first`` if given) holds a Jester."""
     g = get_game("regicide")
     for seed in range(2000):
-        m = Match(g, {"players": 3, **options}, seed)
-        if "play X" in g.all_legal_texts(m.state):
+        m = Match(g, {"players": 3}, seed)
+        if "play X" in g.all_legal_texts(m.state) and first in (None, m.state.current):
             return seed
     raise AssertionError("no seed found")
 
@@ -197,9 +198,8 @@ def test_jester_window_wishes_are_public_and_cleared(client):
 
 
 def test_bots_state_wishes_in_the_jester_window(client):
-    seed = jester_seed(first_player=0)
-    d = new_table(client, "regicide", ["human", "heuristic", "heuristic"], seed=seed,
-                  options={"first_player": 0})
+    seed = jester_seed(first=0)
+    d = new_table(client, "regicide", ["human", "heuristic", "heuristic"], seed=seed)
     p = join(client, d, 0)
     p.act("play X")
     p.state_at(1)

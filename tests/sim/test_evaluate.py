@@ -120,3 +120,9 @@ def test_ray_local_instance_runs_the_games():
     on_ray = E.run_tasks(tasks, workers=1, ray_address="local")
     assert [(r["seed"], r["enemies_defeated"]) for r in on_ray] == \
            [(r["seed"], r["enemies_defeated"]) for r in one]
+
+
+def test_eval_bots_random_sources_are_not_derived_from_the_deal():
+    task = E.Task("ribauds", 2, 12345, ("random", "random"))
+    lengths = {E.play_task(task)["actions"] for _ in range(8)}
+    assert len(lengths) > 1  # the same deal, bots choosing differently each time

@@ -22,6 +22,9 @@ from regalia.core.records import GameRecord, Match
 from regalia.core.words import count
 from regalia.games import GAME_NAMES, get_game
 
+from regalia.server.settings import Settings as _Settings
+
+_SETTINGS = _Settings()
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Regalia: Regicide and Le Roy des Ribauds, rules engines, tables and bots.")
 
@@ -266,12 +269,39 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
               None, help="SQLAlchemy URL of the tables' database (default: "
                          "sqlite:///regalia.sqlite3 in the current directory; PostgreSQL "
                          "works too, e.g. postgresql+psycopg://user:pw@host/regalia)"),
+          log_level: str = typer.Option("info", help="debug, info, warning or error"),
           bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it acts"),
-          log_level: str = typer.Option("info", help="debug, info, warning or error")) -> None:
-    """Serve the lobby and the online tables in the browser."""
+          bot_budget: float = typer.Option(0.5, help="seconds of search per bot decision"),
+          bot_workers: int = typer.Option(_SETTINGS.bot_workers, help="bot decisions at once (worker processes)"),
+          bot_threads: bool = typer.Option(False, help="bots think in threads, not processes"),
+          max_body: int = typer.Option(_SETTINGS.max_body, help="bytes of an HTTP request body (413 above)"),
+          ws_message_max: int = typer.Option(_SETTINGS.ws_message_max, help="characters of a websocket message"),
+          table_rate: str = typer.Option(_SETTINGS.table_rate, help="tables created per client address"),
+          message_rate: str = typer.Option(_SETTINGS.message_rate, help="websocket messages per client address"),
+          talk_rate: str = typer.Option(_SETTINGS.talk_rate, help="table messages per seat"),
+          connections_per_address: int = typer.Option(_SETTINGS.connections_per_address, help="open websockets per client address"),
+          spectators_per_table: int = typer.Option(_SETTINGS.spectators_per_table, help="spectators per table"),
+          send_queue: int = typer.Option(_SETTINGS.send_queue, help="unread messages before a slow client is closed"),
+          idle_unload: float = typer.Option(_SETTINGS.idle_unload, help="seconds an idle table stays in memory"),
+          abandon_after_days: float = typer.Option(_SETTINGS.abandon_after_days, help="days without a move before a table expires"),
+          write_timeout: float = typer.Option(_SETTINGS.write_timeout, help="seconds a database write may take before it is refused"),
+          allowed_origin: list[str] = typer.Option([], help="another site allowed to open websockets (repeatable)")) -> None:
+    """Serve the lobby and the online tables in the browser (README, "Limits and security")."""
     from regalia.server.run import serve as run_server
+    from regalia.server.settings import Settings
 
-    run_server(host=host, port=port, database_url=database_url, bot_delay=bot_delay,
+    try:
+        settings = Settings(bot_delay=bot_delay, bot_budget=bot_budget, bot_workers=bot_workers,
+                            bot_processes=not bot_threads, max_body=max_body,
+                            ws_message_max=ws_message_max, table_rate=table_rate,
+                            message_rate=message_rate, talk_rate=talk_rate,
+                            connections_per_address=connections_per_address,
+                            spectators_per_table=spectators_per_table, send_queue=send_queue,
+                            idle_unload=idle_unload, abandon_after_days=abandon_after_days,
+                            write_timeout=write_timeout, allowed_origins=tuple(allowed_origin))
+    except ValueError as e:
+        _fail(f"regalia serve: {e}")
+    run_server(host=host, port=port, database_url=database_url, settings=settings,
                log_level=log_level)
 
 

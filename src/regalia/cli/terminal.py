@@ -9,6 +9,7 @@ Bad input gets a message and a new prompt, never a traceback. The per-game drawi
 from __future__ import annotations
 
 import random
+import secrets
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -44,7 +45,9 @@ class TerminalTable:
         self.delay = delay
         self.save = save
         self.screen = screen_for(self.game.name)
-        self.bot_rng = random.Random(bot_seed if bot_seed is not None else match.seed + 1)
+        # The bots' own source: never derived from the game's seed (that would tell a
+        # program the deal); tests may fix it with ``bot_seed``.
+        self.bot_rng = random.Random(bot_seed if bot_seed is not None else secrets.randbits(64))
         players = match.state.players if hasattr(match.state, "players") else 2
         self.humans = [s for s in range(players) if s not in bots]
         self.shown: int | None = None  # the human seat whose screen is up

@@ -10,19 +10,27 @@ API:
 * ``GET /api/games``: the games, their player counts, rule options and bots.
 * ``POST /api/tables`` ``{"game", "players", "options", "seats": [{"kind": "human"} |
   {"kind": "bot", "bot": NAME}]}``: a new table; the answer holds one invitation link per
-  human seat (each with its secret token) and the spectator link.
+  human seat (each with its secret token) and the spectator link (with the spectators'
+  secret token). The server draws the deal's seed and the first player from a secret
+  source; a ``seed`` or ``options.first_player`` is refused (400).
 * ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats).
 * ``GET /api/tables/{id}/replay``: a finished game, every position in full (403 before).
 
-Websocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": TOKEN|null}``;
+Websocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": TOKEN}`` with a
+seat token or the spectators' token (anything else: ``error`` ``no_access``, close 4403);
 then ``act`` (``{"ply": N, "action": "play 5C"}``), ``wish`` (``{"value": "yes"|"no"}``,
 Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed messages),
 ``chat`` (``{"text": ...}``, Le Roy des Ribauds), ``bot`` (``{"seat": N, "on": bool}``)
 and ``ping``. The server sends ``welcome``, ``state`` (the seat's view), ``seats``,
 ``talk``, ``talk_history``, ``error`` (``code`` and ``message``, for a refused move the
 engine's ``reason``: ``{"code", "params"}``; nothing changed) and
-``pong``. A message over ``MAX_MESSAGE`` bytes, malformed JSON or an unknown type gets an
-``error`` and the connection stays open.
+``pong``. A message over ``ws_message_max`` characters, malformed JSON, an unknown type or
+one over the message rate gets an ``error`` and the connection stays open. A client that
+does not read its messages is closed with 1013 (try again later: the page reconnects).
+
+Limits (``settings.Settings``, README "Limits and security") answer HTTP 429 / 413 / 415
+with a JSON ``{"error": ...}`` body, or a websocket ``error`` message; a database that
+refuses a write answers 503 / ``error`` ``storage`` with nothing applied.
 """
 
 from __future__ import annotations
@@ -31,53 +39,84 @@ import asyncio
 import json
 import logging
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from regalia.core.records import Match
 from regalia.server import gamekit
-from regalia.server.store import DEFAULT_DATABASE_URL, Store
-from regalia.server.tables import Conn, Refusal, TableManager
+from regalia.server.manager import TableManager
+from regalia.server.settings import SeedSource, Settings, secure_seed
+from regalia.server.store import DEFAULT_DATABASE_URL, Store, StoreUnavailable
+from regalia.server.tables import Conn, Refusal, Table
+from regalia.server.web import Guard
 
 log = logging.getLogger("regalia.server")
 
 STATIC = Path(__file__).resolve().parent / "static"
 FAVICON = ('''<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#123d2c"/><rect x="14" y="8" width="36" height="48" rx="5" fill="#fffdf6" stroke="#d4a93c" stroke-width="3"/><path d="M20 38 24 24l8 7 8-7 4 14z" fill="#b3202a"/><rect x="20" y="40" width="24" height="4" fill="#b3202a"/></svg>''')
-MAX_MESSAGE = 4096
 HELLO_TIMEOUT = 30.0
+STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503}
+SLOW_READER = 1013  # close code: try again later (the page reconnects and resumes)
+NO_ACCESS = 4403    # close code: not a link of this table (the page stops)
+
+CREATE_SCHEMA = {
+    "type": "object", "required": ["game", "players", "seats"], "additionalProperties": False,
+    "properties": {
+        "game": {"type": "string", "enum": ["regicide", "ribauds"]},
+        "players": {"type": "integer", "minimum": 1, "maximum": 4},
+        "options": {"type": "object"},
+        "seats": {"type": "array", "items": {
+            "type": "object", "required": ["kind"],
+            "properties": {"kind": {"type": "string", "enum": ["human", "bot"]},
+                           "bot": {"type": "string"}}}},
+    },
+}
 
 
-def create_app(database_url: str = DEFAULT_DATABASE_URL, *, bot_delay: float = 0.6,
-               bot_budget: float | None = 0.5, store: Store | None = None) -> FastAPI:
-    """The Regalia server as an ASGI app. The database is migrated and every unfinished
-    table rebuilt from its move log when the app starts."""
-
+def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
+               store: Store | None = None, seeds: SeedSource = secure_seed,
+               **overrides: Any) -> FastAPI:
+    """The Regalia server as an ASGI app. ``settings`` (or keyword ``overrides`` of its
+    fields, e.g. ``bot_delay=0``) sets the bots and every limit; ``seeds`` draws each new
+    table's seed (tests may fix it here: no request can reach it). When the app starts the
+    database is migrated and checked writable (``StoreUnavailable`` otherwise), abandoned
+    tables are expired and the unfinished ones with bots rebuilt from their move log."""
+    settings = replace(settings or Settings(), **overrides)
     state: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        st = store or await asyncio.to_thread(Store, database_url)
-        manager = TableManager(st, bot_delay=bot_delay, bot_budget=bot_budget)
-        state["manager"] = manager
-        app.state.manager = manager
-        await manager.start()
+        st = store or await asyncio.to_thread(Store, database_url, wait=settings.write_timeout * 0.8)
         try:
-            yield
+            await asyncio.to_thread(st.check_writable)
+            manager = TableManager(st, settings, seeds)
+            state["manager"] = manager
+            app.state.manager = manager
+            await manager.start()
+            try:
+                yield
+            finally:
+                await manager.stop()
         finally:
-            await manager.stop()
             if store is None:
                 st.close()
 
     app = FastAPI(title="Regalia", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.add_middleware(Guard, max_body=settings.max_body, allowed_origins=settings.allowed_origins)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def manager() -> TableManager:
         return state["manager"]
+
+    def refused(e: Refusal) -> JSONResponse:
+        return JSONResponse({"error": e.message, "code": e.code},
+                            status_code=STATUS.get(e.code, 400))
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, media_type="text/html",
@@ -102,28 +141,36 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, bot_delay: float = 0
                         headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, Any]:
+    async def healthz() -> JSONResponse:
+        """``ok`` only when the store answers, its last write succeeded and no table's
+        bots are dead; 503 otherwise, saying which."""
         m = manager()
-        return {"ok": True, "tables": len(m.tables), "moves": m.moves_applied}
+        try:
+            await asyncio.wait_for(m.db(m.store.check_readable), settings.write_timeout)
+            store_state = "ok" if m.store_error is None else f"failing: {m.store_error}"
+        except (StoreUnavailable, asyncio.TimeoutError) as e:
+            store_state = f"failing: {e or 'no answer'}"
+        body = {**m.health(), "store": store_state}
+        body["ok"] = store_state == "ok" and not body["broken_tables"]
+        return JSONResponse(body, status_code=200 if body["ok"] else 503)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
         return gamekit.games_info()
 
-    @app.post("/api/tables", status_code=201)
+    @app.post("/api/tables", status_code=201, openapi_extra={"requestBody": {
+        "required": True, "content": {"application/json": {"schema": CREATE_SCHEMA}}}})
     async def create_table(request: Request) -> JSONResponse:
         try:
-            body = await request.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return JSONResponse({"error": "the body must be JSON"}, status_code=400)
-        if not isinstance(body, dict):
-            return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
+            body = json.loads(await request.body())
+        except (ValueError, RecursionError):  # bad JSON, bad UTF-8, huge integers, too deep
+            return JSONResponse({"error": "the body must be JSON", "code": "bad_request"},
+                                status_code=400)
         try:
-            table, tokens = await manager().create(body.get("game"), body.get("players"),
-                                                   body.get("options"), body.get("seats"),
-                                                   body.get("seed"))
+            manager().limits.check("table_rate", client_address(request))
+            table, tokens, watch = await manager().create(body)
         except Refusal as e:
-            return JSONResponse({"error": e.message}, status_code=400)
+            return refused(e)
         seats = []
         for s, tok in zip(table.seats, tokens):
             entry: dict[str, Any] = {"seat": s.index, "kind": s.kind, "bot": s.bot_name}
@@ -135,41 +182,68 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, bot_delay: float = 0
         return JSONResponse({"id": table.id, "game": table.game.name, "players": len(seats),
                              "options": body.get("options") or {}, "seats": seats,
                              "you": humans[0] if humans else None,
-                             "spectate": f"/t/{table.id}", "replay": f"/replay/{table.id}"},
+                             "spectate": f"/t/{table.id}#s={watch}",
+                             "replay": f"/replay/{table.id}"},
                             status_code=201)
 
-    @app.get("/api/tables/{table_id}")
-    async def table_summary(table_id: str) -> dict[str, Any]:
-        t = await manager().get(table_id)
+    async def find(table_id: str) -> Table | JSONResponse:
+        try:
+            t = await manager().get(table_id)
+        except Refusal as e:
+            return refused(e)
         if t is None:
-            raise HTTPException(404, "no such table")
-        return t.summary()
+            return JSONResponse({"error": "no such table", "code": "not_found"}, status_code=404)
+        return t
+
+    @app.get("/api/tables/{table_id}")
+    async def table_summary(table_id: str) -> Any:
+        t = await find(table_id)
+        return t if isinstance(t, JSONResponse) else t.summary()
 
     @app.get("/api/tables/{table_id}/replay")
-    async def table_replay(table_id: str) -> dict[str, Any]:
-        t = await manager().get(table_id)
-        if t is None:
-            raise HTTPException(404, "no such table")
+    async def table_replay(table_id: str) -> Any:
+        t = await find(table_id)
+        if isinstance(t, JSONResponse):
+            return t
         if not t.finished:
-            raise HTTPException(403, "the replay opens when the game is over")
+            return JSONResponse({"error": "the replay opens when the game is over",
+                                 "code": "not_finished"}, status_code=403)
         return await asyncio.to_thread(replay_of, t)
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
+        m = manager()
+        address = client_address(ws)
         await ws.accept()
-        table = await manager().get(table_id)
-        if table is None:
-            await ws.send_text(json.dumps({"type": "error", "code": "not_found",
-                                           "message": "no such table"}))
-            await ws.close(code=4404)
+        if m.connections[address] >= settings.connections_per_address:
+            await close_with(ws, "too_many_connections", "too many open connections from your "
+                             f"address (at most {settings.connections_per_address})", SLOW_READER)
             return
-        conn = Conn(ws.send_text)
-        pump = asyncio.create_task(conn.pump())
+        m.connections[address] += 1
+        try:
+            await serve_socket(ws, m, table_id, address)
+        finally:
+            m.connections[address] -= 1
+            if m.connections[address] <= 0:
+                del m.connections[address]
+
+    async def serve_socket(ws: WebSocket, m: TableManager, table_id: str, address: str) -> None:
+        try:
+            table = await m.get(table_id)
+        except Refusal as e:
+            await close_with(ws, e.code, e.message, SLOW_READER)
+            return
+        if table is None:
+            await close_with(ws, "not_found", "no such table", 4404)
+            return
+        conn = Conn(ws.send_text, address, settings.send_queue)
+        pump = conn.start()
 
         def error(code: str, message: str) -> None:
             conn.put({"type": "error", "code": code, "message": message, "ply": table.ply})
 
         joined = False
+        close: tuple[int, str] | None = None
         try:
             while True:
                 if not joined:
@@ -188,47 +262,84 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, *, bot_delay: float = 0
                     break
                 raw = msg.get("text")
                 if raw is None:
-                    data = msg.get("bytes") or b""
-                    raw = data.decode("utf-8", "replace")
-                if len(raw) > MAX_MESSAGE:
+                    raw = (msg.get("bytes") or b"").decode("utf-8", "replace")
+                try:
+                    m.limits.check("message_rate", address)
+                except Refusal as e:
+                    error(e.code, e.message + "; this message was ignored")
+                    continue
+                if len(raw) > settings.ws_message_max:
                     error("too_large", f"message too large ({len(raw)} characters; at most "
-                                         f"{MAX_MESSAGE}); nothing was changed")
+                                       f"{settings.ws_message_max}); nothing was changed")
                     continue
                 try:
                     obj = json.loads(raw)
-                except (json.JSONDecodeError, RecursionError):
+                except (ValueError, RecursionError):
                     error("bad_json", "not JSON; nothing was changed")
                     continue
                 if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
                     error("bad_message", "a message is a JSON object with a string 'type'")
                     continue
                 kind = obj["type"]
-                if not joined:
-                    if kind != "hello":
-                        error("hello_first", "send hello (with your seat token) first")
-                        continue
-                    token = obj.get("token")
-                    seat = table.seat_of_token(token) if token else None
-                    if token and seat is None:
-                        error("bad_token", "this invitation is not valid for this table: "
-                                             "you are watching as a spectator")
-                    table.join(conn, seat)
-                    joined = True
+                if joined:
+                    await handle(table, conn, kind, obj)
                     continue
-                await handle(table, conn, kind, obj)
+                if kind != "hello":
+                    error("hello_first", "send hello (with your seat token) first")
+                    continue
+                refusal = welcome(table, conn, obj.get("token"))
+                if refusal is not None:
+                    error(*refusal)
+                    close = (NO_ACCESS if refusal[0] == "no_access" else SLOW_READER, refusal[0])
+                    break
+                joined = True
         except WebSocketDisconnect:
             pass
         except Exception:  # pragma: no cover - one connection must never take others down
             log.exception("table %s: websocket handler failed", table_id)
+            error("server_error", "the server failed on this message; please reload")
         finally:
             table.leave(conn)
+            if conn.dropped:
+                close = (SLOW_READER, "too slow: reconnect")
             conn.close()
             try:
                 await asyncio.wait_for(pump, 1.0)
-            except (asyncio.TimeoutError, Exception):
+            except (asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 pump.cancel()
+            if close is not None:
+                try:
+                    await ws.close(code=close[0], reason=close[1])
+                except Exception:  # the client is already gone
+                    pass
+
+    def welcome(table: Table, conn: Conn, token: Any) -> tuple[str, str] | None:
+        """Seat the connection (a seat token) or let it watch (the spectators' token);
+        otherwise the refusal ``(code, message)``."""
+        seat = table.seat_of_token(token)
+        if seat is None and not table.is_watch_token(token):
+            return ("no_access", "this link is not valid for this table: a table is watched "
+                                 "only through its spectator link")
+        if seat is None and table.spectators() >= settings.spectators_per_table:
+            return ("too_many_spectators", "this table has as many spectators as it allows "
+                                           f"({settings.spectators_per_table}); try later")
+        table.join(conn, seat)
+        return None
 
     return app
+
+
+async def close_with(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Send one ``error`` message and close the websocket."""
+    try:
+        await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+        await ws.close(code=close_code)
+    except Exception:  # the client is already gone
+        pass
+
+
+def client_address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "unknown"
 
 
 async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:

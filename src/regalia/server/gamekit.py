@@ -139,14 +139,24 @@ def chat_allowed(game: str) -> bool:
 
 
 def clean_chat(text: Any) -> str | None:
-    """A chat line made safe: a string, control characters removed, trimmed, at most
-    ``CHAT_MAX`` characters; ``None`` when nothing is left or it is not text."""
-    if not isinstance(text, str):
+    """A chat line made safe: a string of valid Unicode, control characters removed,
+    trimmed, at most ``CHAT_MAX`` characters; ``None`` when nothing is left or it is not
+    text."""
+    if not isinstance(text, str) or not _encodable(text):
         return None
     text = "".join(ch for ch in text if ch >= " " or ch == "\t").strip()
     if not text or len(text) > CHAT_MAX:
         return None
     return text
+
+
+def _encodable(text: str) -> bool:
+    """``text`` is valid Unicode (no lone surrogate, which JSON allows and UTF-8 does not)."""
+    try:
+        text.encode("utf-8")
+        return True
+    except UnicodeEncodeError:
+        return False
 
 
 def outcome(game: Game, state: Any) -> dict[str, Any] | None:

@@ -1,31 +1,46 @@
-"""``regalia serve``: run the server with uvicorn."""
+"""``regalia serve``: check the database, then run the server with uvicorn."""
 
 from __future__ import annotations
 
 import logging
 
-from regalia.server.store import DEFAULT_DATABASE_URL
+from regalia.server.settings import Settings
+from regalia.server.store import DEFAULT_DATABASE_URL, StoreUnavailable
 
 # A websocket frame larger than this closes the connection at the protocol level; smaller
-# messages over ``app.MAX_MESSAGE`` get an error message and the connection stays open.
+# messages over ``Settings.ws_message_max`` get an error message and the connection stays open.
 WS_MAX_SIZE = 1 << 20
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
-          bot_delay: float = 0.6, bot_budget: float | None = 0.5, log_level: str = "info") -> None:
-    """Serve the lobby and the tables until interrupted."""
+          settings: Settings | None = None, log_level: str = "info") -> None:
+    """Serve the lobby and the tables until interrupted. Exits with a one-line reason when
+    the database cannot be opened or written."""
     import uvicorn
 
     from regalia.server.app import create_app
+    from regalia.server.store import Store
 
+    settings = settings or Settings()
     url = database_url or DEFAULT_DATABASE_URL
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
                         format="%(levelname)s:     %(name)s: %(message)s")
+    try:
+        store = Store(url, wait=settings.write_timeout * 0.8)
+        store.check_writable()
+    except StoreUnavailable as e:
+        raise SystemExit(f"regalia serve: the database {_safe_url(url)} cannot be written: {e}")
+    except Exception as e:  # noqa: BLE001 - cannot open or migrate it
+        raise SystemExit(f"regalia serve: the database {_safe_url(url)} cannot be opened: "
+                         f"{' '.join(str(e).split())[:200]}")
     logging.getLogger("regalia.server").info("database %s; lobby at http://%s:%s/",
                                              _safe_url(url), host, port)
-    app = create_app(url, bot_delay=bot_delay, bot_budget=bot_budget)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
-                ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
+    app = create_app(url, settings, store=store)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
+                    ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
+    finally:
+        store.close()
 
 
 def _safe_url(url: str) -> str:

@@ -34,6 +34,7 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    text,
     select,
     update,
 )
@@ -46,6 +47,7 @@ DEFAULT_DATABASE_URL = "sqlite:///regalia.sqlite3"
 
 PLAYING = "playing"
 FINISHED = "finished"
+ABANDONED = "abandoned"
 HUMAN = "human"
 BOT = "bot"
 
@@ -73,7 +75,9 @@ class GameTable(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(16), default=PLAYING, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
+                                                        index=True)
+    watch_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0003
 
 
 class SeatRow(Base):
@@ -123,6 +127,10 @@ class Conflict(Exception):
     """The move's ply is already taken: someone else's move was stored first."""
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be written (read-only, locked, gone); the message says why."""
+
+
 @dataclass
 class SeatData:
     seat: int
@@ -143,16 +151,22 @@ class TableData:
     status: str
     created_at: datetime
     seats: list[SeatData]
+    watch_token: str | None = None
     moves: list[tuple[int, int | None, str]] = field(default_factory=list)  # (ply, seat, action)
     messages: list[dict[str, Any]] = field(default_factory=list)
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, wait: float = 5.0) -> Engine:
     """An engine for ``url``; SQLite gets WAL, ``synchronous=FULL``, foreign keys and a busy
-    timeout on every connection."""
+    timeout on every connection. A write waits at most ``wait`` seconds for a lock held by
+    someone else (SQLite's busy timeout, PostgreSQL's ``lock_timeout``) and then fails."""
     kwargs: dict[str, Any] = {}
+    ms = max(1, int(wait * 1000))
     if url.startswith("sqlite"):
-        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": wait}
+    elif url.startswith("postgresql"):
+        kwargs["connect_args"] = {"options": f"-c lock_timeout={ms} -c statement_timeout={2 * ms}"}
+        kwargs["pool_timeout"] = wait
     engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         memory = url in ("sqlite://", "sqlite:///:memory:")
@@ -164,7 +178,7 @@ def make_engine(url: str) -> Engine:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA busy_timeout={ms}")
             cur.close()
     return engine
 
@@ -192,23 +206,46 @@ def current_revision(engine: Engine) -> str | None:
 class Store:
     """The blocking database API of the server (one instance per database)."""
 
-    def __init__(self, url: str = DEFAULT_DATABASE_URL, *, upgrade: bool = True) -> None:
+    def __init__(self, url: str = DEFAULT_DATABASE_URL, *, upgrade: bool = True,
+                 wait: float = 5.0) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, wait)
         if upgrade:
             migrate(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
+    def check_writable(self) -> None:
+        """Write to the database and roll back; raises ``StoreUnavailable`` with a one-line
+        reason when it cannot be written."""
+        try:
+            with self.engine.connect() as conn:
+                with conn.begin() as tx:
+                    conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
+                    tx.rollback()
+        except Exception as e:  # noqa: BLE001 - any database error means: not writable
+            raise StoreUnavailable(reason(e)) from e
+
+    def check_readable(self) -> None:
+        """Raises ``StoreUnavailable`` when the database cannot be read."""
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+        except Exception as e:  # noqa: BLE001
+            raise StoreUnavailable(reason(e)) from e
+
     # -- tables ----------------------------------------------------------------------
 
     def create_table(self, game: str, config: dict[str, Any], seed: int,
-                     seats: list[tuple[str, str | None]]) -> tuple[str, list[str | None]]:
-        """Store a new table; returns ``(table_id, tokens)`` with one fresh secret token
-        per human seat (``None`` for bot seats). Only the tokens' hashes are stored."""
+                     seats: list[tuple[str, str | None]]) -> tuple[str, list[str | None], str]:
+        """Store a new table; returns ``(table_id, tokens, watch_token)`` with one fresh
+        secret token per human seat (``None`` for bot seats) and the spectators' token.
+        Only the seat tokens' hashes are stored (the
+        spectators' token, which shows only the public view, is kept to hand it to the seats)."""
         tokens: list[str | None] = [secrets.token_urlsafe(18) if kind == HUMAN else None
                                     for kind, _ in seats]
+        watch = secrets.token_urlsafe(18)
         with self.engine.begin() as conn:
             for _ in range(8):
                 table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
@@ -217,12 +254,12 @@ class Store:
             t = now()
             conn.execute(GameTable.__table__.insert().values(
                 id=table_id, game=game, config=config, seed=seed, status=PLAYING,
-                created_at=t, updated_at=t))
+                created_at=t, updated_at=t, watch_token=watch))
             conn.execute(SeatRow.__table__.insert(), [
                 {"table_id": table_id, "seat": i, "kind": kind, "bot": bot,
                  "token_hash": token_hash(tok) if tok else None, "bot_replaces": False}
                 for i, ((kind, bot), tok) in enumerate(zip(seats, tokens))])
-        return table_id, tokens
+        return table_id, tokens, watch
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order) and latest messages."""
@@ -242,14 +279,28 @@ class Store:
                 .order_by(MessageRow.id.desc()).limit(messages))]
         msgs.reverse()
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
-                         row["status"], row["created_at"], seats, moves, msgs)
+                         row["status"], row["created_at"], seats, row["watch_token"], moves, msgs)
 
     def active_table_ids(self) -> list[str]:
-        """Ids of the tables still being played, oldest first."""
+        """Ids of the tables still being played that have a bot seat or a seat handed to a
+        bot (the ones whose bots may have to carry on), oldest first."""
         with self.engine.connect() as conn:
+            bots = select(SeatRow.table_id).where((SeatRow.kind == BOT) | SeatRow.bot_replaces)
             return [r[0] for r in conn.execute(select(GameTable.id)
-                                               .where(GameTable.status == PLAYING)
+                                               .where(GameTable.status == PLAYING,
+                                                      GameTable.id.in_(bots))
                                                .order_by(GameTable.created_at))]
+
+    def expire_tables(self, before: datetime) -> list[str]:
+        """Mark abandoned every table still being played whose last move or message (or its
+        creation) is older than ``before``; returns their ids."""
+        with self.engine.begin() as conn:
+            ids = [r[0] for r in conn.execute(select(GameTable.id).where(
+                GameTable.status == PLAYING, GameTable.updated_at < before))]
+            if ids:
+                conn.execute(update(GameTable).where(GameTable.id.in_(ids))
+                             .values(status=ABANDONED))
+        return ids
 
     def count_tables(self) -> int:
         with self.engine.connect() as conn:
@@ -313,3 +364,11 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(MessageRow.__table__.insert().values(
                 table_id=table_id, seat=seat, kind=kind, body=body, created_at=now()))
+            conn.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=now()))
+
+
+def reason(e: BaseException) -> str:
+    """A database error in one line (the driver's message, without SQL or parameters)."""
+    orig = getattr(e, "orig", None) or e
+    text_ = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+    return text_[:200]

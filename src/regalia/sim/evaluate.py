@@ -7,8 +7,11 @@ published figures: win rate with a Wilson 95% interval, the solo medal split, th
 distribution of enemies defeated, mean and 95th-percentile decision time, and for Le Roy
 des Ribauds the win rates of a bot pair over both seat orders.
 
-Every bot gets only its seat's view, the legal actions, its own random source
-(``random.Random`` seeded from the deal and the seat) and the time budget.
+Every bot gets only its seat's view, the legal actions, its own random source and the time
+budget. The bots' random sources are drawn from ``secrets``, never from the deal's seed:
+a source derived from the published deal seeds would let a program find the deal among
+them and rebuild the hidden cards (issue 8). Bot decisions are therefore not repeatable
+run to run; the figures are statistics over many deals.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -79,8 +83,10 @@ def _make(game: str, name: str, task: Task):
     return bot
 
 
-def _bot_rng(seed: int, seat: int) -> random.Random:
-    return random.Random(f"bot:{seed}:{seat}")
+def bot_rngs(seats: int) -> list[random.Random]:
+    """One random source per seat, each from the system's secret source (independent of
+    the deal)."""
+    return [random.Random(secrets.randbits(64)) for _ in range(seats)]
 
 
 def play_task(task: Task) -> dict[str, Any]:
@@ -101,7 +107,7 @@ def play_regicide(task: Task) -> dict[str, Any]:
 
     match = Match(G, {"players": task.players, **task.options}, task.seed)
     bots = [_make("regicide", task.bots[q % len(task.bots)], task) for q in range(task.players)]
-    rngs = [_bot_rng(task.seed, q) for q in range(task.players)]
+    rngs = bot_rngs(task.players)
     times: list[float] = []
     while not G.is_terminal(match.state):
         s = match.state
@@ -137,7 +143,7 @@ def play_ribauds(task: Task) -> dict[str, Any]:
 
     match = Match(G, {"players": 2, **task.options}, task.seed)
     bots = [_make("ribauds", task.bots[q], task) for q in range(2)]
-    rngs = [_bot_rng(task.seed, q) for q in range(2)]
+    rngs = bot_rngs(2)
     times: list[list[float]] = [[], []]
     steps = 0
     while not G.is_terminal(match.state):

@@ -14,6 +14,7 @@ export function el(tag, attrs = {}, ...children) {
     else if (k === "html") e.innerHTML = v;
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (k === "style") e.style.cssText = v;  // CSSOM: allowed by the CSP (no inline style attribute)
     else e.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {

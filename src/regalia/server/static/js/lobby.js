@@ -107,7 +107,7 @@ async function create(ev) {
     if (!r.ok) throw new Error(data.error || r.statusText);
     const mine = data.seats.find((s) => s.seat === data.you);
     const invites = data.seats.filter((s) => s.token).map((s) => ({ seat: s.seat, link: s.link }));
-    remember({ id: data.id, game: data.game, players: data.players, seat: data.you, token: mine ? mine.token : null, role: "creator", invites });
+    remember({ id: data.id, game: data.game, players: data.players, seat: data.you, token: mine ? mine.token : null, role: "creator", invites, spectate: data.spectate });
     location.href = mine ? mine.link : data.spectate;
   } catch (e) {
     $("create-error").textContent = t("lobby.create_failed") + " " + e.message;
@@ -124,13 +124,13 @@ async function renderMine() {
     return;
   }
   for (const e of list) {
-    const link = e.token ? `/t/${e.id}#s=${e.token}` : `/t/${e.id}`;
+    const link = e.token ? `/t/${e.id}#s=${e.token}` : (e.spectate || `/t/${e.id}`);
     const status = el("span", { class: "status muted" }, "…");
     const replay = el("a", { class: "btn small", href: `/replay/${e.id}`, hidden: true }, t("end.replay"));
     const invites = e.invites && e.invites.filter((x) => x.seat !== e.seat);
     const invBox = el("div", { class: "invites", hidden: true },
       (invites || []).map((x) => linkRowLobby(t("invite.seat", { n: x.seat + 1 }), new URL(x.link, location.origin).href)),
-      linkRowLobby(t("invite.spectators"), new URL(`/t/${e.id}`, location.origin).href));
+      e.spectate ? linkRowLobby(t("invite.spectators"), new URL(e.spectate, location.origin).href) : null);
     const li = el("li", { class: "my-table", dataset: { id: e.id } },
       el("div", { class: "my-head" },
         el("span", { class: "game-icon small" }, icon(e.game === "ribauds" ? "dagger" : "crown")),

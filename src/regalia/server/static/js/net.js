@@ -44,7 +44,9 @@ export class TableSocket {
       clearInterval(this.ping);
       if (this.ws !== ws) return;
       this.ws = null;
-      if (ev.code === 4404) { this.stopped = true; this.onStatus("gone"); return; }
+      // 4404: no such table; 4403: not a link of this table. Anything else: reconnect
+      // (1013: the server closed a connection that fell behind).
+      if (ev.code === 4404 || ev.code === 4403) { this.stopped = true; this.onStatus("gone"); return; }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };

@@ -114,7 +114,7 @@ function onMessage(msg) {
       M.welcome = msg;
       M.log = [];
       if (token && msg.seat !== null) {
-        remember({ id: tableId, game: msg.game, players: msg.players, seat: msg.seat, token, role: "player" });
+        remember({ id: tableId, game: msg.game, players: msg.players, seat: msg.seat, token, role: "player", spectate: msg.spectate });
       }
       setupChrome();
       break;
@@ -351,7 +351,7 @@ function openInvite(invites) {
       rows.push(linkRow(t("invite.seat", { n: inv.seat + 1 }), abs(inv.link)));
     }
   }
-  rows.push(linkRow(t("invite.spectators"), abs(`/t/${tableId}`)));
+  if (M.welcome && M.welcome.spectate) rows.push(linkRow(t("invite.spectators"), abs(M.welcome.spectate)));
   dlg.append(el("h2", {}, t("invite.title")),
     el("p", { class: "muted" }, invites ? t("invite.explain") : t("invite.no_links")),
     ...rows,

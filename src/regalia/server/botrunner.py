@@ -1,0 +1,236 @@
+"""Bots at the tables: where they think and the loop that plays each table's bot seats.
+
+``BotPool``: every bot decision of the server runs in one bounded pool of worker processes
+(or threads), never on the event loop. A table has at most one decision in the pool or
+waiting for it, and waiting decisions are served in arrival order, so each table gets a
+fair share whatever the others do, and a human's move never waits behind bots.
+
+``BotLoop``: one task per table that plays its bot seats (bot seats and human seats handed
+to a bot): Regicide's Jester-window wishes first, then the seat to act. The loop never dies
+from an exception: it logs it and carries on; after ``MAX_FAILURES`` failures in a row the
+table is marked broken (its players receive an ``error`` message, ``/healthz`` reports it).
+
+Bots receive their seat's view, the legal actions, a random seed drawn from the table's own
+secret source (never from the game's seed) and the time budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
+
+from regalia.bots import make_bot
+from regalia.server import gamekit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from regalia.server.tables import Table
+
+log = logging.getLogger("regalia.server")
+
+MAX_FAILURES = 5
+
+# -------------------------------------------------------------------- in the worker
+
+_BOTS: dict[tuple[str, str], Any] = {}
+
+
+def _bot(game: str, name: str) -> Any:
+    key = (game, name)
+    if key not in _BOTS:
+        try:
+            _BOTS[key] = make_bot(game, name)
+        except KeyError:
+            _BOTS[key] = make_bot(game, "random")
+    return _BOTS[key]
+
+
+def decide(game: str, name: str, view: dict[str, Any], legal: list[int], seed: int,
+           budget: float | None) -> int:
+    """The bot's action code for ``view`` (runs in a worker); a failing bot plays at
+    random among ``legal``."""
+    rng = random.Random(seed)
+    try:
+        a = _bot(game, name).act(view, legal, rng, budget)
+        if a in legal:
+            return a
+        log.warning("bot %s chose an illegal action; playing at random", name)
+    except Exception:
+        log.exception("bot %s failed; playing at random", name)
+    return legal[rng.randrange(len(legal))]
+
+
+def decide_wish(game: str, name: str, view: dict[str, Any], seed: int) -> str | None:
+    """The bot's Jester-window wish (``"yes"``, ``"no"`` or ``None``), in a worker."""
+    wish = getattr(_bot(game, name), "wish", None)
+    return wish(view, random.Random(seed)) if wish is not None else None
+
+
+def _start_worker(server_pid: int) -> None:
+    """In each worker process: leave when the server is gone (even after ``kill -9``, which
+    gives the pool no chance to stop its workers), then load the compiled kernels."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(server_pid, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # pragma: no cover - alive, another user's process
+                pass
+
+    threading.Thread(target=watch, name="regalia-watchdog", daemon=True).start()
+    try:
+        from regalia.sim import regicide_fast as F
+
+        F.legal_list(F.new_game(2, F.new_rng(0)))
+    except Exception:  # pragma: no cover - warming up is only an optimisation
+        pass
+
+
+# -------------------------------------------------------------------- the pool
+
+class BotPool:
+    """``workers`` bot decisions at once, in processes (``processes``) or threads."""
+
+    def __init__(self, workers: int, processes: bool) -> None:
+        self.workers = workers
+        self.processes = processes
+        self.slots = asyncio.Semaphore(workers)  # waiters are served first come, first served
+        self._executor: Executor | None = None
+        self.closed = False
+
+    def _pool(self) -> Executor:
+        if self.closed:
+            raise RuntimeError("the bot pool is closed")
+        if self._executor is None:
+            if self.processes:
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("forkserver"),
+                    initializer=_start_worker, initargs=(os.getpid(),))
+            else:
+                self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="regalia-bot")
+        return self._executor
+
+    async def run(self, fn: Any, *args: Any) -> Any:
+        async with self.slots:
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self._pool(), fn, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start anew
+                if self.closed:
+                    raise
+                log.error("a bot worker process died; starting new ones")
+                self._drop()
+                return await loop.run_in_executor(self._pool(), fn, *args)
+
+    def _drop(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    def close(self) -> None:
+        """Stop the workers (waiting for the decisions under way) for good."""
+        self.closed = True
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+
+# -------------------------------------------------------------------- one table's loop
+
+class BotLoop:
+    """The task that plays one table's bot seats (see the module docstring)."""
+
+    def __init__(self, table: "Table") -> None:
+        self.table = table
+        self.failures = 0
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self._run())
+            self.task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task) -> None:
+        if task.cancelled() or self.table.closing:
+            return
+        exc = task.exception()
+        if exc is not None:  # pragma: no cover - _run catches everything
+            log.error("table %s: bot loop ended", self.table.id, exc_info=exc)
+            self.table.mark_broken("the bots of this table stopped")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    async def _run(self) -> None:
+        t = self.table
+        while not t.closing and t.broken is None:
+            await t.wake.wait()
+            t.wake.clear()
+            while not t.closing and t.broken is None:
+                try:
+                    if not await self._step():
+                        break
+                    self.failures = 0
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    self.failures += 1
+                    log.exception("table %s: bot step failed (%d in a row)", t.id, self.failures)
+                    if self.failures >= MAX_FAILURES:
+                        t.mark_broken("the bots of this table failed repeatedly")
+                        return
+                    await asyncio.sleep(min(5.0, 0.05 * 2 ** self.failures))
+
+    async def _step(self) -> bool:
+        """Do the next bot job of the table; ``False`` when there is none."""
+        from regalia.server.tables import Refusal
+
+        t = self.table
+        job = t.bot_job()
+        if job is None:
+            return False
+        kind, seat = job
+        ply = t.ply
+        m = t.manager
+        if kind == "wish":
+            t.wished.add((t.window(), seat))
+            value = await m.bots.run(decide_wish, t.game.name, t.bot_name(seat),
+                                     t.game.view(t.state, seat), t.bot_rng.getrandbits(64))
+            text = gamekit.wish_text(t.game.name, seat, value) if value else None
+            if t.ply != ply or text not in gamekit.side_texts(t.game, t.state, seat):
+                return True
+        else:
+            if m.settings.bot_delay > 0:
+                await asyncio.sleep(m.settings.bot_delay)
+            if t.ply != ply or t.bot_job() != job:
+                return True
+            g, st = t.game, t.state
+            legal = list(g.legal_actions(st))
+            a = await m.bots.run(decide, g.name, t.bot_name(seat), g.view(st, seat), legal,
+                                 t.bot_rng.getrandbits(64), m.settings.bot_budget)
+            if t.ply != ply:
+                return True
+            text = g.action_to_text(st, a)
+        try:
+            await t.submit(seat, text, ply, by_bot=True)
+        except Refusal as e:
+            if e.code == "storage":  # the database refused: wait before trying again
+                raise RuntimeError(f"bot move not stored: {e.message}") from None
+            if e.code not in ("stale", "finished", "bot_seat", "not_your_turn"):
+                log.warning("table %s: bot move %r refused: %s", t.id, text, e.message)
+        return True

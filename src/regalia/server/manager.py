@@ -1,0 +1,284 @@
+"""All tables of one server (``TableManager``): created, loaded from the database on demand
+and unloaded again when idle, abandoned ones expired, every durable write bounded in time.
+
+* Loading: a well-formed id is looked up once however many ask at the same moment; an
+  unknown or malformed id leaves nothing behind (a malformed one costs no query).
+* At start only the unfinished tables with a bot seat are loaded, so their bots carry on;
+  the others load when someone opens them.
+* Unloading: a table nobody is connected to and whose bots have nothing to do leaves memory
+  after ``idle_unload`` seconds (finished ones too); it is loaded again on demand.
+* Expiry: a table still being played with no move or message for ``abandon_after_days``
+  is marked abandoned: it is kept (its record can be read) but accepts no move.
+* Writes: moves of all tables are stored together (group commit); a write the database
+  cannot take within ``write_timeout`` seconds is refused (``Refusal("storage")``) and
+  nothing is applied. ``store_error`` holds the last failure until a write succeeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any, Callable
+
+from regalia.bots import bot_names
+from regalia.core.errors import RegaliaError
+from regalia.core.records import Match
+from regalia.games import GAME_NAMES, get_game
+from regalia.server import gamekit
+from regalia.server.botrunner import BotPool
+from regalia.server.ratelimits import RateLimits
+from regalia.server.settings import SeedSource, Settings, secure_seed
+from regalia.server.store import ABANDONED, BOT, HUMAN, Store, now, reason
+from regalia.server.tables import Refusal, Table
+
+log = logging.getLogger("regalia.server")
+
+TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.create_table's ids
+CREATE_FIELDS = ("game", "players", "options", "seats")
+JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
+
+
+class TableManager:
+    """The tables of one server (see the module docstring)."""
+
+    def __init__(self, store: Store, settings: Settings | None = None,
+                 seeds: SeedSource = secure_seed) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.seeds = seeds
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future] = {}
+        # One writer thread for SQLite (a single-writer database); a few for a server.
+        workers = 1 if store.engine.dialect.name == "sqlite" else 4
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regalia-db")
+        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
+        self.limits = RateLimits(self.settings)
+        self.connections: Counter[str] = Counter()  # open websockets per client address
+        self.moves_applied = 0
+        self.store_error: str | None = None
+        self._pending: list[tuple[tuple, asyncio.Future]] = []
+        self._pending_event = asyncio.Event()
+        self._writer: asyncio.Task | None = None
+        self._janitor: asyncio.Task | None = None
+
+    # -- the database ----------------------------------------------------------------
+
+    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A durable write other than a move; raises ``Refusal("storage")`` when the
+        database refuses it or does not answer within ``write_timeout`` seconds."""
+        try:
+            result = await asyncio.wait_for(self.db(fn, *args), self.settings.write_timeout)
+        except asyncio.TimeoutError:
+            self._failed("no answer within the write timeout")
+            raise Refusal("storage", "the server's database did not answer in time; "
+                                     "nothing was saved: try again later") from None
+        except Refusal:
+            raise
+        except Exception as e:
+            self._failed(reason(e))
+            raise Refusal("storage", "the server's database refused the change; nothing was "
+                                     "saved: try again later") from None
+        self.store_error = None
+        return result
+
+    def _failed(self, why: str) -> None:
+        if self.store_error != why:
+            log.error("database write failed: %s", why)
+        self.store_error = why
+
+    async def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
+                          finished: bool) -> None:
+        """Store one move durably; moves submitted while a write is under way are stored
+        together in the next transaction (group commit: one disk sync for many tables).
+        Returns once the move's transaction has committed; raises ``Conflict`` or the
+        database's error (bounded by the store's lock wait)."""
+        fut = asyncio.get_running_loop().create_future()
+        self._pending.append(((table_id, ply, seat, action, finished), fut))
+        self._pending_event.set()
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        await asyncio.shield(fut)
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self._pending_event.wait()
+            self._pending_event.clear()
+            batch, self._pending = self._pending, []
+            if not batch:
+                continue
+            try:
+                results = await self.db(self.store.append_moves, [m for m, _ in batch])
+                self.store_error = None
+            except Exception as e:  # the database went away, is read-only or locked
+                self._failed(reason(e))
+                results = [e] * len(batch)
+            for (_, fut), res in zip(batch, results):
+                if fut.done():
+                    continue
+                if res is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(res)
+
+    # -- life ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Expire abandoned tables, then load the unfinished tables with bots."""
+        await self._expire()
+        for table_id in await self.db(self.store.active_table_ids):
+            try:
+                await self.get(table_id)
+            except Exception:
+                log.exception("table %s could not be rebuilt from its move log", table_id)
+        self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
+
+    async def stop(self) -> None:
+        if self._janitor is not None:
+            self._janitor.cancel()
+        for t in list(self.tables.values()):
+            await t.stop()
+        if self._writer is not None:
+            for _ in range(50):  # let the moves already submitted reach the disk
+                if not self._pending:
+                    break
+                await asyncio.sleep(0.02)
+            self._writer.cancel()
+            try:
+                await self._writer
+            except (asyncio.CancelledError, Exception):
+                pass
+        await asyncio.to_thread(self.bots.close)
+        self.executor.shutdown(wait=True)
+
+    async def _janitor_loop(self) -> None:
+        every = min(JANITOR_EVERY, max(0.05, self.settings.idle_unload / 2))
+        last_expiry = time.monotonic()
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.unload_idle()
+                if time.monotonic() - last_expiry > 3600:
+                    last_expiry = time.monotonic()
+                    await self._expire()
+            except Exception:  # pragma: no cover - tidying must never stop the server
+                log.exception("unloading or expiring tables failed")
+
+    async def unload_idle(self) -> int:
+        """Unload the tables idle for ``idle_unload`` seconds; returns how many."""
+        limit = time.monotonic() - self.settings.idle_unload
+        gone = [t for t in self.tables.values() if t.idle() and t.last_active <= limit]
+        for t in gone:
+            del self.tables[t.id]
+            await t.stop()
+        return len(gone)
+
+    async def _expire(self) -> None:
+        before = now() - timedelta(days=self.settings.abandon_after_days)
+        try:
+            ids = await self.db(self.store.expire_tables, before)
+        except Exception as e:
+            self._failed(reason(e))
+            return
+        for table_id in ids:
+            log.info("table %s expired (abandoned)", table_id)
+            t = self.tables.get(table_id)
+            if t is not None:
+                t.status = ABANDONED
+                await t.bots.stop()
+                t.broadcast_state()
+
+    # -- tables ----------------------------------------------------------------------
+
+    async def get(self, table_id: str) -> Table | None:
+        """The table, loaded if need be; ``None`` for an unknown or malformed id. Raises
+        ``Refusal("storage")`` when the database cannot be read."""
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+            return None
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        fut = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            try:
+                data = await self.db(self.store.load_table, table_id)
+            except Exception as e:
+                self._failed(reason(e))
+                raise Refusal("storage", "the server's database cannot be read now; "
+                                         "try again later") from None
+            t = Table(self, data) if data is not None else None
+            if t is not None:
+                self.tables[table_id] = t
+                t.start()
+            return t
+        finally:
+            del self._loading[table_id]
+            fut.set_result(self.tables.get(table_id))
+
+    async def create(self, body: Any) -> tuple[Table, list[str | None], str]:
+        """A new table from a ``POST /api/tables`` body; returns it, the seat tokens and the
+        spectators' token. Raises ``Refusal`` (``bad_request``, ``storage``)."""
+        if not isinstance(body, dict):
+            raise Refusal("bad_request", "the body must be a JSON object")
+        for key in body:
+            if key == "seed":
+                raise Refusal("bad_request", "seed: the server deals every table from a secret "
+                                             "random source; it cannot be chosen")
+            if key not in CREATE_FIELDS:
+                raise Refusal("bad_request", f"unknown field {str(key)[:40]!r}; the fields "
+                                             f"are {', '.join(CREATE_FIELDS)}")
+        game, players, options, seats = (body.get(k) for k in CREATE_FIELDS)
+        if not isinstance(game, str) or game not in GAME_NAMES:
+            raise Refusal("bad_request", f"game: choose one of {', '.join(GAME_NAMES)}")
+        g = get_game(game)
+        if type(players) is not int or not g.min_players <= players <= g.max_players:
+            raise Refusal("bad_request", f"players: {g.name} is for {g.min_players} to "
+                                         f"{g.max_players} players")
+        options = {} if options is None else options
+        if not isinstance(options, dict) or "players" in options:
+            raise Refusal("bad_request", "options: an object of rule options")
+        if "first_player" in options:
+            raise Refusal("bad_request", "options.first_player: the server draws who starts")
+        if not isinstance(seats, list) or len(seats) != players:
+            raise Refusal("bad_request", f"seats: give one entry per player ({players})")
+        kinds: list[tuple[str, str | None]] = []
+        for i, s in enumerate(seats):
+            kind = s.get("kind") if isinstance(s, dict) else None
+            if kind == HUMAN:
+                kinds.append((HUMAN, None))
+            elif kind == BOT:
+                name = s.get("bot") or gamekit.default_bot(game)
+                if not isinstance(name, str) or name not in bot_names(game):
+                    raise Refusal("bad_request", f"seats[{i}].bot: one of "
+                                                 f"{', '.join(bot_names(game))}")
+                kinds.append((BOT, name))
+            else:
+                raise Refusal("bad_request", f"seats[{i}].kind: human or bot")
+        config = {"players": players, **options}
+        seed = self.seeds()
+        try:
+            Match(g, config, seed)
+        except (RegaliaError, TypeError, ValueError) as e:
+            raise Refusal("bad_request", f"options: {e}") from None
+        table_id, tokens, watch = await self.write(self.store.create_table, game, config, seed, kinds)
+        table = await self.get(table_id)
+        assert table is not None
+        return table, tokens, watch
+
+    def health(self) -> dict[str, Any]:
+        """What ``/healthz`` reports besides the store check."""
+        broken = sorted(t.id for t in self.tables.values() if t.broken)
+        return {"tables": len(self.tables), "moves": self.moves_applied,
+                "broken_tables": broken, "store_error": self.store_error,
+                "connections": sum(self.connections.values())}

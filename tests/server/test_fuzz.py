@@ -1,0 +1,96 @@
+"""Property-based fuzzing (issue 8, fault 4): the HTTP API from its OpenAPI schema
+(schemathesis) and the websocket protocol (hypothesis strategies over message shapes).
+Each checks: no 5xx, no socket dropped without an error message, the stored game
+unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from server_helpers import join, new_table, running_app
+
+pytestmark = pytest.mark.slow
+
+FUZZ = settings(max_examples=120, deadline=None,
+                suppress_health_check=list(HealthCheck))
+OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
+              ("/api/tables/{table_id}", "GET"), ("/api/tables/{table_id}/replay", "GET")]
+
+
+@pytest.mark.parametrize("path,method", OPERATIONS)
+def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
+    import schemathesis
+
+    from regalia.server.app import create_app
+
+    db = f"sqlite:///{tmp_path / 'fuzz.sqlite3'}"
+    with running_app(db) as c:  # a table being played, which no request may change
+        d = new_table(c, "regicide", ["human", "human"])
+        p = join(c, d, c.get(f"/api/tables/{d['id']}").json()["current"])
+        p.act(p.state["legal"][0])
+        p.state_at(1)
+        before = c.app.state.manager.store.load_table(d["id"]).moves
+    app = create_app(db, bot_processes=False, table_rate="100000/second")
+    schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+    operation = schema[path][method]
+
+    cases = st.one_of(operation.as_strategy(),  # valid requests and invalid ones
+                      operation.as_strategy(generation_mode=schemathesis.GenerationMode.NEGATIVE))
+
+    @FUZZ
+    @given(case=cases)
+    def check(case):
+        r = case.call()
+        assert r.status_code < 500, (case.as_curl_command(), r.status_code, r.text[:300])
+        ctype = r.headers["content-type"]
+        assert "application/json" in str(ctype), r.headers
+        if r.status_code >= 400:
+            body = r.json()
+            assert body.get("error") or body.get("detail"), body
+
+    check()
+    with running_app(db) as c:
+        assert c.app.state.manager.store.load_table(d["id"]).moves == before
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
+                    | st.text(max_size=10),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                    max_leaves=6)
+ODD = st.sampled_from(["\ud800", "a\udfff", "\x00", "\u202e", "9" * 5000, "play 5C",
+                       "prefer 0 yes", "prefer 1 no", "yield", "play X", "choose 1",
+                       "hello", "heuristic"])
+TEXT = st.text(max_size=40) | ODD
+FIELD = JSON | TEXT | st.integers(-3, 12)
+MESSAGE = st.fixed_dictionaries(
+    {"type": st.sampled_from(["act", "wish", "say", "chat", "bot", "ping", "hello"]) | TEXT},
+    optional={"ply": FIELD, "action": FIELD, "value": FIELD, "message_id": FIELD,
+              "text": FIELD, "seat": FIELD, "on": FIELD, "token": FIELD})
+RAW = MESSAGE.map(json.dumps) | JSON.map(json.dumps) | st.text(max_size=60) \
+    | st.sampled_from(["[" * 3000 + "]" * 3000, "{" * 100, '{"type": "act", "ply": 1e999}'])
+
+
+@pytest.mark.parametrize("game", ["regicide", "ribauds"])
+def test_the_websocket_protocol_fuzzed_by_message_shapes(db_url, game):
+    with running_app(db_url, talk_rate="100000/second") as c:
+        d = new_table(c, game, ["human", "human"])
+        current = c.get(f"/api/tables/{d['id']}").json()["current"]
+        waiting = join(c, d, 1 - current)  # the seat not to act, and a spectator
+        spectator = join(c, d, None)
+        store = c.app.state.manager.store
+
+        @FUZZ
+        @given(raw=RAW, who=st.sampled_from([waiting, spectator]))
+        def check(raw, who):
+            who.send(raw)
+            who.send({"type": "ping"})  # answered in order: the socket is still open
+            who.recv_until(lambda m: m["type"] == "pong")
+            assert all(m.get("code") != "server_error" for m in who.errors())
+
+        check()
+        assert store.load_table(d["id"]).moves == []

@@ -1,0 +1,160 @@
+"""Limits (issue 8, fault 3): rates per client address and per seat, caps on connections
+and spectators, idle tables unloaded and loaded again, abandoned tables expired, the request
+size limit, nothing kept for unknown ids, spectators cause no seat broadcasts, and bots
+served in a bounded pool in turn."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import timedelta
+
+from sqlalchemy import update
+
+from regalia.server.botrunner import BotPool
+from regalia.server.store import GameTable, now
+from server_helpers import Peer, Timeout, join, new_table, running_app
+
+BODY = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}
+
+
+def test_table_creation_is_limited_per_address(db_url):
+    with running_app(db_url, table_rate="3/minute") as c:
+        assert [c.post("/api/tables", json=BODY).status_code for _ in range(3)] == [201] * 3
+        r = c.post("/api/tables", json=BODY)
+        assert r.status_code == 429 and r.json()["code"] == "too_fast"
+        assert "3/minute" in r.json()["error"]
+        assert c.app.state.manager.store.count_tables() == 3
+
+
+def test_websocket_messages_are_limited_per_address_and_the_socket_stays(db_url):
+    with running_app(db_url, message_rate="5/second") as c:
+        d = new_table(c, "regicide", ["human"])
+        p = join(c, d, 0)  # the hello was one message
+        for _ in range(8):
+            p.send({"type": "ping"})
+        got = [p.recv_until(lambda m: m["type"] in ("pong", "error")) for _ in range(8)]
+        assert [m["type"] for m in got].count("pong") == 4
+        assert all(m["code"] == "too_fast" for m in got if m["type"] == "error")
+        time.sleep(1.1)
+        p.send({"type": "ping"})
+        assert p.recv_until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+
+
+def test_the_chat_limit_belongs_to_the_seat_not_the_connection(db_url):
+    with running_app(db_url, talk_rate="3/minute") as c:
+        d = new_table(c, "ribauds", ["human", "human"])
+        tab1, tab2 = join(c, d, 0), join(c, d, 0)
+        for k, tab in enumerate((tab1, tab2, tab1)):
+            tab.send({"type": "chat", "text": f"hi {k}"})
+            tab.recv_until(lambda m: m["type"] == "talk" and m["text"] == f"hi {k}")
+        tab2.send({"type": "chat", "text": "one more"})
+        assert tab2.recv_until(lambda m: m["type"] == "error")["code"] == "too_fast"
+        assert len(c.app.state.manager.store.load_table(d["id"]).messages) == 3
+
+
+def test_connections_per_address_and_spectators_per_table_are_capped(db_url):
+    with running_app(db_url, connections_per_address=3, spectators_per_table=1) as c:
+        d = new_table(c, "regicide", ["human", "human"])
+        join(c, d, None)
+        with c.websocket_connect(f"/ws/{d['id']}") as ws:  # a second spectator
+            ws.send_json({"type": "hello", "token": d["spectate"].split("#s=")[1]})
+            assert ws.receive_json()["code"] == "too_many_spectators"
+            assert ws.receive()["type"] == "websocket.close"
+        join(c, d, 0)
+        join(c, d, 1)
+        with c.websocket_connect(f"/ws/{d['id']}") as ws:  # a fourth connection
+            m = ws.receive_json()
+            assert m["code"] == "too_many_connections" and "3" in m["message"]
+            assert ws.receive()["type"] == "websocket.close"
+
+
+def test_spectators_coming_and_going_send_no_seat_lists(client):
+    d = new_table(client, "regicide", ["human", "human"])
+    p = join(client, d, 0)
+    p.drain(0.2)
+    before = sum(m["type"] == "seats" for m in p.messages)
+    spectators = [join(client, d, None) for _ in range(10)]
+    for s in spectators:
+        s.close()
+    p.drain(0.2)
+    assert sum(m["type"] == "seats" for m in p.messages) == before
+
+
+def test_idle_tables_leave_memory_and_come_back_on_demand(db_url):
+    with running_app(db_url, idle_unload=0.2) as c:
+        d = new_table(c, "regicide", ["human", "human"])
+        p = join(c, d, 0)
+        cur = p.state["current"]
+        m = c.app.state.manager
+        assert d["id"] in m.tables
+        p.close()
+        deadline = time.monotonic() + 5
+        while d["id"] in m.tables and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert d["id"] not in m.tables
+        again = join(c, d, cur)  # loaded again from the database
+        again.act(again.state["legal"][0])
+        assert again.state_at(1)["ply"] == 1
+
+
+def test_abandoned_tables_expire_and_refuse_moves(db_url):
+    with running_app(db_url) as c:
+        d = new_table(c, "regicide", ["human", "heuristic"])
+        store = c.app.state.manager.store
+    with store.engine.begin() as conn:
+        conn.execute(update(GameTable).values(updated_at=now() - timedelta(days=31)))
+    with running_app(db_url, abandon_after_days=30) as c:
+        assert d["id"] not in c.app.state.manager.tables  # not loaded at start
+        assert c.get(f"/api/tables/{d['id']}").json()["status"] == "abandoned"
+        p = join(c, d, 0)
+        assert p.state["expired"] is True and p.state["legal"] == []
+        p.act("yield", ply=p.state["ply"])
+        assert p.recv_until(lambda m: m["type"] == "error")["code"] == "expired"
+
+
+def test_request_bodies_over_the_limit_get_413(client):
+    big = b'{"game": "regicide", "pad": "' + b"x" * 70_000 + b'"}'
+    r = client.post("/api/tables", content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and "65536" in r.json()["error"]
+
+    def chunks():
+        for _ in range(20):
+            yield b" " * 8192
+    r = client.post("/api/tables", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_unknown_ids_leave_nothing_behind_and_malformed_ones_cost_no_query(client, monkeypatch):
+    m = client.app.state.manager
+    queries = []
+    real = m.store.load_table
+    monkeypatch.setattr(m.store, "load_table", lambda tid: queries.append(tid) or real(tid))
+    for bad in ("nope", "x" * 40, "abc%2Fdef", "ÄÖÜäöüßé", "a b c d e"):
+        assert client.get(f"/api/tables/{bad}").status_code == 404
+    assert queries == []
+    for k in range(200):
+        assert client.get(f"/api/tables/zz{k:06d}").status_code == 404
+    assert len(queries) == 200 and m._loading == {} and m.tables == {}
+
+
+def test_the_bot_pool_serves_tables_in_turn():
+    async def main():
+        pool = BotPool(workers=1, processes=False)
+        order = []
+
+        def think(name):
+            time.sleep(0.01)
+            order.append(name)
+
+        async def table(name, n):
+            for _ in range(n):
+                await pool.run(think, name)
+
+        await asyncio.gather(table("busy", 6), table("other", 3))
+        pool.close()
+        return order
+
+    order = asyncio.run(main())
+    # the busy table never makes the other wait for more than one decision
+    assert order[:6] == ["busy", "other"] * 3

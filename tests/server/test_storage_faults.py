@@ -1,0 +1,81 @@
+"""Storage faults reach players well (issue 8, fault 5): a server whose database cannot be
+written refuses to start with a one-line reason; a write the database refuses (here: the
+database locked by another process) becomes a websocket ``error`` or a JSON 503 within 5
+seconds with nothing applied; ``/healthz`` reports the store."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from regalia.cli.app import app as cli
+from regalia.server.store import Store, StoreUnavailable
+from server_helpers import join, new_table, running_app
+
+
+def read_only(db_url: str) -> str:
+    Store(db_url).close()  # migrated, then opened read-only
+    return "sqlite:///file:" + db_url.removeprefix("sqlite:///") + "?mode=ro&uri=true"
+
+
+def test_serve_refuses_a_read_only_database_with_one_line(db_url):
+    r = CliRunner().invoke(cli, ["serve", "--database-url", read_only(db_url), "--port", "1"])
+    assert r.exit_code != 0
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "cannot be written" in lines[0] and "readonly" in lines[0]
+
+
+def test_the_app_does_not_start_on_a_read_only_database(db_url):
+    with pytest.raises(StoreUnavailable):
+        with running_app(read_only(db_url)):
+            pass
+
+
+class Locked:
+    """Another process holding the database's write lock."""
+
+    def __init__(self, db_url: str) -> None:
+        self.conn = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
+
+    def __enter__(self):
+        self.conn.execute("BEGIN EXCLUSIVE")
+        return self
+
+    def __exit__(self, *exc):
+        self.conn.execute("ROLLBACK")
+        self.conn.close()
+
+
+def test_refused_writes_are_reported_within_5_seconds_and_change_nothing(db_url):
+    with running_app(db_url, write_timeout=1.0) as c:  # the default is 5 s
+        d = new_table(c, "ribauds", ["human", "human"])
+        cur = c.get(f"/api/tables/{d['id']}").json()["current"]
+        p, other = join(c, d, cur), join(c, d, 1 - cur)
+        store = c.app.state.manager.store
+        assert c.get("/healthz").json()["store"] == "ok"
+        with Locked(db_url):
+            for who, msg in [(p, {"type": "act", "ply": 0, "action": p.state["legal"][0]}),
+                             (p, {"type": "chat", "text": "hello"}),
+                             (other, {"type": "bot", "seat": other.state["seat"], "on": True})]:
+                t0 = time.monotonic()
+                who.send(msg)
+                err = who.recv_until(lambda m: m["type"] == "error", timeout=6)
+                assert err["code"] == "storage" and "nothing" in err["message"], err
+                assert time.monotonic() - t0 < 5
+            t0 = time.monotonic()
+            r = c.post("/api/tables", json={"game": "regicide", "players": 1,
+                                            "seats": [{"kind": "human"}]})
+            assert r.status_code == 503 and r.json()["error"] and time.monotonic() - t0 < 5
+            health = c.get("/healthz")
+            assert health.status_code == 503 and health.json()["store"].startswith("failing")
+        stored = store.load_table(d["id"])
+        assert stored.moves == [] and stored.messages == []
+        assert not any(s.bot_replaces for s in stored.seats)
+        assert p.state["ply"] == 0 and store.count_tables() == 1
+        # the database is back: the same move goes through, and healthz is ok again
+        p.act(p.state["legal"][0])
+        assert p.state_at(1)["ply"] == 1
+        assert c.get("/healthz").json()["store"] == "ok"
