@@ -30,7 +30,8 @@ def free_port() -> int:
 class Server:
     """``regalia serve`` in a subprocess (bots act at once)."""
 
-    def __init__(self, db: Path, port: int, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, port: int, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
+        self.extra = tuple(extra)  # more ``regalia serve`` options
         self.db = Path(db)
         self.port = port
         self.bot_delay = bot_delay
@@ -48,7 +49,7 @@ class Server:
     def start(self, timeout: float = 30.0) -> None:
         cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--database-url", f"sqlite:///{self.db}",
-               "--bot-delay", str(self.bot_delay), "--log-level", "warning"]
+               "--bot-delay", str(self.bot_delay), "--log-level", "warning", *self.extra]
         out = open(self.log, "ab")
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

@@ -285,7 +285,10 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           idle_unload: float = typer.Option(_SETTINGS.idle_unload, help="seconds an idle table stays in memory"),
           abandon_after_days: float = typer.Option(_SETTINGS.abandon_after_days, help="days without a move before a table expires"),
           write_timeout: float = typer.Option(_SETTINGS.write_timeout, help="seconds a database write may take before it is refused"),
-          allowed_origin: list[str] = typer.Option([], help="another site allowed to open websockets (repeatable)")) -> None:
+          allowed_origin: list[str] = typer.Option([], help="another site allowed to open websockets (repeatable)"),
+          join_rate: str = typer.Option(_SETTINGS.join_rate, help="seats taken at open tables per client address"),
+          open_list_max: int = typer.Option(_SETTINGS.open_list_max, help="open tables listed in the lobby"),
+          clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated")) -> None:
     """Serve the lobby and the online tables in the browser (README, "Limits and security")."""
     from regalia.server.run import serve as run_server
     from regalia.server.settings import Settings
@@ -298,7 +301,9 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                             connections_per_address=connections_per_address,
                             spectators_per_table=spectators_per_table, send_queue=send_queue,
                             idle_unload=idle_unload, abandon_after_days=abandon_after_days,
-                            write_timeout=write_timeout, allowed_origins=tuple(allowed_origin))
+                            write_timeout=write_timeout, allowed_origins=tuple(allowed_origin),
+                            join_rate=join_rate, open_list_max=open_list_max,
+                            clock_presets=clock_presets)
     except ValueError as e:
         _fail(f"regalia serve: {e}")
     run_server(host=host, port=port, database_url=database_url, settings=settings,

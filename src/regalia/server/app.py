@@ -13,18 +13,32 @@ API:
   human seat (each with its secret token) and the spectator link (with the spectators'
   secret token). The server draws the deal's seed and the first player from a secret
   source; a ``seed`` or ``options.first_player`` is refused (400).
-* ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats).
+  Optional: ``"open": true`` (listed in the lobby; the table waits until its human seats
+  are taken), ``"clock": PRESET`` (a time control of ``Settings.clock_presets``) and
+  ``"name"`` (the creator's nickname; the creator takes seat 1).
+* ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
 * ``GET /api/tables/{id}/replay``: a finished game, every position in full (403 before).
+* ``GET /api/open``: the open tables with a free seat (game, players, free seats, options,
+  names, clock, seconds waited), newest first.
+* ``POST /api/tables/{id}/join`` ``{"name"}``: take a free seat of an open table; the answer
+  holds the seat, its secret token and link (409 when full or not open; ``join_rate``).
+* ``POST /api/tables/{id}/rematch`` ``{"token"}``: a seated player of a finished table asks
+  for a rematch (same seats, options, bots and clock, a new deal); every seat keeps its
+  token, and every page of the old table gets a ``rematch`` message.
 
-Websocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": TOKEN}`` with a
-seat token or the spectators' token (anything else: ``error`` ``no_access``, close 4403);
+Websocket ``/ws/{id}``: the client first sends ``{"type": "hello", "token": TOKEN, "name":
+NICKNAME}`` with a seat token or the spectators' token (anything else: ``error``
+``no_access``, close 4403);
 then ``act`` (``{"ply": N, "action": "play 5C"}``), ``wish`` (``{"value": "yes"|"no"}``,
 Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed messages),
-``chat`` (``{"text": ...}``, Le Roy des Ribauds), ``bot`` (``{"seat": N, "on": bool}``)
-and ``ping``. The server sends ``welcome``, ``state`` (the seat's view), ``seats``,
-``talk``, ``talk_history``, ``error`` (``code`` and ``message``, for a refused move the
-engine's ``reason``: ``{"code", "params"}``; nothing changed) and
-``pong``. A message over ``ws_message_max`` characters, malformed JSON, an unknown type or
+``chat`` (``{"text": ...}``, Le Roy des Ribauds), ``bot`` (``{"seat": N, "on": bool}``:
+hand a seat to a bot, which is also how a player leaves, or take it back), ``name``
+(``{"name": ...}``) and ``ping``. The server sends ``welcome``, ``state`` (the seat's view,
+with ``clock`` and ``waiting``), ``seats``, ``talk``, ``talk_history``, ``timeout`` (a
+seat's time ran out: a bot plays it), ``rematch`` (``{"table"}``), ``error`` (``code`` and
+``message``, for a refused move the engine's ``reason``: ``{"code", "params"}``;
+nothing changed) and ``pong``. A message over ``ws_message_max`` characters, malformed
+JSON, an unknown type or
 one over the message rate gets an ``error`` and the connection stays open. A client that
 does not read its messages is closed with 1013 (try again later: the page reconnects).
 
@@ -61,7 +75,8 @@ log = logging.getLogger("regalia.server")
 STATIC = Path(__file__).resolve().parent / "static"
 FAVICON = ('''<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#123d2c"/><rect x="14" y="8" width="36" height="48" rx="5" fill="#fffdf6" stroke="#d4a93c" stroke-width="3"/><path d="M20 38 24 24l8 7 8-7 4 14z" fill="#b3202a"/><rect x="20" y="40" width="24" height="4" fill="#b3202a"/></svg>''')
 HELLO_TIMEOUT = 30.0
-STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503}
+STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,
+          "no_access": 403, "not_finished": 409}
 SLOW_READER = 1013  # close code: try again later (the page reconnects and resumes)
 NO_ACCESS = 4403    # close code: not a link of this table (the page stops)
 
@@ -75,8 +90,15 @@ CREATE_SCHEMA = {
             "type": "object", "required": ["kind"],
             "properties": {"kind": {"type": "string", "enum": ["human", "bot"]},
                            "bot": {"type": "string"}}}},
+        "open": {"type": "boolean"},
+        "clock": {"type": ["string", "null"]},
+        "name": {"type": "string", "minLength": 1, "maxLength": 24},
     },
 }
+JOIN_SCHEMA = {"type": "object", "required": ["name"], "additionalProperties": False,
+               "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 24}}}
+REMATCH_SCHEMA = {"type": "object", "required": ["token"], "additionalProperties": False,
+                  "properties": {"token": {"type": "string"}}}
 
 
 def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
@@ -158,6 +180,59 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     async def games() -> list[dict[str, Any]]:
         return gamekit.games_info()
 
+    @app.get("/api/clocks")
+    async def clocks() -> list[dict[str, Any]]:
+        """The time-control presets a table may be created with."""
+        return [{"name": k, "bank": b, "increment": i}
+                for k, (b, i) in manager().clock_presets.items()]
+
+    @app.get("/api/open")
+    async def open_tables() -> Any:
+        try:
+            return await manager().open_tables()
+        except Refusal as e:
+            return refused(e)
+
+    async def json_body(request: Request, field: str) -> Any:
+        """The request's JSON object, which holds only ``field``; its value."""
+        try:
+            body = json.loads(await request.body())
+        except (ValueError, RecursionError):  # bad JSON, bad UTF-8, huge integers, too deep
+            raise Refusal("bad_request", "the body must be JSON") from None
+        if not isinstance(body, dict) or set(body) - {field}:
+            raise Refusal("bad_request", f"the body must be a JSON object with only {field!r}")
+        return body.get(field)
+
+    @app.post("/api/tables/{table_id}/join", openapi_extra={"requestBody": {
+        "required": True, "content": {"application/json": {"schema": JOIN_SCHEMA}}}})
+    async def join_table(table_id: str, request: Request) -> Any:
+        try:
+            name = await json_body(request, "name")
+            manager().limits.check("join_rate", client_address(request))
+            t = await find(table_id)
+            if isinstance(t, JSONResponse):
+                return t
+            seat, token = await t.take_free_seat(name)
+        except Refusal as e:
+            return refused(e)
+        return {"id": t.id, "game": t.game.name, "players": len(t.seats), "seat": seat,
+                "token": token, "link": f"/t/{t.id}#s={token}"}
+
+    @app.post("/api/tables/{table_id}/rematch", openapi_extra={"requestBody": {
+        "required": True, "content": {"application/json": {"schema": REMATCH_SCHEMA}}}})
+    async def rematch(table_id: str, request: Request) -> Any:
+        try:
+            token = await json_body(request, "token")
+            manager().limits.check("table_rate", client_address(request))
+            t = await find(table_id)
+            if isinstance(t, JSONResponse):
+                return t
+            new = await manager().rematch(t, token)
+        except Refusal as e:
+            return refused(e)
+        return {"id": new.id, "game": new.game.name, "players": len(new.seats),
+                "seat": t.seat_of_token(token), "link": f"/t/{new.id}#s={token}"}
+
     @app.post("/api/tables", status_code=201, openapi_extra={"requestBody": {
         "required": True, "content": {"application/json": {"schema": CREATE_SCHEMA}}}})
     async def create_table(request: Request) -> JSONResponse:
@@ -181,6 +256,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         humans = [s["seat"] for s in seats if s["kind"] == "human"]
         return JSONResponse({"id": table.id, "game": table.game.name, "players": len(seats),
                              "options": body.get("options") or {}, "seats": seats,
+                             "open": table.is_open, "clock": table.clock_info(),
                              "you": humans[0] if humans else None,
                              "spectate": f"/t/{table.id}#s={watch}",
                              "replay": f"/replay/{table.id}"},
@@ -287,7 +363,10 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                 if kind != "hello":
                     error("hello_first", "send hello (with your seat token) first")
                     continue
-                refusal = welcome(table, conn, obj.get("token"))
+                try:
+                    refusal = await welcome(table, conn, obj.get("token"), obj.get("name"))
+                except Refusal as e:
+                    refusal = (e.code, e.message)
                 if refusal is not None:
                     error(*refusal)
                     close = (NO_ACCESS if refusal[0] == "no_access" else SLOW_READER, refusal[0])
@@ -313,9 +392,10 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                 except Exception:  # the client is already gone
                     pass
 
-    def welcome(table: Table, conn: Conn, token: Any) -> tuple[str, str] | None:
-        """Seat the connection (a seat token) or let it watch (the spectators' token);
-        otherwise the refusal ``(code, message)``."""
+    async def welcome(table: Table, conn: Conn, token: Any, name: Any) -> tuple[str, str] | None:
+        """Seat the connection (a seat token: the seat is claimed, with the nickname
+        ``name``) or let it watch (the spectators' token); otherwise the refusal ``(code,
+        message)``. Raises ``Refusal("storage")``."""
         seat = table.seat_of_token(token)
         if seat is None and not table.is_watch_token(token):
             return ("no_access", "this link is not valid for this table: a table is watched "
@@ -323,6 +403,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         if seat is None and table.spectators() >= settings.spectators_per_table:
             return ("too_many_spectators", "this table has as many spectators as it allows "
                                            f"({settings.spectators_per_table}); try later")
+        if seat is not None:
+            await table.claim(seat, name)
         table.join(conn, seat)
         return None
 
@@ -361,13 +443,15 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
             await table.talk(conn, "chat", obj.get("text"))
         elif kind == "bot":
             await table.set_bot(conn.seat, obj.get("seat"), obj.get("on"))
+        elif kind == "name":
+            await table.rename(conn.seat, obj.get("name"))
         elif kind == "ping":
             conn.put({"type": "pong"})
         elif kind == "hello":
             raise Refusal("bad_message", "already joined")
         else:
             raise Refusal("unknown_type", f"unknown message type {kind[:40]!r}; the types are "
-                                          "act, wish, say, chat, bot, ping")
+                                          "act, wish, say, chat, bot, name, ping")
     except Refusal as e:
         conn.put({"type": "error", "code": e.code, "message": e.message,
                   "ply": table.ply, **({"reason": e.reason} if e.reason else {})})
@@ -393,4 +477,4 @@ def replay_of(table) -> dict[str, Any]:
         })
     return {"id": table.id, "game": g.name, "players": len(table.seats),
             "record": record.to_json(), "outcome": gamekit.outcome(g, table.state),
-            "steps": steps}
+            "seats": table.seats_info(), "steps": steps}

@@ -52,6 +52,7 @@ SAYINGS: dict[str, str] = {
 }
 
 CHAT_MAX = 300
+NAME_MAX = 24  # characters of a player's nickname
 
 
 def games_info() -> list[dict[str, Any]]:
@@ -148,6 +149,18 @@ def clean_chat(text: Any) -> str | None:
     if not text or len(text) > CHAT_MAX:
         return None
     return text
+
+
+def clean_name(name: Any) -> str | None:
+    """A nickname made safe: valid Unicode, control characters made spaces, runs of spaces
+    made one, trimmed, 1 to ``NAME_MAX`` characters; ``None`` otherwise. (The pages show it as
+    text, never as HTML.)"""
+    if not isinstance(name, str) or not _encodable(name):
+        return None
+    name = " ".join("".join(ch if ch >= " " and ch != "\x7f" else " " for ch in name).split())
+    if not name or len(name) > NAME_MAX:
+        return None
+    return name
 
 
 def _encodable(text: str) -> bool:

@@ -23,6 +23,7 @@ import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from functools import partial
 from typing import Any, Callable
 
 from regalia.bots import bot_names
@@ -31,15 +32,16 @@ from regalia.core.records import Match
 from regalia.games import GAME_NAMES, get_game
 from regalia.server import gamekit
 from regalia.server.botrunner import BotPool
+from regalia.server.clocks import Clock, parse_presets
 from regalia.server.ratelimits import RateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
-from regalia.server.store import ABANDONED, BOT, HUMAN, Store, now, reason
+from regalia.server.store import ABANDONED, BOT, HUMAN, NewSeat, Store, now, reason
 from regalia.server.tables import Refusal, Table
 
 log = logging.getLogger("regalia.server")
 
 TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.create_table's ids
-CREATE_FIELDS = ("game", "players", "options", "seats")
+CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name")
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
 
 
@@ -59,6 +61,7 @@ class TableManager:
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
         self.limits = RateLimits(self.settings)
         self.connections: Counter[str] = Counter()  # open websockets per client address
+        self.clock_presets = parse_presets(self.settings.clock_presets)
         self.moves_applied = 0
         self.store_error: str | None = None
         self._pending: list[tuple[tuple, asyncio.Future]] = []
@@ -95,13 +98,13 @@ class TableManager:
         self.store_error = why
 
     async def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
-                          finished: bool) -> None:
+                          finished: bool, clock_state: dict[str, Any] | None = None) -> None:
         """Store one move durably; moves submitted while a write is under way are stored
         together in the next transaction (group commit: one disk sync for many tables).
         Returns once the move's transaction has committed; raises ``Conflict`` or the
         database's error (bounded by the store's lock wait)."""
         fut = asyncio.get_running_loop().create_future()
-        self._pending.append(((table_id, ply, seat, action, finished), fut))
+        self._pending.append(((table_id, ply, seat, action, finished, clock_state), fut))
         self._pending_event.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())
@@ -238,7 +241,7 @@ class TableManager:
             if key not in CREATE_FIELDS:
                 raise Refusal("bad_request", f"unknown field {str(key)[:40]!r}; the fields "
                                              f"are {', '.join(CREATE_FIELDS)}")
-        game, players, options, seats = (body.get(k) for k in CREATE_FIELDS)
+        game, players, options, seats, is_open, clock, nickname = (body.get(k) for k in CREATE_FIELDS)
         if not isinstance(game, str) or game not in GAME_NAMES:
             raise Refusal("bad_request", f"game: choose one of {', '.join(GAME_NAMES)}")
         g = get_game(game)
@@ -265,16 +268,84 @@ class TableManager:
                 kinds.append((BOT, name))
             else:
                 raise Refusal("bad_request", f"seats[{i}].kind: human or bot")
+        if is_open is not None and type(is_open) is not bool:
+            raise Refusal("bad_request", "open: true (listed in the lobby) or false")
+        if clock is not None and (not isinstance(clock, str) or clock not in self.clock_presets):
+            raise Refusal("bad_request", "clock: null (no clock) or one of "
+                                         + ", ".join(self.clock_presets))
+        clean = gamekit.clean_name(nickname) if nickname is not None else None
+        if nickname is not None and clean is None:
+            raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        if kinds[0][0] != HUMAN and is_open:
+            raise Refusal("bad_request", "open: the creator takes seat 1 (a human seat)")
         config = {"players": players, **options}
         seed = self.seeds()
         try:
             Match(g, config, seed)
         except (RegaliaError, TypeError, ValueError) as e:
             raise Refusal("bad_request", f"options: {e}") from None
-        table_id, tokens, watch = await self.write(self.store.create_table, game, config, seed, kinds)
+        new = [NewSeat(kind, bot) for kind, bot in kinds]
+        if new[0].kind == HUMAN:  # the creator's seat
+            new[0].claimed, new[0].name = True, clean
+        clock_cfg = None
+        if clock is not None:
+            bank, inc = self.clock_presets[clock]
+            clock_cfg = Clock.new(clock, bank, inc, players).config()
+        table_id, tokens, watch = await self.write(partial(
+            self.store.create_table, game, config, seed, new, is_open=bool(is_open),
+            clock=clock_cfg))
         table = await self.get(table_id)
         assert table is not None
         return table, tokens, watch
+
+    async def rematch(self, old: Table, token: Any) -> Table:
+        """The rematch of a finished table, asked by one of its seated players: the same game,
+        options, seats, bots, names and clock preset, a new deal from a new secret seed. Each
+        human seat keeps its token, so every player's link moves with them. Asked again, the
+        same rematch. Raises ``Refusal`` (``no_access``, ``not_finished``, ``storage``)."""
+        if old.seat_of_token(token) is None:
+            raise Refusal("no_access", "token: the seat link of a player of this table")
+        async with old.lock:
+            if not old.finished:
+                raise Refusal("not_finished", "the game is not over: finish it first")
+            if old.next_table is None:
+                seats = [NewSeat(s.kind, s.bot_name, s.name, s.claimed or s.kind == BOT,
+                                 s.token_hash) for s in old.seats]
+                clock = old.clock.config() if old.clock else None
+                table_id, _, _ = await self.write(partial(
+                    self.store.create_table, old.game.name, dict(old.config), self.seeds(),
+                    seats, clock=clock, after=old.id))
+                old.announce_rematch(table_id)
+        table = await self.get(old.next_table)
+        if table is None:  # pragma: no cover - it was just stored
+            raise Refusal("storage", "the rematch could not be loaded; try again")
+        return table
+
+    async def open_tables(self) -> list[dict[str, Any]]:
+        """The lobby's list of open tables with free seats (``GET /api/open``)."""
+        try:
+            rows = await self.db(self.store.open_tables, self.settings.open_list_max)
+        except Exception as e:
+            self._failed(reason(e))
+            raise Refusal("storage", "the server's database cannot be read now; "
+                                     "try again later") from None
+        t = now()
+        out = []
+        for r in rows:
+            created = r["created_at"]
+            if created.tzinfo is None:  # SQLite keeps no time zone
+                created = created.replace(tzinfo=t.tzinfo)
+            out.append({
+                "id": r["id"], "game": r["game"], "players": r["config"]["players"],
+                "free": sum(1 for s in r["seats"] if s["kind"] == HUMAN and not s["claimed"]),
+                "options": {k: v for k, v in r["config"].items() if k != "players"},
+                "clock": r["clock"],
+                "seats": [{"seat": s["seat"], "kind": s["kind"], "bot": s["bot"],
+                           "name": s["name"] if s["claimed"] else None,
+                           "free": s["kind"] == HUMAN and not s["claimed"]} for s in r["seats"]],
+                "waited_s": max(0, int((t - created).total_seconds())),
+            })
+        return out
 
     def health(self) -> dict[str, Any]:
         """What ``/healthz`` reports besides the store check."""

@@ -2,7 +2,8 @@
 key forgotten once its window has passed).
 
 The keyed rates are the ``Settings`` fields ``table_rate`` (per client address),
-``message_rate`` (websocket messages per client address) and ``talk_rate`` (per table seat).
+``message_rate`` (websocket messages per client address), ``talk_rate`` (per table seat) and
+``join_rate`` (seats taken at open tables per client address).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from regalia.server.settings import Settings
 from regalia.server.tables import Refusal
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
-         "talk_rate": "table messages"}
+         "talk_rate": "table messages", "join_rate": "seats taken"}
 
 
 class RateLimits:

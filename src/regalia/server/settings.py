@@ -14,6 +14,8 @@ from typing import Callable
 
 import limits
 
+from regalia.server.clocks import parse_presets
+
 
 def secure_seed() -> int:
     """A table's seed, from the operating system's cryptographic source (never from a
@@ -41,9 +43,13 @@ class Settings:
     abandon_after_days: float = 30.0  # an unfinished table with no move for this long expires
     write_timeout: float = 5.0       # seconds before a stalled database write is refused
     allowed_origins: tuple[str, ...] = ()  # websocket origins besides the site's own
+    join_rate: str = "20/minute"     # seats taken at open tables per client address
+    open_list_max: int = 50          # open tables listed in the lobby at most
+    clock_presets: str = "blitz=180+10,rapid=600+15,slow=1800+30"  # NAME=BANK+INCREMENT s
 
     def __post_init__(self) -> None:
-        for name in ("table_rate", "message_rate", "talk_rate"):
+        parse_presets(self.clock_presets)
+        for name in ("table_rate", "message_rate", "talk_rate", "join_rate"):
             try:
                 limits.parse(getattr(self, name))
             except ValueError:

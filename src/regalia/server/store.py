@@ -78,6 +78,11 @@ class GameTable(Base):
     updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
                                                         index=True)
     watch_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0003
+    # migration 0004: listed in the lobby; time control and clock state; the rematch's id
+    is_open: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    clock_state: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class SeatRow(Base):
@@ -93,6 +98,8 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot_replaces: Mapped[bool] = mapped_column(Boolean, default=False)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0004
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)  # someone holds the seat
 
 
 class MoveRow(Base):
@@ -138,6 +145,8 @@ class SeatData:
     bot: str | None
     token_hash: str | None
     bot_replaces: bool
+    name: str | None = None
+    claimed: bool = False
 
 
 @dataclass
@@ -154,6 +163,22 @@ class TableData:
     watch_token: str | None = None
     moves: list[tuple[int, int | None, str]] = field(default_factory=list)  # (ply, seat, action)
     messages: list[dict[str, Any]] = field(default_factory=list)
+    is_open: bool = False
+    clock: dict[str, Any] | None = None        # {"preset", "bank", "increment"} in seconds
+    clock_state: dict[str, Any] | None = None  # tables.Clock.to_json()
+    next_table: str | None = None
+
+
+@dataclass
+class NewSeat:
+    """A seat of a table being created: ``token_hash`` reuses a seat token (a rematch keeps
+    each player's link); ``None`` for a human seat draws a fresh token."""
+
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    claimed: bool = False
+    token_hash: str | None = None
 
 
 def make_engine(url: str, wait: float = 5.0) -> Engine:
@@ -238,13 +263,20 @@ class Store:
     # -- tables ----------------------------------------------------------------------
 
     def create_table(self, game: str, config: dict[str, Any], seed: int,
-                     seats: list[tuple[str, str | None]]) -> tuple[str, list[str | None], str]:
+                     seats: list[tuple[str, str | None] | NewSeat], *, is_open: bool = False,
+                     clock: dict[str, Any] | None = None,
+                     clock_state: dict[str, Any] | None = None,
+                     after: str | None = None) -> tuple[str, list[str | None], str]:
         """Store a new table; returns ``(table_id, tokens, watch_token)`` with one fresh
-        secret token per human seat (``None`` for bot seats) and the spectators' token.
-        Only the seat tokens' hashes are stored (the
-        spectators' token, which shows only the public view, is kept to hand it to the seats)."""
-        tokens: list[str | None] = [secrets.token_urlsafe(18) if kind == HUMAN else None
-                                    for kind, _ in seats]
+        secret token per human seat (``None`` for bot seats and for seats that reuse a
+        token's hash) and the spectators' token. Only the seat tokens' hashes are stored (the
+        spectators' token, which shows only the public view, is kept to hand it to the seats).
+        ``after``: the finished table this one is the rematch of (its ``next_table`` is set in
+        the same transaction)."""
+        seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
+        tokens: list[str | None] = [secrets.token_urlsafe(18)
+                                    if s.kind == HUMAN and s.token_hash is None else None
+                                    for s in seats]
         watch = secrets.token_urlsafe(18)
         with self.engine.begin() as conn:
             for _ in range(8):
@@ -254,11 +286,16 @@ class Store:
             t = now()
             conn.execute(GameTable.__table__.insert().values(
                 id=table_id, game=game, config=config, seed=seed, status=PLAYING,
-                created_at=t, updated_at=t, watch_token=watch))
+                created_at=t, updated_at=t, watch_token=watch, is_open=is_open, clock=clock,
+                clock_state=clock_state))
             conn.execute(SeatRow.__table__.insert(), [
-                {"table_id": table_id, "seat": i, "kind": kind, "bot": bot,
-                 "token_hash": token_hash(tok) if tok else None, "bot_replaces": False}
-                for i, ((kind, bot), tok) in enumerate(zip(seats, tokens))])
+                {"table_id": table_id, "seat": i, "kind": s.kind, "bot": s.bot,
+                 "token_hash": token_hash(tok) if tok else s.token_hash, "bot_replaces": False,
+                 "name": s.name, "claimed": s.claimed}
+                for i, (s, tok) in enumerate(zip(seats, tokens))])
+            if after is not None:
+                conn.execute(update(GameTable).where(GameTable.id == after)
+                             .values(next_table=table_id))
         return table_id, tokens, watch
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
@@ -267,7 +304,8 @@ class Store:
             row = conn.execute(select(GameTable).where(GameTable.id == table_id)).mappings().first()
             if row is None:
                 return None
-            seats = [SeatData(r.seat, r.kind, r.bot, r.token_hash, bool(r.bot_replaces))
+            seats = [SeatData(r.seat, r.kind, r.bot, r.token_hash, bool(r.bot_replaces),
+                              r.name, bool(r.claimed))
                      for r in conn.execute(select(SeatRow).where(SeatRow.table_id == table_id)
                                            .order_by(SeatRow.seat))]
             moves = [(r.ply, r.seat, r.action)
@@ -279,17 +317,41 @@ class Store:
                 .order_by(MessageRow.id.desc()).limit(messages))]
         msgs.reverse()
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
-                         row["status"], row["created_at"], seats, row["watch_token"], moves, msgs)
+                         row["status"], row["created_at"], seats, row["watch_token"], moves, msgs,
+                         bool(row["is_open"]), row["clock"], row["clock_state"], row["next_table"])
 
     def active_table_ids(self) -> list[str]:
         """Ids of the tables still being played that have a bot seat or a seat handed to a
-        bot (the ones whose bots may have to carry on), oldest first."""
+        bot (the ones whose bots may have to carry on) or a clock (whose time may run out),
+        oldest first."""
         with self.engine.connect() as conn:
             bots = select(SeatRow.table_id).where((SeatRow.kind == BOT) | SeatRow.bot_replaces)
             return [r[0] for r in conn.execute(select(GameTable.id)
                                                .where(GameTable.status == PLAYING,
-                                                      GameTable.id.in_(bots))
+                                                      GameTable.id.in_(bots)
+                                                      | GameTable.clock.is_not(None))
                                                .order_by(GameTable.created_at))]
+
+    def open_tables(self, limit: int) -> list[dict[str, Any]]:
+        """The open tables still being played that have a free (unclaimed) human seat, newest
+        first, at most ``limit``: ``{"id", "game", "config", "clock", "created_at", "seats":
+        [{"seat", "kind", "bot", "name", "claimed"}]}``."""
+        with self.engine.connect() as conn:
+            free = select(SeatRow.table_id).where(SeatRow.kind == HUMAN, ~SeatRow.claimed)
+            rows = conn.execute(select(GameTable.id, GameTable.game, GameTable.config,
+                                       GameTable.clock, GameTable.created_at)
+                                .where(GameTable.is_open, GameTable.status == PLAYING,
+                                       GameTable.id.in_(free))
+                                .order_by(GameTable.created_at.desc()).limit(limit)).all()
+            ids = [r.id for r in rows]
+            seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+            if ids:
+                for r in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))
+                                      .order_by(SeatRow.seat)):
+                    seats[r.table_id].append({"seat": r.seat, "kind": r.kind, "bot": r.bot,
+                                              "name": r.name, "claimed": bool(r.claimed)})
+        return [{"id": r.id, "game": r.game, "config": dict(r.config), "clock": r.clock,
+                 "created_at": r.created_at, "seats": seats[r.id]} for r in rows]
 
     def expire_tables(self, before: datetime) -> list[str]:
         """Mark abandoned every table still being played whose last move or message (or its
@@ -309,9 +371,10 @@ class Store:
     # -- moves -----------------------------------------------------------------------
 
     def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
-                    finished: bool = False) -> None:
+                    finished: bool = False, clock_state: dict[str, Any] | None = None) -> None:
         """Store the move at ``ply`` in one transaction (and mark the table finished when the
-        move ends the game). Raises ``Conflict`` when that ply is already stored."""
+        move ends the game; ``clock_state``: the table's clocks after the move). Raises
+        ``Conflict`` when that ply is already stored."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(MoveRow.__table__.insert().values(
@@ -319,14 +382,17 @@ class Store:
                 values: dict[str, Any] = {"updated_at": now()}
                 if finished:
                     values["status"] = FINISHED
+                if clock_state is not None:
+                    values["clock_state"] = clock_state
                 conn.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
         except IntegrityError as e:
             raise Conflict(f"table {table_id}: ply {ply} is already stored") from e
 
-    def append_moves(self, moves: list[tuple[str, int, int | None, str, bool]]) -> list[Exception | None]:
+    def append_moves(self, moves: list[tuple]) -> list[Exception | None]:
         """Store several moves (of different tables) in one transaction: one durable write
         for all (group commit). Returns, per move, ``None`` (stored) or the exception that
-        refused it; if the batch fails as a whole, each move is retried on its own."""
+        refused it; if the batch fails as a whole, each move is retried on its own. A move
+        is ``(table_id, ply, seat, action, finished[, clock_state])``."""
         if len(moves) == 1:
             try:
                 self.append_move(*moves[0])
@@ -338,11 +404,13 @@ class Store:
                 t = now()
                 conn.execute(MoveRow.__table__.insert(), [
                     {"table_id": tid, "ply": ply, "seat": seat, "action": action, "created_at": t}
-                    for tid, ply, seat, action, _ in moves])
-                for tid, _, _, _, finished in moves:
+                    for tid, ply, seat, action, *_ in moves])
+                for tid, _, _, _, finished, *clock in moves:
                     values: dict[str, Any] = {"updated_at": t}
                     if finished:
                         values["status"] = FINISHED
+                    if clock and clock[0] is not None:
+                        values["clock_state"] = clock[0]
                     conn.execute(update(GameTable).where(GameTable.id == tid).values(**values))
             return [None] * len(moves)
         except IntegrityError:
@@ -355,10 +423,27 @@ class Store:
                     out.append(e)
             return out
 
-    def set_bot_replaces(self, table_id: str, seat: int, on: bool) -> None:
+    def set_bot_replaces(self, table_id: str, seat: int, on: bool,
+                         clock_state: dict[str, Any] | None = None) -> None:
+        """Hand ``seat`` to a bot (``on``) or back, with the table's clocks after it."""
         with self.engine.begin() as conn:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                          .values(bot_replaces=on))
+            if clock_state is not None:
+                conn.execute(update(GameTable).where(GameTable.id == table_id)
+                             .values(clock_state=clock_state))
+
+    def update_seat(self, table_id: str, seat: int, clock_state: dict[str, Any] | None = None,
+                    **values: Any) -> None:
+        """Change a seat's ``name``, ``claimed`` or ``token_hash`` (with the table's clocks
+        when they start)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                         .values(**values))
+            tv: dict[str, Any] = {"updated_at": now()}
+            if clock_state is not None:
+                tv["clock_state"] = clock_state
+            conn.execute(update(GameTable).where(GameTable.id == table_id).values(**tv))
 
     def add_message(self, table_id: str, seat: int | None, kind: str, body: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

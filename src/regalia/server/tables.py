@@ -19,6 +19,15 @@ durable write sees the position before the move, consistent in every part.
 Everything a connection receives is built from ``Game.view`` for its seat (spectators:
 ``None``); an engine refusal, which may list the acting seat's hand, is only ever sent to
 that seat. Bots are played by ``botrunner.BotLoop``.
+
+People: a seat is *claimed* once its link was used (or it was taken from the lobby's list of
+open tables, ``take_free_seat``), and carries the player's nickname. An open table waits,
+with no move allowed and no bot acting, until every human seat is claimed.
+
+Clocks (``clocks.Clock``, optional): the human seat to act runs its clock from the moment
+every human seat is claimed; a move adds the increment; when a bank runs out the seat is
+handed to a bot (everyone gets a ``timeout`` message) until its player takes it back.
+Bot-played seats never run a clock.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
 
 from regalia.core.errors import IllegalAction, RegaliaError
@@ -37,6 +47,7 @@ from regalia.core.records import Match
 from regalia.games import get_game
 from regalia.server import gamekit
 from regalia.server.botrunner import BotLoop
+from regalia.server.clocks import RETURN_BANK, Clock, wall
 from regalia.server.store import BOT, FINISHED, HUMAN, Conflict, TableData, token_hash
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -68,6 +79,8 @@ class Seat:
     bot_name: str | None
     token_hash: str | None
     bot_replaces: bool = False
+    name: str | None = None
+    claimed: bool = False
 
     @property
     def by_bot(self) -> bool:
@@ -85,6 +98,7 @@ class Move:
     state: Any
     rng_state: Any
     events: list[Any]
+    clock: Clock | None = None  # the clocks after the move (``None``: unchanged)
 
 
 class Conn:
@@ -150,7 +164,13 @@ class Table:
         self.status = data.status
         self.watch_token = data.watch_token
         self.created_at = data.created_at
-        self.seats = [Seat(s.seat, s.kind, s.bot, s.token_hash, s.bot_replaces) for s in data.seats]
+        self.seats = [Seat(s.seat, s.kind, s.bot, s.token_hash, s.bot_replaces, s.name, s.claimed)
+                      for s in data.seats]
+        self.is_open = data.is_open
+        self.next_table = data.next_table
+        self.clock = (Clock.load(data.clock, data.clock_state, len(self.seats))
+                      if data.clock else None)
+        self._clock_timer: asyncio.TimerHandle | None = None
         self.match = Match(self.game, self.config, self.seed)
         self.move_seats: list[int | None] = []
         self.side_move: list[bool] = []
@@ -213,10 +233,31 @@ class Table:
         for c in self.conns:
             if c.seat is not None:
                 connected[c.seat] += 1
+        timed_out = self.clock.timed_out if self.clock else set()
         return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
                  else (gamekit.default_bot(self.game.name) if s.bot_replaces else None),
-                 "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0}
+                 "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
+                 "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
+                 "timed_out": s.index in timed_out}
                 for s in self.seats]
+
+    @property
+    def waiting(self) -> bool:
+        """An open table still has a free human seat: nobody may act yet."""
+        return self.is_open and any(s.kind == HUMAN and not s.claimed for s in self.seats)
+
+    def running_seat(self) -> int | None:
+        """The seat whose clock runs now: the human seat to act once the clocks started,
+        never a seat a bot plays; ``None`` without clocks."""
+        if self.clock is None or not self.clock.started or not self.open:
+            return None
+        current = self.game.current_seat(self.state)
+        if current is None or self.seats[current].by_bot:
+            return None
+        return current
+
+    def clock_info(self) -> dict[str, Any] | None:
+        return self.clock.info(self.running_seat(), wall()) if self.clock else None
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the table (lobby lists)."""
@@ -225,7 +266,9 @@ class Table:
                 "current": self.game.current_seat(self.state), "seats": self.seats_info(),
                 "options": {k: v for k, v in self.config.items() if k != "players"},
                 "created_at": self.created_at.isoformat() if self.created_at else None,
-                "outcome": gamekit.outcome(self.game, self.state), "broken": self.broken}
+                "outcome": gamekit.outcome(self.game, self.state), "broken": self.broken,
+                "open": self.is_open, "waiting": self.waiting, "clock": self.clock_info(),
+                "next_table": self.next_table}
 
     def state_message(self, seat: int | None, view: dict[str, Any], log_from: int) -> dict[str, Any]:
         """The ``state`` message for a connection of ``seat``: its view (the log as a tail
@@ -236,7 +279,7 @@ class Table:
         current = g.current_seat(st)
         legal: list[str] = []
         side: list[str] = []
-        if seat is not None and self.open and not self.seats[seat].by_bot:
+        if seat is not None and self.open and not self.waiting and not self.seats[seat].by_bot:
             if current == seat:
                 if self._legal_cache[0] != self.ply:
                     self._legal_cache = (self.ply, [g.action_to_text(st, a)
@@ -247,7 +290,8 @@ class Table:
                 "seat": seat, "current": current, "finished": self.finished,
                 "outcome": gamekit.outcome(g, st), "view": view, "legal": legal, "side": side,
                 "log_start": log_from, "log": log_all[log_from:], "seats": self.seats_info(),
-                "broken": self.broken, "expired": self.expired}
+                "broken": self.broken, "expired": self.expired, "waiting": self.waiting,
+                "clock": self.clock_info(), "next_table": self.next_table}
 
     @property
     def open(self) -> bool:
@@ -265,7 +309,8 @@ class Table:
                   "players": len(self.seats), "options": self.config,
                   "talk": "say" if self.game.name == "regicide" else "chat",
                   "sayings": list(gamekit.SAYINGS) if self.game.name == "regicide" else [],
-                  "spectate": f"/t/{self.id}#s={self.watch_token}" if self.watch_token else None})
+                  "spectate": f"/t/{self.id}#s={self.watch_token}" if self.watch_token else None,
+                  "open": self.is_open})
         self._send_state(conn, self.game.view(self.state, seat))
         if self.messages:
             conn.put({"type": "talk_history", "messages": self.messages[-50:]})
@@ -348,6 +393,8 @@ class Table:
         self.side_move.append(move.side)
         if not move.side:
             self.wished.clear()
+        if move.clock is not None:
+            self.clock = move.clock
 
     async def submit(self, seat: int | None, action: Any, ply: Any = None, *,
                      by_bot: bool = False) -> list[Any]:
@@ -368,6 +415,10 @@ class Table:
             g, st = self.game, self.state
             if self.seats[seat].by_bot and not by_bot:
                 raise Refusal("bot_seat", "a bot is playing this seat: take the seat back first")
+            if self.waiting:
+                free = sum(1 for s in self.seats if s.kind == HUMAN and not s.claimed)
+                raise Refusal("waiting", f"waiting for players: {free} seat(s) of this open "
+                                         "table are still free")
             current = g.current_seat(st)
             owner = gamekit.side_owner(action.strip())
             if owner is not None and owner != seat:
@@ -388,9 +439,11 @@ class Table:
                 # is ever told (and a side action's reason names nobody's cards).
                 reason = e.reason() if isinstance(e, IllegalAction) else None
                 raise Refusal("illegal", str(e), reason) from None
+            move.clock = self._clock_after(seat, move.side)
             try:
                 await self.manager.append_move(self.id, self.ply, seat, move.text,
-                                               g.is_terminal(move.state))
+                                               g.is_terminal(move.state),
+                                               move.clock.to_json() if move.clock else None)
             except asyncio.CancelledError:
                 # Only at shutdown: whether the move was stored is unknown here, and the
                 # database is the truth the next start rebuilds from.
@@ -405,6 +458,7 @@ class Table:
                                          "refused it); nothing was applied: try again") from None
             self._commit(move)
             self.broadcast_state()
+            self.arm_clock()
         self.last_active = time.monotonic()
         self.manager.moves_applied += 1
         self.wake.set()
@@ -445,10 +499,152 @@ class Table:
             self._check_open()
             if s.bot_replaces == on:
                 return
-            await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat, on)
+            clock = None
+            if self.clock is not None:
+                clock = self.clock.copy()
+                clock.settle(self.running_seat(), wall())
+                if not on and seat in clock.timed_out:
+                    clock.timed_out.discard(seat)
+                    clock.banks[seat] = max(clock.banks[seat], RETURN_BANK, clock.increment)
+            await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat, on,
+                                     clock.to_json() if clock else None)
             s.bot_replaces = on
+            if clock is not None:
+                self.clock = clock
             self.broadcast_state()
+            self.arm_clock()
         self.wake.set()
+
+    # -- people ----------------------------------------------------------------------
+
+    async def claim(self, seat: int, name: Any) -> None:
+        """The seat's link was used: the seat is held (and named ``name`` when it is a valid
+        nickname; an invalid one leaves the name as it was). When this was the last free
+        human seat, the clocks start. Raises ``Refusal("storage")``."""
+        s = self.seats[seat]
+        name = gamekit.clean_name(name) if name is not None else None
+        async with self.lock:
+            if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
+                return
+            await self._update_seat(seat, claimed=True, name=name or s.name)
+
+    async def rename(self, seat: int | None, name: Any) -> None:
+        """A ``name`` message: the seat's player changes their nickname."""
+        if seat is None:
+            raise Refusal("spectator", "spectators have no name at the table")
+        clean = gamekit.clean_name(name)
+        if clean is None:
+            raise Refusal("bad_message", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        async with self.lock:
+            await self._update_seat(seat, claimed=True, name=clean)
+
+    async def take_free_seat(self, name: Any) -> tuple[int, str]:
+        """Seat a newcomer from the lobby at this open table: the first free human seat gets
+        a new secret token (an invitation link made for it stops working) and the name.
+        Returns ``(seat, token)``. Raises ``Refusal`` (``not_open``, ``full``,
+        ``bad_request``, ``storage``)."""
+        clean = gamekit.clean_name(name)
+        if clean is None:
+            raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        async with self.lock:
+            if not self.is_open or not self.open:
+                raise Refusal("not_open", "this table is not open to join from the lobby")
+            connected = {c.seat for c in self.conns}
+            free = [s for s in self.seats if s.kind == HUMAN and not s.claimed
+                    and s.index not in connected]
+            if not free:
+                raise Refusal("full", "this table has no free seat any more")
+            seat = free[0]
+            token = secrets.token_urlsafe(18)
+            await self._update_seat(seat.index, claimed=True, name=clean,
+                                    token_hash=token_hash(token))
+        self.wake.set()
+        return seat.index, token
+
+    async def _update_seat(self, seat: int, **values: Any) -> None:
+        """Store and apply a seat change (under the lock); starts the clocks when the last
+        human seat is claimed."""
+        s = self.seats[seat]
+        clock = None
+        if self._clock_to_start(also=seat):
+            clock = self.clock.copy()
+            clock.start(wall())
+        await self.manager.write(partial(self.manager.store.update_seat, self.id, seat,
+                                         clock.to_json() if clock else None, **values))
+        for k, v in values.items():
+            setattr(s, k, v)
+        if clock is not None:
+            self.clock = clock
+        self.last_active = time.monotonic()
+        if clock is not None or "token_hash" in values:
+            self.broadcast_state()
+        else:
+            self._seats_changed()
+        self.arm_clock()
+
+    # -- clocks ----------------------------------------------------------------------
+
+    def _clock_to_start(self, also: int | None = None) -> bool:
+        """The clocks have not started and every human seat is claimed (counting ``also``):
+        they start now."""
+        return (self.clock is not None and not self.clock.started and self.open
+                and all(o.claimed or o.kind != HUMAN or o.index == also for o in self.seats))
+
+    def _clock_after(self, seat: int, side: bool) -> Clock | None:
+        """The clocks after a move of ``seat``: the running seat is charged; a turn's
+        move of a human seat that ran its clock adds the increment."""
+        if self.clock is None:
+            return None
+        running = self.running_seat()
+        clock = self.clock.copy()
+        clock.settle(running, wall())
+        if not side and running == seat:
+            clock.banks[seat] += clock.increment
+        return clock
+
+    def arm_clock(self) -> None:
+        """Set the alarm for the running seat's time running out (none without one)."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        running = self.running_seat()
+        if running is None or self.closing:
+            return
+        left = self.clock.remaining(running, running, wall())
+        self._clock_timer = asyncio.get_running_loop().call_later(
+            left + 0.01, lambda: asyncio.ensure_future(self._time_out(running)))
+
+    async def _time_out(self, seat: int) -> None:
+        """The seat's time ran out: a bot takes it, everyone is told."""
+        try:
+            async with self.lock:
+                if self.closing or self.running_seat() != seat:
+                    return
+                if self.clock.remaining(seat, seat, wall()) > 0.005:
+                    self.arm_clock()
+                    return
+                clock = self.clock.copy()
+                clock.settle(seat, wall())
+                clock.timed_out.add(seat)
+                await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat,
+                                         True, clock.to_json())
+                self.seats[seat].bot_replaces = True
+                self.clock = clock
+                self.broadcast({"type": "timeout", "seat": seat, "ply": self.ply})
+                self.broadcast_state()
+                self.arm_clock()
+        except Refusal:  # the database refused: try again shortly
+            if not self.closing:
+                self._clock_timer = asyncio.get_running_loop().call_later(
+                    1.0, lambda: asyncio.ensure_future(self._time_out(seat)))
+            return
+        self.wake.set()
+
+    def announce_rematch(self, table_id: str) -> None:
+        """Tell every page of this finished table where the rematch is (each page moves to
+        it with its own seat token, which the rematch keeps)."""
+        self.next_table = table_id
+        self.broadcast({"type": "rematch", "table": table_id})
 
     async def talk(self, conn: Conn, kind: str, payload: Any) -> None:
         """A ``say`` (Regicide's fixed public messages) or ``chat`` (Ribauds) message; at most
@@ -483,11 +679,14 @@ class Table:
     def start(self) -> None:
         if not self.finished and not self.expired:
             self.bots.start()
+            self.arm_clock()
 
     async def stop(self) -> None:
         self.closing = True
         if self._seats_timer is not None:
             self._seats_timer.cancel()
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
         await self.bots.stop()
         for conn in list(self.conns):
             conn.close()
@@ -501,7 +700,7 @@ class Table:
 
     def bot_job(self) -> tuple[str, int] | None:
         """The next thing a bot has to do: ``("wish", seat)`` or ``("act", seat)``."""
-        if self.closing or not self.open:
+        if self.closing or not self.open or self.waiting:
             return None
         g, st = self.game, self.state
         if hasattr(g, "side_actions"):

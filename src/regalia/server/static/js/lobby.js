@@ -4,6 +4,7 @@ import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
+import { botLabel, myName, setMyName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -97,11 +98,14 @@ async function create(ev) {
   ev.preventDefault();
   $("create-error").textContent = "";
   const btn = $("create-btn");
+  const nick = setMyName($("nickname").value) || myName();
+  if ($("opt-open").checked && !nick) { $("create-error").textContent = t("social.name_first"); $("nickname").focus(); return; }
   btn.disabled = true;
   try {
     const r = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: form.game, players: form.players, options: form.options, seats: form.seats }),
+      body: JSON.stringify({ game: form.game, players: form.players, options: form.options, seats: form.seats,
+        open: $("opt-open").checked, clock: $("clock").value || null, ...(nick ? { name: nick } : {}) }),
     });
     const data = await r.json();
     if (!r.ok) throw new Error(data.error || r.statusText);
@@ -165,17 +169,104 @@ async function renderMine() {
   }
 }
 
+// ------------------------------------------------------------------ open tables
+
+let CLOCKS = [];
+let openList = [];
+
+function clockText(c) {
+  if (!c) return t("social.no_clock");
+  return t("social.clock_preset", { name: t("social.preset." + c.name) !== "social.preset." + c.name ? t("social.preset." + c.name) : c.name,
+    min: Math.round(c.bank / 60 * 10) / 10, inc: c.increment });
+}
+
+function renderClocks() {
+  const sel = $("clock");
+  const was = sel.value;
+  sel.innerHTML = "";
+  sel.append(el("option", { value: "" }, t("social.no_clock")));
+  for (const c of CLOCKS) sel.append(el("option", { value: c.name, selected: c.name === was }, clockText(c)));
+}
+
+function waited(s) {
+  if (s < 60) return t("social.waited_s", { n: s });
+  if (s < 3600) return t("social.waited_min", { n: Math.floor(s / 60) });
+  return t("social.waited_h", { n: Math.floor(s / 3600) });
+}
+
+function optionsText(o) {
+  const parts = Object.entries(o || {}).map(([k, v]) => (typeof v === "boolean" ? (v ? t("opt." + k) : `${t("opt." + k)}: ${t("social.off")}`) : `${t("opt." + k)}: ${t(`opt.${k}.${v}`)}`));
+  return parts.length ? parts.join(" · ") : t("social.standard_rules");
+}
+
+async function join(entry) {
+  const name = setMyName($("nickname").value) || myName();
+  if (!name) {
+    $("nickname").focus();
+    $("open-error").textContent = t("social.name_first");
+    return;
+  }
+  const r = await fetch(`/api/tables/${encodeURIComponent(entry.id)}/join`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) { $("open-error").textContent = t("social.join_failed") + " " + (data.error || r.statusText); refreshOpen(); return; }
+  remember({ id: data.id, game: data.game, players: data.players, seat: data.seat, token: data.token, role: "player" });
+  location.href = data.link;
+}
+
+function renderOpen() {
+  const ul = $("open-tables");
+  ul.innerHTML = "";
+  if (!openList.length) { ul.append(el("li", { class: "muted empty-list" }, t("social.no_open"))); return; }
+  for (const e of openList) {
+    const names = e.seats.map((s) => (s.kind === "bot" ? botLabel(s.bot) : s.free ? t("social.free_seat") : (s.name || t("seat.player", { n: s.seat + 1 }))));
+    ul.append(el("li", { class: "my-table open-table", dataset: { id: e.id } },
+      el("div", { class: "my-head" },
+        el("span", { class: "game-icon small" }, icon(e.game === "ribauds" ? "dagger" : "crown")),
+        el("div", { class: "my-title" },
+          el("b", {}, t("game." + e.game)),
+          el("small", { class: "muted" }, t("social.open_facts", { n: e.free, players: e.players }) + " · " + waited(e.waited_s)),
+          el("small", { class: "open-names" }, names.join(", ")),
+          el("small", { class: "muted" }, optionsText(e.options) + " · " + clockText(e.clock ? { name: e.clock.preset, bank: e.clock.bank, increment: e.clock.increment } : null)))),
+      el("div", { class: "my-actions" },
+        el("button", { class: "btn small primary", type: "button", id: "join-" + e.id, onclick: () => join(e) }, t("social.join")))));
+  }
+}
+
+async function refreshOpen() {
+  try {
+    const r = await fetch("/api/open");
+    if (r.ok) { openList = await r.json(); renderOpen(); }
+  } catch (e) { /* the next round tries again */ }
+}
+
+function prefill() {
+  const q = new URLSearchParams(location.search);
+  const g = GAMES.find((x) => x.name === q.get("game"));
+  if (!g) return;
+  form.game = g.name;
+  const n = Number(q.get("players"));
+  form.players = n >= g.min_players && n <= g.max_players ? n : g.min_players;
+}
+
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  langSwitch($("lang"), () => { renderForm(); renderMine(); });
-  GAMES = await (await fetch("/api/games")).json();
+  langSwitch($("lang"), () => { renderForm(); renderMine(); renderClocks(); renderOpen(); });
+  $("nickname").value = myName();
+  $("nickname").addEventListener("change", () => { $("nickname").value = setMyName($("nickname").value) || myName(); });
+  $("open-tables").after(el("p", { id: "open-error", class: "error-text", role: "alert" }));
+  [GAMES, CLOCKS] = await Promise.all([fetch("/api/games").then((r) => r.json()), fetch("/api/clocks").then((r) => r.json())]);
   form.game = GAMES[0].name;
   form.players = 1;
+  prefill();
   resetSeats();
   renderForm();
+  renderClocks();
   $("create-form").addEventListener("submit", create);
   renderMine();
+  refreshOpen();
+  setInterval(refreshOpen, 4000);
 }
 
 main();

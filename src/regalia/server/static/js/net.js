@@ -1,7 +1,8 @@
 // The table websocket: sends hello with the seat token, reconnects by itself (with a
 // growing pause) whenever the connection drops, for example while the server restarts.
 export class TableSocket {
-  constructor(tableId, token, { onMessage, onStatus }) {
+  constructor(tableId, token, { onMessage, onStatus, name }) {
+    this.name = name || (() => null);
     this.tableId = tableId;
     this.token = token;
     this.onMessage = onMessage;
@@ -30,7 +31,7 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, name: this.name() || null }));
       this.onStatus("online");
       clearInterval(this.ping);
       this.ping = setInterval(() => this.send({ type: "ping" }), 25000);

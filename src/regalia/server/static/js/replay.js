@@ -1,6 +1,7 @@
 // The replay of a finished game: every position, every hand, move by move.
 import { applyStatic, detectLang, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
+import { seatDisplay } from "./names.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
 
@@ -14,7 +15,7 @@ let timer = null;
 const C = {
   t,
   me: null,
-  seatName: (k) => (k === null || k === undefined ? t("seat.nobody") : t("seat.player", { n: k + 1 })),
+  seatName: (k) => seatDisplay(R ? R.seats : null, k),
 };
 C.seatLabel = C.seatName;
 

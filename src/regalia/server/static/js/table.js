@@ -10,6 +10,8 @@ import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
 import { invitesFor, remember } from "./mytables.js";
 import { linkRow } from "./links.js";
+import { askName, myName, seatDisplay } from "./names.js";
+import { renderSocialBar, socialEnd } from "./social.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
 
@@ -44,8 +46,7 @@ const $ = (id) => document.getElementById(id);
 function game() { return M.welcome ? GAMES[M.welcome.game] : null; }
 
 export function seatName(k) {
-  if (k === null || k === undefined) return t("seat.nobody");
-  return t("seat.player", { n: k + 1 });
+  return seatDisplay(M.state ? M.state.seats : null, k);
 }
 
 function seatLabel(k) {
@@ -85,6 +86,7 @@ const C = {
   },
   wish(value) { sendNow({ type: "wish", value }); },
   setBot(seat, on) { sendNow({ type: "bot", seat, on }); },
+  send(obj) { return socket.send(obj); },
   say(id) { sendNow({ type: "say", message_id: id }); },
   chat(text) { sendNow({ type: "chat", text }); },
   toggle(item, max = 99) {
@@ -143,6 +145,12 @@ function onMessage(msg) {
     case "talk_history":
       M.talk = msg.messages.slice();
       renderTalk();
+      break;
+    case "timeout":
+      toast(t("social.timeout_title", { who: seatName(msg.seat) }), t("social.timeout_detail"), "error");
+      break;
+    case "rematch":
+      if (M.state) { M.state.next_table = msg.table; render(); }
       break;
     case "error":
       M.pending = false;
@@ -238,6 +246,16 @@ function setupChrome() {
   alerts.setBaseTitle(`${t("game." + g)} · Regalia`);
   $("table-code").textContent = tableId;
   const invites = invitesFor(tableId);
+  const seated = M.welcome.seat !== null;
+  $("name-btn").hidden = !seated;
+  $("name-btn").onclick = () => askName($("name-dlg"), el, myName()).then((name) => socket.send({ type: "name", name }));
+  $("leave-btn").hidden = !seated;
+  $("leave-btn").onclick = () => {
+    if (!window.confirm(t("social.leave_confirm"))) return;
+    socket.send({ type: "bot", seat: M.welcome.seat, on: true });
+    setTimeout(() => { location.href = "/"; }, 300);
+  };
+  if (seated && !myName()) askName($("name-dlg"), el).then((name) => socket.send({ type: "name", name }));
   // Solo: nobody to invite or talk to.
   $("invite-btn").hidden = solo;
   $("invite-btn").onclick = () => openInvite(invites);
@@ -254,6 +272,7 @@ function render() {
   mod.render(board, M, C);
   renderLog();
   renderSeatBadge();
+  renderSocialBar($("social-bar"), M, C);
   renderEnd();
 }
 
@@ -328,16 +347,22 @@ function renderEnd() {
   const s = M.state;
   const dlg = $("end");
   if (!s.finished) { if (dlg.open) dlg.close(); return; }
-  if (M.endDismissed || dlg.open) return;
+  const shownNext = dlg.dataset.next || "";
+  if (M.endDismissed || (dlg.open && shownNext === (s.next_table || ""))) return;
   dlg.innerHTML = "";
+  dlg.dataset.next = s.next_table || "";
   const body = game().endScreen(M, C);
+  const social = socialEnd(M, C, game());
   dlg.append(
     body,
+    ...(social.reason ? [social.reason] : []),
     el("div", { class: "end-actions" },
-      el("a", { class: "btn primary", href: `/replay/${encodeURIComponent(tableId)}`, id: "replay-link" }, t("end.replay")),
+      social.again,
+      social.fresh,
+      el("a", { class: "btn", href: `/replay/${encodeURIComponent(tableId)}`, id: "replay-link" }, t("end.replay")),
       el("a", { class: "btn", href: "/" }, t("end.lobby")),
       el("button", { class: "btn ghost", type: "button", onclick: () => { M.endDismissed = true; dlg.close(); } }, t("end.close"))));
-  dlg.showModal();
+  if (!dlg.open) dlg.showModal();
 }
 
 function openInvite(invites) {
@@ -378,7 +403,7 @@ async function main() {
   });
   if (!tableId) { onStatus("gone"); return; }
   onStatus("connecting");
-  socket = new TableSocket(tableId, token, { onMessage, onStatus });
+  socket = new TableSocket(tableId, token, { onMessage, onStatus, name: myName });
   window.regalia = { M, socket };
   socket.connect();
 }

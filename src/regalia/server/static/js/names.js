@@ -1,0 +1,53 @@
+// Players' names: this browser's nickname (kept in localStorage, no account) and the name
+// shown for a seat: its player's nickname, "Bot (search)" for a bot, else "Player N".
+import { has, t } from "./i18n.js";
+
+const KEY = "regalia.name";
+export const NAME_MAX = 24;
+
+export function myName() {
+  return (localStorage.getItem(KEY) || "").trim().slice(0, NAME_MAX);
+}
+
+// Store a nickname (spaces collapsed, at most NAME_MAX characters); returns it ("" if none).
+export function setMyName(name) {
+  const clean = String(name || "").replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim().slice(0, NAME_MAX);
+  if (clean) localStorage.setItem(KEY, clean);
+  return clean;
+}
+
+export function botLabel(kind) {
+  return t("social.bot_named", { kind: has("bot." + kind) ? t("bot." + kind) : kind });
+}
+
+// The name of seat k from a seat list (the server's "seats"); never HTML: shown as text.
+export function seatDisplay(seats, k) {
+  if (k === null || k === undefined) return t("seat.nobody");
+  const s = (seats || [])[k];
+  if (s && s.kind === "bot") return botLabel(s.bot);
+  if (s && s.name) return s.name;
+  return t("seat.player", { n: k + 1 });
+}
+
+// Ask for a nickname in a <dialog> (once per browser, or to change it); resolves to it.
+export function askName(dlg, el, current = "") {
+  return new Promise((resolve) => {
+    dlg.innerHTML = "";
+    const input = el("input", { type: "text", id: "nickname-input", maxlength: String(NAME_MAX), value: current,
+      placeholder: t("social.name_placeholder"), "aria-label": t("social.name_label"), required: true });
+    const form = el("form", { method: "dialog", class: "name-form", onsubmit: (e) => {
+      e.preventDefault();
+      const name = setMyName(input.value);
+      if (!name) return;
+      dlg.close();
+      resolve(name);
+    } },
+    el("h2", {}, t("social.name_title")),
+    el("p", { class: "muted" }, t("social.name_explain", { n: NAME_MAX })),
+    input,
+    el("div", { class: "end-actions" }, el("button", { type: "submit", class: "btn primary", id: "nickname-save" }, t("social.name_save"))));
+    dlg.append(form);
+    dlg.showModal();
+    input.focus();
+  });
+}

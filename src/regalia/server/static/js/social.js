@@ -1,0 +1,90 @@
+// What the table page shows about the people at the table: the clocks, an open table
+// waiting for its players, the rematch on offer, and the end dialog's reason and buttons.
+import { t } from "./i18n.js";
+import { el } from "./cards.js";
+import { remember } from "./mytables.js";
+
+let ticking = null;
+let seen = null;  // the state message whose clocks are shown, and when it arrived
+let seenAt = 0;
+
+export function clockText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function tick(bar, M, C) {
+  const c = M.state && M.state.clock;
+  if (!c) return;
+  const elapsed = (performance.now() - seenAt) / 1000;
+  bar.querySelectorAll(".clock").forEach((node) => {
+    const k = Number(node.dataset.seat);
+    const left = c.remaining[k] - (c.running === k ? elapsed : 0);
+    node.querySelector(".clock-time").textContent = clockText(left);
+    node.classList.toggle("low", c.running === k && left < 20);
+  });
+}
+
+// The strip above the board: waiting, clocks, rematch offer (hidden when none applies).
+export function renderSocialBar(bar, M, C) {
+  const s = M.state;
+  if (s !== seen) { seen = s; seenAt = performance.now(); }
+  bar.innerHTML = "";
+  const parts = [];
+  if (s.waiting) {
+    const free = s.seats.filter((x) => x.kind === "human" && !x.claimed).length;
+    parts.push(el("span", { class: "waiting", id: "waiting" }, t("social.waiting", { n: free })));
+  }
+  if (s.clock) {
+    const row = el("span", { class: "clocks", id: "clocks" });
+    s.clock.remaining.forEach((_, k) => {
+      const info = s.seats[k] || {};
+      row.append(el("span", { class: "clock" + (s.clock.running === k ? " running" : "") + (info.timed_out ? " out" : ""), dataset: { seat: k }, id: "clock-" + k },
+        el("span", { class: "clock-name" }, C.seatName(k)), " ",
+        el("span", { class: "clock-time" }, info.kind === "bot" ? "—" : clockText(s.clock.remaining[k])),
+        info.timed_out ? el("span", { class: "tag warn" }, t("social.out_of_time")) : null));
+    });
+    if (!s.clock.started && !s.finished) row.append(el("span", { class: "muted small" }, t("social.clock_waits")));
+    parts.push(row);
+  }
+  if (s.next_table && s.seat !== null) {
+    parts.push(el("span", { class: "rematch-offer" }, t("social.rematch_ready"), " ",
+      el("a", { class: "btn small primary", id: "rematch-go", href: nextLink(M) }, t("social.rematch_go"))));
+  }
+  bar.append(...parts);
+  bar.hidden = parts.length === 0;
+  clearInterval(ticking);
+  if (s.clock && s.clock.running !== null && !s.finished) ticking = setInterval(() => tick(bar, M, C), 250);
+}
+
+function nextLink(M) {
+  return `/t/${encodeURIComponent(M.state.next_table)}#s=${M.token}`;
+}
+
+function moveTo(M, id) {
+  remember({ id, game: M.welcome.game, players: M.welcome.players, seat: M.state.seat, token: M.token, role: "player" });
+  location.href = `/t/${encodeURIComponent(id)}#s=${M.token}`;
+}
+
+// The end dialog's extra parts: why the game ended (Regicide's loss, from the log), and
+// "Play again" (or "Go to the new game" once a rematch exists) and "New table".
+export function socialEnd(M, C, mod) {
+  const s = M.state;
+  const lost = [...M.log].reverse().find((e) => e.kind === "lost");
+  const reason = lost ? el("p", { class: "end-reason", id: "end-reason" }, mod.describe(lost, C)) : null;
+  let again = null;
+  if (s.seat !== null && M.token) {
+    again = s.next_table
+      ? el("button", { class: "btn primary", type: "button", id: "rematch-go-end", onclick: () => moveTo(M, s.next_table) }, t("social.rematch_go"))
+      : el("button", { class: "btn primary", type: "button", id: "play-again", onclick: async (ev) => {
+        ev.target.disabled = true;
+        const r = await fetch(`/api/tables/${encodeURIComponent(M.tableId)}/rematch`, {
+          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token: M.token }) });
+        const data = await r.json().catch(() => ({}));
+        if (r.ok) moveTo(M, data.id);
+        else { ev.target.disabled = false; ev.target.after(el("p", { class: "error-text" }, data.error || r.statusText)); }
+      } }, t("social.play_again"));
+  }
+  const fresh = el("a", { class: "btn", id: "new-table", href: `/?game=${encodeURIComponent(M.welcome.game)}&players=${M.welcome.players}` }, t("social.new_table"));
+  return { reason, again, fresh };
+}

@@ -1,0 +1,122 @@
+"""People at the tables in the browser (issue 9): two browsers with different nicknames meet
+through the lobby's list of open tables and play a Regicide game, then both move to the
+rematch from the end dialog; a clock runs out and a bot takes the seat."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from browser_helpers import (Server, click_regicide, free_port, page_state, regicide_choice,
+                             wait_ply, wait_state)
+
+pytestmark = pytest.mark.slow
+
+
+def lobby_with_name(ctx, url: str, name: str):
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.wait_for_selector(".game-tile")
+    page.fill("#nickname", name)
+    page.locator("#nickname").dispatch_event("change")
+    return page
+
+
+def test_two_nicknames_meet_through_the_open_tables_play_and_both_move_to_the_rematch(server, chromium, shots):
+    ctx_a = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    ctx_b = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="pt-BR")
+    errors: list[str] = []
+    a = lobby_with_name(ctx_a, server.url, "Ana <b>")
+    b = lobby_with_name(ctx_b, server.url, "Bruno")
+    for p in (a, b):
+        p.on("pageerror", lambda e: errors.append(str(e)))
+    a.click('.seg[data-players="2"]')
+    a.check("#opt-open")
+    a.click("#create-btn")
+    a.wait_for_url("**/t/**")
+    st = wait_state(a)
+    assert st["waiting"] and a.locator("#waiting").is_visible()
+    table = st["table"]
+    # B's lobby lists the table (refreshed live), with A's name as text
+    b.wait_for_selector(f'.open-table[data-id="{table}"]', timeout=10000)
+    entry = b.inner_text(f'.open-table[data-id="{table}"]')
+    assert "Ana <b>" in entry and "lugar livre" in entry
+    shots(b, "lobby-open-tables")
+    b.click(f"#join-{table}")
+    b.wait_for_url(f"**/t/{table}#s=*")
+    assert wait_state(b)["seat"] == 1
+    a.wait_for_function("() => !window.regalia.M.state.waiting")
+    for p in (a, b):  # names on the seats, never as HTML
+        p.wait_for_function("() => document.querySelector('.players').textContent.includes('Bruno')")
+        assert "Ana <b>" in p.inner_text(".players")
+    assert a.locator(".players b").count() == 0
+    # the table left the list
+    lst = server.get("/api/open")
+    assert table not in [t["id"] for t in lst]
+    rng = random.Random(5)
+    pages = {0: a, 1: b}
+    st = page_state(a)
+    moves = 0
+    while not st["finished"]:
+        p = pages[st["current"]]
+        wait_ply(p, st["ply"])
+        mine = page_state(p)
+        click_regicide(p, regicide_choice(mine["view"], mine["legal"], rng))
+        for page in pages.values():
+            wait_ply(page, st["ply"] + 1)
+        st = page_state(a)
+        moves += 1
+        assert moves < 500
+    for p in pages.values():
+        p.wait_for_selector("#end[open]")
+    # the log names the players
+    assert "Bruno" in a.inner_text("#log") and "Ana <b>" in b.inner_text("#log")
+    end = a.inner_text("#end")
+    assert "null" not in end
+    if st["view"]["phase"] == "lost":
+        assert "cannot absorb" in end or "can neither" in end
+        assert ("Ana <b>" in end) or ("Bruno" in end)
+    assert a.locator("#play-again").is_visible() and a.locator("#new-table").is_visible()
+    shots(a, "end-dialog")
+    a.click("#play-again")
+    a.wait_for_url(lambda u: table not in u)
+    new = wait_state(a)
+    assert new["table"] != table and new["seat"] == 0 and new["ply"] == 0
+    b.wait_for_selector("#rematch-go-end")
+    b.click("#rematch-go-end")
+    b.wait_for_url(f"**/t/{new['table']}#s=*")
+    assert wait_state(b)["seat"] == 1
+    b.wait_for_function("() => document.querySelector('.players').textContent.includes('Ana <b>')")
+    assert not errors, errors
+    ctx_a.close()
+    ctx_b.close()
+
+
+def test_a_clock_runs_out_and_a_bot_takes_the_seat_until_the_player_takes_it_back(tmp_path, chromium, shots):
+    srv = Server(tmp_path / "clock.sqlite3", free_port(), extra=("--clock-presets", "tiny=2+1,rapid=600+15"))
+    srv.start()
+    try:
+        ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
+        page = lobby_with_name(ctx, srv.url, "Lenta")
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.click('.seg[data-players="2"]')
+        page.select_option("#seat-1", "bot:random")
+        page.select_option("#clock", "tiny")
+        page.click("#create-btn")
+        page.wait_for_url("**/t/**")
+        wait_state(page)
+        page.wait_for_selector("#clock-0")
+        page.wait_for_selector(".toast.error", timeout=15000)
+        assert "Lenta se quedó sin tiempo" in page.inner_text("#toasts")
+        page.wait_for_function("() => window.regalia.M.state.seats[0].timed_out && window.regalia.M.state.seats[0].bot_replaces")
+        assert "sin tiempo" in page.inner_text("#clock-0")
+        shots(page, "clock-out-of-time")
+        page.locator(".player.me .link-btn").click()  # take my seat back
+        page.wait_for_function("() => !window.regalia.M.state.seats[0].bot_replaces")
+        assert page_state(page)["clock"]["remaining"][0] >= 20
+        assert not errors, errors
+        ctx.close()
+    finally:
+        srv.stop()
