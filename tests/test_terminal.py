@@ -244,7 +244,7 @@ def test_the_frame_keeps_its_width_and_log_lines_their_indent():
         bots = {1: make_bot("ribauds", "random")} if game is RIBAUDS else {}
         match = Match(game, {"players": players}, 11)
         TerminalTable(match, bots, console=Console(file=out, width=100),
-                      read=scripted(lines + ["quit"])).run()
+                      read=scripted(lines + ["quit"]), bot_seed=1).run()
         frames = _frames(out.getvalue())
         assert len(frames) > 5
         widths = {len(line) for frame in frames for line in frame}
