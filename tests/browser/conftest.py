@@ -5,6 +5,7 @@ Debian's chromium by its executable path (no browser download). Screenshots go t
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -30,8 +31,10 @@ def server(tmp_path):
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    # module scope: Playwright's sync API keeps an event loop running in this thread while
+    # it lives, which would break asyncio.run() in the test modules that follow
     path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
     if not path:
         pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
@@ -39,9 +42,29 @@ def chromium():
 
     pw = sync_playwright().start()
     browser = pw.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-    yield browser
+    yield NamedBrowser(browser)
     browser.close()
     pw.stop()
+
+
+class NamedBrowser:
+    """The launched Chromium, whose new contexts already hold a nickname in localStorage
+    (as a returning player's browser does), so the first-visit name dialog does not cover
+    the table. ``new_context(nickname=None)`` gives a first-time visitor's browser."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, *, nickname: str | None = "Tester", **options):
+        ctx = self._browser.new_context(**options)
+        if nickname:
+            ctx.add_init_script(
+                "try { if (!localStorage.getItem('regalia.name')) "
+                f"localStorage.setItem('regalia.name', {json.dumps(nickname)}); }} catch (e) {{}}")
+        return ctx
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
 
 
 @pytest.fixture

@@ -79,7 +79,11 @@ def test_kill_9_loses_no_accepted_move(server):
             pass
     server.start()
     for table_id, before in seen.items():
-        assert server.get(f"/api/tables/{table_id}")["ply"] == before["ply"]
+        stored = server.get(f"/api/tables/{table_id}")["ply"]
+        if table_id == b["id"]:  # its bot may have moved after the last state this seat saw
+            assert stored >= before["ply"]
+        else:
+            assert stored == before["ply"]
     again = {k: Seat(server, d["id"], d["seats"][k]["token"]) for k in (0, 1)}
     assert again[0].state["ply"] == seen[d["id"]]["ply"]
     assert again[0].state["view"] == seen[d["id"]]["view"]

@@ -120,3 +120,32 @@ def test_a_clock_runs_out_and_a_bot_takes_the_seat_until_the_player_takes_it_bac
         ctx.close()
     finally:
         srv.stop()
+
+
+def test_a_first_visit_asks_a_nickname_once_and_the_seat_shows_it(server, chromium):
+    ctx = chromium.new_context(nickname=None, viewport={"width": 390, "height": 844}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    wait_state(page)
+    # no name yet: the dialog asks for one, and the table waits behind it
+    page.wait_for_selector("#name-dlg[open]")
+    page.click("#nickname-save")                   # an empty name is not taken
+    assert page.locator("#name-dlg[open]").count() == 1
+    page.fill("#nickname-input", "  Zoé   la  <i>reine</i> ")
+    page.click("#nickname-save")
+    page.wait_for_selector("#name-dlg:not([open])", state="attached")
+    page.wait_for_function("() => document.querySelector('.players').textContent.includes('Zoé la <i>reine</i>')")
+    assert page.locator(".players i").count() == 0
+    assert page.evaluate("() => localStorage.getItem('regalia.name')") == "Zoé la <i>reine</i>"
+    # kept in this browser: the next table does not ask again
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    wait_state(page)
+    page.wait_for_function("() => document.querySelector('.players').textContent.includes('Zoé')")
+    assert page.locator("#name-dlg[open]").count() == 0
+    ctx.close()
