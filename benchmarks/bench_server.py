@@ -16,7 +16,9 @@ human tables are driven, e.g. a human's move latency beside 20 search tables:
 
     python benchmarks/bench_server.py --tables 1 --bot-tables 20 --seconds 30
 
-``--server-args "..."`` passes more options to ``regalia serve``.
+``--server-args "..."`` passes more options to ``regalia serve``. All clients share one
+address, so the per-address limits are raised unless ``--default-limits`` is given (give it
+when running this script against a server from before the limits existed).
 
 The client runs on the same machine as the server: on a small machine both share the CPUs.
 """
@@ -38,6 +40,11 @@ import urllib.request
 from pathlib import Path
 
 from websockets.asyncio.client import connect
+
+
+# All the load comes from one address: per-address limits would measure the limits.
+UNLIMITED = ("--table-rate 1000000/minute --message-rate 1000000/second "
+             "--connections-per-address 1000000")
 
 
 def free_port() -> int:
@@ -92,15 +99,23 @@ async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: rando
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_ply = -1
+        last: dict | None = None  # the last state received
         async for raw in ws:
             m = json.loads(raw)
             now = time.perf_counter()
             if m["type"] == "error":
+                # refused (a stale ply, or a limit): the state has not changed, act again
                 stats.errors += 1
                 sent_at = None
+                if last is not None and last["legal"] and not done.is_set() and time.monotonic() < stop_at:
+                    await asyncio.sleep(0.05)
+                    sent_at = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "ply": last["ply"],
+                                              "action": rng.choice(last["legal"])}))
                 continue
             if m["type"] != "state":
                 continue
+            last = m
             if sent_at is not None and m["ply"] > sent_ply:
                 stats.latencies.append(now - sent_at)
                 sent_at = None
@@ -181,7 +196,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=5.0,
                         help="seconds the bot tables play before the human tables start")
     parser.add_argument("--server-args", default="", help="more options for regalia serve")
+    parser.add_argument("--default-limits", action="store_true",
+                        help="keep the server's per-address limits (every client here shares one "
+                             "address, so by default they are raised out of the way)")
     args = parser.parse_args()
+    if not args.default_limits:
+        args.server_args = f"{UNLIMITED} {args.server_args}"
     tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
     port = free_port()
     server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
