@@ -40,6 +40,7 @@ import urllib.request
 from pathlib import Path
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 
 # All the load comes from one address: per-address limits would measure the limits.
@@ -100,7 +101,12 @@ async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: rando
         sent_at: float | None = None
         sent_ply = -1
         last: dict | None = None  # the last state received
-        async for raw in ws:
+        while True:
+            # a seat whose partner stopped at the deadline hears nothing more: stop waiting
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.0, stop_at - time.monotonic()) + 1.0)
+            except (asyncio.TimeoutError, ConnectionClosed):
+                return
             m = json.loads(raw)
             now = time.perf_counter()
             if m["type"] == "error":
@@ -158,6 +164,15 @@ async def run_bot_slot(port: int, players: int, bot: str, stop_at: float, games:
                 break
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -206,11 +221,12 @@ def main() -> None:
     port = free_port()
     server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
     try:
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), cpu_seconds(server.pid)
         stats = asyncio.run(bench(port, args.tables, args.players, args.seconds, args.seed,
                                   args.bot_tables, args.bot, args.bot_players,
                                   args.warmup if args.bot_tables else 0.0))
         elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
+        server_cpu = cpu_seconds(server.pid) - cpu0
     finally:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(15)
@@ -222,7 +238,9 @@ def main() -> None:
               f"bot games finished: {stats.bot_games}")
     print(f"elapsed: {elapsed:.1f} s; moves: {moves}; games finished: {stats.games}; "
           f"errors: {stats.errors}")
-    print(f"throughput: {moves / elapsed:.0f} moves/s")
+    print(f"throughput: {moves / elapsed:.0f} moves/s; server CPU {server_cpu:.1f} s"
+          + (f" = {server_cpu / moves * 1000:.2f} ms per move (all of its work: moves, "
+             f"connections, table creation)" if moves else ""))
     if lat:
         print(f"move latency: p50 {pct(lat, 50) * 1000:.1f} ms, p90 {pct(lat, 90) * 1000:.1f} ms, "
               f"p99 {pct(lat, 99) * 1000:.1f} ms, max {max(lat) * 1000:.1f} ms, "

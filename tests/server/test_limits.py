@@ -9,10 +9,12 @@ import asyncio
 import time
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import update
 
 from regalia.server.botrunner import BotPool
 from regalia.server.store import GameTable, now
+from regalia.server.tables import Refusal
 from server_helpers import Peer, Timeout, join, new_table, running_app
 
 BODY = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}
@@ -158,3 +160,29 @@ def test_the_bot_pool_serves_tables_in_turn():
     order = asyncio.run(main())
     # the busy table never makes the other wait for more than one decision
     assert order[:6] == ["busy", "other"] * 3
+
+
+def test_rate_limits_start_no_thread_and_forget_expired_keys(monkeypatch):
+    import threading
+
+    from regalia.server import ratelimits
+    from regalia.server.settings import Settings
+
+    clock = [1000.0]
+    monkeypatch.setattr(ratelimits.time, "monotonic", lambda: clock[0])
+    limits_ = ratelimits.RateLimits(Settings(message_rate="2/second"))
+    threads = threading.active_count()
+    limits_.check("message_rate", "10.0.0.1")
+    limits_.check("message_rate", "10.0.0.1")
+    with pytest.raises(Refusal) as e:
+        limits_.check("message_rate", "10.0.0.1")
+    assert e.value.code == "too_fast" and "at most 2/second" in e.value.message
+    limits_.check("message_rate", "10.0.0.2")      # another address has its own window
+    assert threading.active_count() == threads       # no expiry timer thread was started
+    assert set(limits_.storage.events) == {"LIMITER/message_rate/10.0.0.1/2/1/second",
+                                           "LIMITER/message_rate/10.0.0.2/2/1/second"}
+    time.sleep(1.05)                                 # the window passes (library time)...
+    clock[0] += ratelimits.SWEEP_EVERY               # ...and the next check sweeps
+    limits_.check("message_rate", "10.0.0.3")
+    assert set(limits_.storage.events) == {"LIMITER/message_rate/10.0.0.3/2/1/second"}
+    limits_.check("message_rate", "10.0.0.1")        # its window is open again

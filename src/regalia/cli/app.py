@@ -288,7 +288,8 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           allowed_origin: list[str] = typer.Option([], help="another site allowed to open websockets (repeatable)"),
           join_rate: str = typer.Option(_SETTINGS.join_rate, help="seats taken at open tables per client address"),
           open_list_max: int = typer.Option(_SETTINGS.open_list_max, help="open tables listed in the lobby"),
-          clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated")) -> None:
+          clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated"),
+          ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)")) -> None:
     """Serve the lobby and the online tables in the browser (README, "Limits and security")."""
     from regalia.server.run import serve as run_server
     from regalia.server.settings import Settings
@@ -303,7 +304,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                             idle_unload=idle_unload, abandon_after_days=abandon_after_days,
                             write_timeout=write_timeout, allowed_origins=tuple(allowed_origin),
                             join_rate=join_rate, open_list_max=open_list_max,
-                            clock_presets=clock_presets)
+                            clock_presets=clock_presets, ws_compression=ws_compression)
     except ValueError as e:
         _fail(f"regalia serve: {e}")
     run_server(host=host, port=port, database_url=database_url, settings=settings,

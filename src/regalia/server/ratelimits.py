@@ -4,9 +4,17 @@ key forgotten once its window has passed).
 The keyed rates are the ``Settings`` fields ``table_rate`` (per client address),
 ``message_rate`` (websocket messages per client address), ``talk_rate`` (per table seat) and
 ``join_rate`` (seats taken at open tables per client address).
+
+The library's in-memory storage forgets expired entries on a timer thread that it starts
+again after every burst of hits. Started from the event loop's thread, each such start
+waits for the new thread to run, up to a GIL switch interval (5 ms) under load, on the path
+of every websocket message: here expired entries are swept instead at most once a second,
+from ``check`` itself (no thread).
 """
 
 from __future__ import annotations
+
+import time
 
 import limits
 from limits.storage import MemoryStorage
@@ -17,18 +25,43 @@ from regalia.server.tables import Refusal
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken"}
+SWEEP_EVERY = 1.0  # seconds between two sweeps of the expired entries
+
+
+class SweptMemoryStorage(MemoryStorage):
+    """``limits``' ``MemoryStorage`` without its expiry timer thread: ``sweep()`` forgets the
+    expired entries (the library's own expiry, called by ``RateLimits.check``) and the keys
+    left without any."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.timer.cancel()
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # the library's private hook
+        pass
+
+    def sweep(self) -> None:
+        self._MemoryStorage__expire_events()
+        for key in [k for k, entries in self.events.items() if not entries]:
+            del self.events[key]  # the library keeps a key's empty list: a key per address
 
 
 class RateLimits:
     """``check(name, *key)``: count one event against the rate ``name`` for ``key``."""
 
     def __init__(self, settings: Settings) -> None:
-        self.window = MovingWindowRateLimiter(MemoryStorage())
+        self.storage = SweptMemoryStorage()
+        self.window = MovingWindowRateLimiter(self.storage)
         self.rates = {name: limits.parse(getattr(settings, name)) for name in RATES}
         self.texts = {name: getattr(settings, name) for name in RATES}
+        self.swept = time.monotonic()
 
     def check(self, name: str, *key: str) -> None:
         """Raises ``Refusal("too_fast")`` (the event is not counted) over the rate."""
+        now = time.monotonic()
+        if now - self.swept >= SWEEP_EVERY:
+            self.swept = now
+            self.storage.sweep()
         if not self.window.hit(self.rates[name], name, *key):
             raise Refusal("too_fast", f"too many {RATES[name]}: at most {self.texts[name]}; "
                                       "wait a moment and try again")

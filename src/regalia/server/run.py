@@ -38,7 +38,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     app = create_app(url, settings, store=store)
     try:
         uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
-                    ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3)
+                    ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3,
+                    ws_per_message_deflate=settings.ws_compression)
     finally:
         store.close()
 

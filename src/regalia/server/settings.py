@@ -46,6 +46,7 @@ class Settings:
     join_rate: str = "20/minute"     # seats taken at open tables per client address
     open_list_max: int = 50          # open tables listed in the lobby at most
     clock_presets: str = "blitz=180+10,rapid=600+15,slow=1800+30"  # NAME=BANK+INCREMENT s
+    ws_compression: bool = False     # permessage-deflate on websockets (CPU for bandwidth)
 
     def __post_init__(self) -> None:
         parse_presets(self.clock_presets)

@@ -33,7 +33,6 @@ Bot-played seats never run a clock.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
@@ -41,6 +40,8 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Callable
+
+import orjson
 
 from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.records import Match
@@ -119,6 +120,10 @@ class Conn:
         self.pump_task: asyncio.Task | None = None
 
     def put(self, obj: dict[str, Any]) -> None:
+        self.put_text(encode(obj))
+
+    def put_text(self, text: str) -> None:
+        """Queue an encoded message (``encode``)."""
         if self.closed:
             return
         if self.queue.qsize() >= self.limit:  # a client that does not read: drop it
@@ -127,7 +132,7 @@ class Conn:
             if self.pump_task is not None:  # its send may be stuck on a full socket
                 self.pump_task.cancel()
             return
-        self.queue.put_nowait(json.dumps(obj, separators=(",", ":")))
+        self.queue.put_nowait(text)
 
     def start(self) -> asyncio.Task:
         """Start sending the queued messages in order (the task ends at ``close``)."""
@@ -145,6 +150,12 @@ class Conn:
         if not self.closed:
             self.closed = True
             self.queue.put_nowait(None)
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson; dict keys that are not strings become
+    strings, as ``json.dumps`` makes them)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def valid_token(token: Any) -> bool:
@@ -351,8 +362,9 @@ class Table:
         self.broadcast({"type": "seats", "seats": self.seats_info()})
 
     def broadcast(self, msg: dict[str, Any]) -> None:
+        text = encode(msg)
         for conn in list(self.conns):
-            conn.put(msg)
+            conn.put_text(text)
 
     def broken_message(self) -> dict[str, Any]:
         return {"type": "error", "code": "table_broken", "ply": self.ply,
