@@ -67,7 +67,7 @@ from regalia.server import gamekit
 from regalia.server.manager import TableManager
 from regalia.server.settings import SeedSource, Settings, secure_seed
 from regalia.server.store import DEFAULT_DATABASE_URL, Store, StoreUnavailable
-from regalia.server.tables import Conn, Refusal, Table
+from regalia.server.tables import Conn, Refusal, Table, without_medal
 from regalia.server.web import Guard
 
 log = logging.getLogger("regalia.server")
@@ -93,6 +93,7 @@ CREATE_SCHEMA = {
         "open": {"type": "boolean"},
         "clock": {"type": ["string", "null"]},
         "name": {"type": "string", "minLength": 1, "maxLength": 24},
+        "hints": {"type": "boolean"},
     },
 }
 JOIN_SCHEMA = {"type": "object", "required": ["name"], "additionalProperties": False,
@@ -445,13 +446,15 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
             await table.set_bot(conn.seat, obj.get("seat"), obj.get("on"))
         elif kind == "name":
             await table.rename(conn.seat, obj.get("name"))
+        elif kind == "hint":
+            conn.put(await table.hint(conn.seat))
         elif kind == "ping":
             conn.put({"type": "pong"})
         elif kind == "hello":
             raise Refusal("bad_message", "already joined")
         else:
             raise Refusal("unknown_type", f"unknown message type {kind[:40]!r}; the types are "
-                                          "act, wish, say, chat, bot, name, ping")
+                                          "act, wish, say, chat, bot, name, hint, ping")
     except Refusal as e:
         conn.put({"type": "error", "code": e.code, "message": e.message,
                   "ply": table.ply, **({"reason": e.reason} if e.reason else {})})
@@ -459,8 +462,10 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
 
 def replay_of(table) -> dict[str, Any]:
     """A finished game in full (a replay may reveal everything): the record, and for each
-    ply the position, the public view, every seat's hand and the move's events."""
+    ply the position, the public view, every seat's hand and the move's events. A game
+    played with hints shows no medal."""
     g = table.game
+    plain = without_medal if table.hints else (lambda obj: obj)
     record = table.match.record()
     steps = []
     seats = range(len(table.seats))
@@ -469,12 +474,12 @@ def replay_of(table) -> dict[str, Any]:
         public.pop("log", None)
         steps.append({
             "ply": i, "action": text, "seat": table.move_seats[i - 1] if i else None,
-            "position": g.to_json(st), "view": public,
+            "position": g.to_json(st), "view": plain(public),
             "hands": [g.view(st, k).get("hand") for k in seats],
-            "events": [{**e.seen_by(None),
-                        "private": {str(k): v for k, v in (e.private or {}).items()}}
+            "events": [plain({**e.seen_by(None),
+                              "private": {str(k): v for k, v in (e.private or {}).items()}})
                        for e in events],
         })
     return {"id": table.id, "game": g.name, "players": len(table.seats),
-            "record": record.to_json(), "outcome": gamekit.outcome(g, table.state),
-            "seats": table.seats_info(), "steps": steps}
+            "record": record.to_json(), "outcome": plain(gamekit.outcome(g, table.state)),
+            "seats": table.seats_info(), "steps": steps, "hints": table.hints}

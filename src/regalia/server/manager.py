@@ -41,7 +41,7 @@ from regalia.server.tables import Refusal, Table
 log = logging.getLogger("regalia.server")
 
 TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.create_table's ids
-CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name")
+CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints")
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
 
 
@@ -241,7 +241,7 @@ class TableManager:
             if key not in CREATE_FIELDS:
                 raise Refusal("bad_request", f"unknown field {str(key)[:40]!r}; the fields "
                                              f"are {', '.join(CREATE_FIELDS)}")
-        game, players, options, seats, is_open, clock, nickname = (body.get(k) for k in CREATE_FIELDS)
+        game, players, options, seats, is_open, clock, nickname, hints = (body.get(k) for k in CREATE_FIELDS)
         if not isinstance(game, str) or game not in GAME_NAMES:
             raise Refusal("bad_request", f"game: choose one of {', '.join(GAME_NAMES)}")
         g = get_game(game)
@@ -276,6 +276,11 @@ class TableManager:
         clean = gamekit.clean_name(nickname) if nickname is not None else None
         if nickname is not None and clean is None:
             raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        if hints is not None and type(hints) is not bool:
+            raise Refusal("bad_request", "hints: true (a Hint button, no medal) or false")
+        if hints and not (game == "regicide" and players == 1 and kinds[0][0] == HUMAN):
+            raise Refusal("bad_request", "hints: only a solo Regicide table played by a human "
+                                         "may have hints")
         if kinds[0][0] != HUMAN and is_open:
             raise Refusal("bad_request", "open: the creator takes seat 1 (a human seat)")
         config = {"players": players, **options}
@@ -293,7 +298,7 @@ class TableManager:
             clock_cfg = Clock.new(clock, bank, inc, players).config()
         table_id, tokens, watch = await self.write(partial(
             self.store.create_table, game, config, seed, new, is_open=bool(is_open),
-            clock=clock_cfg))
+            clock=clock_cfg, hints=bool(hints)))
         table = await self.get(table_id)
         assert table is not None
         return table, tokens, watch
@@ -314,7 +319,7 @@ class TableManager:
                 clock = old.clock.config() if old.clock else None
                 table_id, _, _ = await self.write(partial(
                     self.store.create_table, old.game.name, dict(old.config), self.seeds(),
-                    seats, clock=clock, after=old.id))
+                    seats, clock=clock, after=old.id, hints=old.hints))
                 old.announce_rematch(table_id)
         table = await self.get(old.next_table)
         if table is None:  # pragma: no cover - it was just stored

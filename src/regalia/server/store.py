@@ -83,6 +83,7 @@ class GameTable(Base):
     clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     clock_state: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    hints: Mapped[bool] = mapped_column(Boolean, default=False)  # migration 0005
 
 
 class SeatRow(Base):
@@ -167,6 +168,7 @@ class TableData:
     clock: dict[str, Any] | None = None        # {"preset", "bank", "increment"} in seconds
     clock_state: dict[str, Any] | None = None  # tables.Clock.to_json()
     next_table: str | None = None
+    hints: bool = False  # a solo table with the Hint button (no medal)
 
 
 @dataclass
@@ -266,13 +268,13 @@ class Store:
                      seats: list[tuple[str, str | None] | NewSeat], *, is_open: bool = False,
                      clock: dict[str, Any] | None = None,
                      clock_state: dict[str, Any] | None = None,
-                     after: str | None = None) -> tuple[str, list[str | None], str]:
+                     after: str | None = None, hints: bool = False) -> tuple[str, list[str | None], str]:
         """Store a new table; returns ``(table_id, tokens, watch_token)`` with one fresh
         secret token per human seat (``None`` for bot seats and for seats that reuse a
         token's hash) and the spectators' token. Only the seat tokens' hashes are stored (the
         spectators' token, which shows only the public view, is kept to hand it to the seats).
         ``after``: the finished table this one is the rematch of (its ``next_table`` is set in
-        the same transaction)."""
+        the same transaction); ``hints``: a solo table with the Hint button."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
@@ -287,7 +289,7 @@ class Store:
             conn.execute(GameTable.__table__.insert().values(
                 id=table_id, game=game, config=config, seed=seed, status=PLAYING,
                 created_at=t, updated_at=t, watch_token=watch, is_open=is_open, clock=clock,
-                clock_state=clock_state))
+                clock_state=clock_state, hints=hints))
             conn.execute(SeatRow.__table__.insert(), [
                 {"table_id": table_id, "seat": i, "kind": s.kind, "bot": s.bot,
                  "token_hash": token_hash(tok) if tok else s.token_hash, "bot_replaces": False,
@@ -318,7 +320,8 @@ class Store:
         msgs.reverse()
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
                          row["status"], row["created_at"], seats, row["watch_token"], moves, msgs,
-                         bool(row["is_open"]), row["clock"], row["clock_state"], row["next_table"])
+                         bool(row["is_open"]), row["clock"], row["clock_state"], row["next_table"],
+                         bool(row["hints"]))
 
     def active_table_ids(self) -> list[str]:
         """Ids of the tables still being played that have a bot seat or a seat handed to a

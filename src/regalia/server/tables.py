@@ -152,6 +152,11 @@ class Conn:
             self.queue.put_nowait(None)
 
 
+def without_medal(obj: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A view, outcome or log entry with its solo medal removed (a game played with hints)."""
+    return {**obj, "medal": None} if obj and obj.get("medal") else obj
+
+
 def encode(msg: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson; dict keys that are not strings become
     strings, as ``json.dumps`` makes them)."""
@@ -178,6 +183,8 @@ class Table:
         self.seats = [Seat(s.seat, s.kind, s.bot, s.token_hash, s.bot_replaces, s.name, s.claimed)
                       for s in data.seats]
         self.is_open = data.is_open
+        self.hints = data.hints
+        self._hinting = False  # a hint is being searched for
         self.next_table = data.next_table
         self.clock = (Clock.load(data.clock, data.clock_state, len(self.seats))
                       if data.clock else None)
@@ -279,7 +286,7 @@ class Table:
                 "created_at": self.created_at.isoformat() if self.created_at else None,
                 "outcome": gamekit.outcome(self.game, self.state), "broken": self.broken,
                 "open": self.is_open, "waiting": self.waiting, "clock": self.clock_info(),
-                "next_table": self.next_table}
+                "next_table": self.next_table, "hints": self.hints}
 
     def state_message(self, seat: int | None, view: dict[str, Any], log_from: int) -> dict[str, Any]:
         """The ``state`` message for a connection of ``seat``: its view (the log as a tail
@@ -297,12 +304,43 @@ class Table:
                                                     for a in list(g.legal_actions(st))])
                 legal = self._legal_cache[1]
             side = gamekit.side_texts(g, st, seat)
+        outcome, log = gamekit.outcome(g, st), log_all[log_from:]
+        if self.hints:  # a game played with hints earns no medal
+            view, outcome, log = without_medal(view), without_medal(outcome), [without_medal(e) for e in log]
         return {"type": "state", "table": self.id, "game": g.name, "ply": self.ply,
                 "seat": seat, "current": current, "finished": self.finished,
-                "outcome": gamekit.outcome(g, st), "view": view, "legal": legal, "side": side,
-                "log_start": log_from, "log": log_all[log_from:], "seats": self.seats_info(),
+                "outcome": outcome, "view": view, "legal": legal, "side": side,
+                "log_start": log_from, "log": log, "seats": self.seats_info(),
                 "broken": self.broken, "expired": self.expired, "waiting": self.waiting,
-                "clock": self.clock_info(), "next_table": self.next_table}
+                "clock": self.clock_info(), "next_table": self.next_table, "hints": self.hints}
+
+    async def hint(self, seat: int | None) -> dict[str, Any]:
+        """A suggested move for ``seat`` at a table created with hints: the table's default
+        search bot decides from that seat's view only (in the bot pool). Returns the ``hint``
+        message ``{"type": "hint", "ply", "action"}`` (the action in notation, legal at that
+        ply). Raises ``Refusal`` (``no_hints``, ``spectator``, ``not_your_turn``, ``busy``,
+        ``finished``, ``expired``, ``table_broken``)."""
+        from regalia.server.botrunner import decide
+
+        if not self.hints:
+            raise Refusal("no_hints", "this table was created without hints")
+        if seat is None:
+            raise Refusal("spectator", "spectators cannot ask for a hint")
+        self._check_open()
+        g, st, ply = self.game, self.state, self.ply
+        if g.current_seat(st) != seat or self.seats[seat].by_bot:
+            raise Refusal("not_your_turn", "a hint is given only when it is your turn")
+        if self._hinting:
+            raise Refusal("busy", "a hint is already being worked out; wait a moment")
+        self._hinting = True
+        try:
+            legal = list(g.legal_actions(st))
+            action = await self.manager.bots.run(
+                decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
+                self.bot_rng.getrandbits(64), self.manager.settings.bot_budget)
+        finally:
+            self._hinting = False
+        return {"type": "hint", "ply": ply, "action": g.action_to_text(st, action)}
 
     @property
     def open(self) -> bool:

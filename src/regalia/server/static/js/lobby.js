@@ -92,6 +92,10 @@ function renderForm() {
   renderPlayers();
   renderSeats();
   renderOptions();
+  // hints: solo Regicide only (the server refuses them elsewhere)
+  const solo = form.game === "regicide" && form.players === 1;
+  $("hints-option").hidden = !solo;
+  if (!solo) $("opt-hints").checked = false;
 }
 
 async function create(ev) {
@@ -105,7 +109,8 @@ async function create(ev) {
     const r = await fetch("/api/tables", {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ game: form.game, players: form.players, options: form.options, seats: form.seats,
-        open: $("opt-open").checked, clock: $("clock").value || null, ...(nick ? { name: nick } : {}) }),
+        open: $("opt-open").checked, clock: $("clock").value || null, ...(nick ? { name: nick } : {}),
+        ...($("opt-hints").checked ? { hints: true } : {}) }),
     });
     const data = await r.json();
     if (!r.ok) throw new Error(data.error || r.statusText);

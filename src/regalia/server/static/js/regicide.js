@@ -340,6 +340,9 @@ function actions(v, S, M, C, legal) {
     bar.append(button(t("regicide.wish_no_btn"), S.side.some((x) => x.endsWith(" no")), () => C.wish("no"),
       "btn wish" + (mine === "no" ? " pressed" : ""), "wish-no"));
   }
+  if (M.state.hints && S.legal.length) {
+    bar.append(button(t("hints.button"), !busy && !M.hinting, () => C.hint(), "btn ghost hint-btn", "act-hint"));
+  }
   if (M.sel.length) bar.append(button(t("action.clear"), true, () => C.clear(), "btn ghost", "act-clear"));
   if (S.legal.length && ["play", "suffer"].includes(v.phase)) wrap.append(whyLine(reason, sel, C));
   return wrap;
@@ -358,6 +361,18 @@ export function help() {
   return el("div", {}, el("p", { class: "small" }, t("regicide.goal")), list);
 }
 
+// A hint (the server's suggested move, in notation): its cards are selected in the hand;
+// returns the move in words.
+export function applyHint(action, M) {
+  const [verb, ...cards] = action.split(" ");
+  if (verb === "play" || verb === "discard") {
+    const hand = M.state.view.hand || [];
+    M.sel = cards.map((c) => hand.indexOf(c)).filter((i) => i >= 0).map((i) => "h:" + i);
+    return t("hints." + verb, { cards: cardsText(cards) });
+  }
+  return has("hints." + verb) ? t("hints." + verb) : action;
+}
+
 export function endScreen(M, C) {
   const v = M.state.view;
   const won = v.phase === "won";
@@ -365,6 +380,7 @@ export function endScreen(M, C) {
   box.append(el("div", { class: "end-icon" }, icon(won ? "crown" : "sword")));
   box.append(el("h2", {}, won ? t("regicide.end_won") : t("regicide.end_lost")));
   if (won && v.medal) box.append(el("div", { class: "medal medal-" + v.medal }, t("regicide.medal_" + v.medal)));
+  if (won && M.state.hints) box.append(el("p", { class: "muted" }, t("hints.no_medal")));
   box.append(el("p", {}, t("regicide.end_defeated", { n: v.enemies_defeated })));
   return box;
 }

@@ -85,6 +85,11 @@ const C = {
     render();
   },
   wish(value) { sendNow({ type: "wish", value }); },
+  hint() {
+    if (!socket.send({ type: "hint" })) { toast(t("offline.not_sent_now"), null, "error"); return; }
+    M.hinting = true;
+    render();
+  },
   setBot(seat, on) { sendNow({ type: "bot", seat, on }); },
   send(obj) { return socket.send(obj); },
   say(id) { sendNow({ type: "say", message_id: id }); },
@@ -152,9 +157,15 @@ function onMessage(msg) {
     case "rematch":
       if (M.state) { M.state.next_table = msg.table; render(); }
       break;
+    case "hint":
+      M.hinting = false;
+      if (M.state && msg.ply === M.state.ply && game().applyHint) toast(t("hints.title"), game().applyHint(msg.action, M));
+      render();
+      break;
     case "error":
       M.pending = false;
       M.inflight = null;
+      M.hinting = false;
       showError(msg);
       render();
       break;

@@ -1,0 +1,80 @@
+"""Solo tables "with hints" (issue 10, item 5): the Hint button's server side. A hint is the
+default search bot's move from the seat's view, legal at the ply it names; only solo Regicide
+tables created with hints give them, and their games earn no medal (state, log, replay)."""
+
+from __future__ import annotations
+
+from regalia.games import get_game
+from regalia.sim.solve import solve_seed
+from server_helpers import join, new_table
+
+REGICIDE = get_game("regicide")
+SOLO = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}], "hints": True}
+
+
+def hint_table(client, seed: int | None = None) -> dict:
+    if seed is not None:
+        client.seeds.next.append(seed)
+    r = client.post("/api/tables", json=SOLO)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_a_hint_is_a_legal_move_at_its_ply(client):
+    d = hint_table(client)
+    me = join(client, d, 0)
+    assert me.state["hints"] is True
+    for _ in range(3):
+        if me.state["finished"]:
+            break
+        me.send({"type": "hint"})
+        hint = me.recv_until(lambda m: m["type"] in ("hint", "error"))
+        assert hint["type"] == "hint" and hint["ply"] == me.state["ply"]
+        assert hint["action"] in me.state["legal"]
+        me.act(hint["action"])
+        me.state_at(hint["ply"] + 1)
+    assert not me.errors()
+
+
+def test_hints_are_refused_without_the_option_to_spectators_and_out_of_turn(client):
+    plain = new_table(client, "regicide", ["human"])
+    me = join(client, plain, 0)
+    me.send({"type": "hint"})
+    err = me.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "no_hints" and "without hints" in err["message"]
+    d = hint_table(client)
+    watcher = join(client, d, None)
+    watcher.send({"type": "hint"})
+    assert watcher.recv_until(lambda m: m["type"] == "error")["code"] == "spectator"
+
+
+def test_only_solo_regicide_tables_may_have_hints(client):
+    for body, word in (({**SOLO, "players": 2, "seats": [{"kind": "human"}] * 2}, "solo Regicide"),
+                       ({"game": "ribauds", "players": 2, "seats": [{"kind": "human"}] * 2,
+                         "hints": True}, "solo Regicide"),
+                       ({**SOLO, "seats": [{"kind": "bot"}]}, "played by a human"),
+                       ({**SOLO, "hints": "yes"}, "true")):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400 and word in r.json()["error"], (body, r.text)
+
+
+def test_a_game_won_with_hints_shows_no_medal(client):
+    seed = 2227728569
+    line = solve_seed(seed, time_limit=30).line
+    assert line, "the solver finds a winning line for this deal"
+    for hints, medal_shown in ((True, False), (False, True)):
+        d = hint_table(client, seed) if hints else new_table(client, "regicide", ["human"], seed=seed)
+        me = join(client, d, 0)
+        for ply, action in enumerate(line):
+            me.act(action, ply)
+            me.state_at(ply + 1)
+        st = me.state
+        assert st["finished"] and st["outcome"]["result"] == "won"
+        won = [e for e in me.log if e.get("kind") == "won"] or [e for e in st["log"] if e.get("kind") == "won"]
+        assert bool(st["view"]["medal"]) is medal_shown
+        assert bool(st["outcome"]["medal"]) is medal_shown
+        assert won and bool(won[-1].get("medal")) is medal_shown
+        replay = client.get(f"/api/tables/{d['id']}/replay").json()
+        assert bool(replay["outcome"]["medal"]) is medal_shown
+        assert replay["hints"] is hints
+        assert all(not e.get("medal") for s in replay["steps"] for e in s["events"]) is not medal_shown
