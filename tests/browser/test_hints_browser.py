@@ -3,6 +3,8 @@ for solo Regicide only; the Hint button selects the suggested cards and says the
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from browser_helpers import page_state, wait_ply, wait_state
@@ -39,5 +41,32 @@ def test_the_hint_button_selects_the_suggested_move(server, chromium, shots):
     if detail.startswith("Play "):
         page.click("#act-play")
         wait_ply(page, st["ply"] + 1)
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_replay_analyses_a_players_decisions(server, chromium, shots):
+    table = server.create("regicide", ["heuristic"])
+    for _ in range(300):
+        if server.get(f"/api/tables/{table['id']}")["status"] == "finished":
+            break
+        time.sleep(0.1)
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + f"/replay/{table['id']}")
+    page.wait_for_selector("#analysis-panel:not([hidden])")
+    page.click("#analyse-btn")
+    page.wait_for_selector(".analysis-item", timeout=90000)
+    items = page.locator(".analysis-item")
+    assert items.count() >= 1
+    assert "% de vitória" in items.first.inner_text()
+    assert page.locator(".analysis-item.marked").count() <= 3
+    first = items.first.get_attribute("id")
+    items.first.click()
+    index = int(first.split("-")[1])
+    assert page.input_value("#slider") == str(index + 1)
+    shots(page, "replay-analysis-pt-BR", full_page=False)
     assert not errors, errors
     ctx.close()

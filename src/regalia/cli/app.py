@@ -289,7 +289,8 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           join_rate: str = typer.Option(_SETTINGS.join_rate, help="seats taken at open tables per client address"),
           open_list_max: int = typer.Option(_SETTINGS.open_list_max, help="open tables listed in the lobby"),
           clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated"),
-          ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)")) -> None:
+          ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"),
+          analysis_rate: str = typer.Option(_SETTINGS.analysis_rate, help="game analyses per client address")) -> None:
     """Serve the lobby and the online tables in the browser (README, "Limits and security")."""
     from regalia.server.run import serve as run_server
     from regalia.server.settings import Settings
@@ -304,7 +305,8 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                             idle_unload=idle_unload, abandon_after_days=abandon_after_days,
                             write_timeout=write_timeout, allowed_origins=tuple(allowed_origin),
                             join_rate=join_rate, open_list_max=open_list_max,
-                            clock_presets=clock_presets, ws_compression=ws_compression)
+                            clock_presets=clock_presets, ws_compression=ws_compression,
+                            analysis_rate=analysis_rate)
     except ValueError as e:
         _fail(f"regalia serve: {e}")
     run_server(host=host, port=port, database_url=database_url, settings=settings,

@@ -18,6 +18,9 @@ API:
   ``"name"`` (the creator's nickname; the creator takes seat 1).
 * ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
 * ``GET /api/tables/{id}/replay``: a finished game, every position in full (403 before).
+* ``GET /api/tables/{id}/analysis?seat=K``: a finished Regicide game's analysis for player
+  K (1-based): the win chance of each move played and of the best move, from that player's
+  view only (409 before the end; ``analysis_rate``).
 * ``GET /api/open``: the open tables with a free seat (game, players, free seats, options,
   names, clock, seconds waited), newest first.
 * ``POST /api/tables/{id}/join`` ``{"name"}``: take a free seat of an open table; the answer
@@ -76,7 +79,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 FAVICON = ('''<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#123d2c"/><rect x="14" y="8" width="36" height="48" rx="5" fill="#fffdf6" stroke="#d4a93c" stroke-width="3"/><path d="M20 38 24 24l8 7 8-7 4 14z" fill="#b3202a"/><rect x="20" y="40" width="24" height="4" fill="#b3202a"/></svg>''')
 HELLO_TIMEOUT = 30.0
 STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,
-          "no_access": 403, "not_finished": 409}
+          "no_access": 403, "not_finished": 409, "analysis_failed": 503}
 SLOW_READER = 1013  # close code: try again later (the page reconnects and resumes)
 NO_ACCESS = 4403    # close code: not a link of this table (the page stops)
 
@@ -286,6 +289,25 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             return JSONResponse({"error": "the replay opens when the game is over",
                                  "code": "not_finished"}, status_code=403)
         return await asyncio.to_thread(replay_of, t)
+
+    @app.get("/api/tables/{table_id}/analysis")
+    async def table_analysis(table_id: str, request: Request, seat: int = 1) -> Any:
+        """A finished Regicide game's analysis for player ``seat`` (1-based): ``{"seat",
+        "decisions": [{"index" (of the move in the record, 0-based), "phase", "played",
+        "played_win", "best", "best_win", "cost", "worlds", "marked"}]}``, win chances in
+        0..1 estimated from that player's view only. 409 before the end, 400 for Le Roy des
+        Ribauds or a seat out of range, 429 over ``analysis_rate``."""
+        t = await find(table_id)
+        if isinstance(t, JSONResponse):
+            return t
+        try:
+            m = manager()
+            if (t.id, seat - 1) not in m.analyses:  # only work to do counts against the rate
+                m.limits.check("analysis_rate", client_address(request))
+            decisions = await m.analysis(t, seat - 1)
+        except Refusal as e:
+            return refused(e)
+        return {"seat": seat, "decisions": decisions}
 
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:

@@ -67,6 +67,15 @@ def decide(game: str, name: str, view: dict[str, Any], legal: list[int], seed: i
     return legal[rng.randrange(len(legal))]
 
 
+def analyse(record: dict[str, Any], seat: int, worlds: int) -> list[dict[str, Any]]:
+    """``regalia.sim.analyse.analyse_record`` of a record (as JSON) for ``seat``, in a worker:
+    the decisions as JSON."""
+    from regalia.core.records import GameRecord
+    from regalia.sim.analyse import analyse_record
+
+    return [d.to_json() for d in analyse_record(GameRecord.from_json(record), seat, worlds)]
+
+
 def decide_wish(game: str, name: str, view: dict[str, Any], seed: int) -> str | None:
     """The bot's Jester-window wish (``"yes"``, ``"no"`` or ``None``), in a worker."""
     wish = getattr(_bot(game, name), "wish", None)

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import re
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from functools import partial
@@ -31,7 +31,7 @@ from regalia.core.errors import RegaliaError
 from regalia.core.records import Match
 from regalia.games import GAME_NAMES, get_game
 from regalia.server import gamekit
-from regalia.server.botrunner import BotPool
+from regalia.server.botrunner import BotPool, analyse
 from regalia.server.clocks import Clock, parse_presets
 from regalia.server.ratelimits import RateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
@@ -43,6 +43,8 @@ log = logging.getLogger("regalia.server")
 TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.create_table's ids
 CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints")
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
+ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.sim.analyse)
+ANALYSES_KEPT = 256    # finished analyses kept in memory, the oldest forgotten first
 
 
 class TableManager:
@@ -60,6 +62,8 @@ class TableManager:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regalia-db")
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
         self.limits = RateLimits(self.settings)
+        self.analyses: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
+        self._analysing: dict[tuple[str, int], asyncio.Future] = {}
         self.connections: Counter[str] = Counter()  # open websockets per client address
         self.clock_presets = parse_presets(self.settings.clock_presets)
         self.moves_applied = 0
@@ -325,6 +329,40 @@ class TableManager:
         if table is None:  # pragma: no cover - it was just stored
             raise Refusal("storage", "the rematch could not be loaded; try again")
         return table
+
+    async def analysis(self, table: Table, seat: Any) -> list[dict[str, Any]]:
+        """The analysis of a finished Regicide game for ``seat`` (0-based): each decision of
+        that player with the win chance of the move played and of the best move, from that
+        player's view only (``regalia.sim.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
+        the three costliest marked. Worked out once in the bot pool (askers of the same one
+        meanwhile wait for it) and kept for the ``ANALYSES_KEPT`` latest. Raises ``Refusal``
+        (``not_finished``, ``bad_request``, ``analysis_failed``)."""
+        if not table.finished:
+            raise Refusal("not_finished", "the analysis opens when the game is over")
+        if table.game.name != "regicide":
+            raise Refusal("bad_request", "analysis is for Regicide games")
+        if type(seat) is not int or not 0 <= seat < len(table.seats):
+            raise Refusal("bad_request", f"seat: 1 to {len(table.seats)}")
+        key = (table.id, seat)
+        if key in self.analyses:
+            self.analyses.move_to_end(key)
+            return self.analyses[key]
+        job = self._analysing.get(key)
+        if job is None:
+            job = asyncio.ensure_future(self.bots.run(
+                analyse, table.match.record().to_json(), seat, ANALYSIS_WORLDS))
+            self._analysing[key] = job
+            job.add_done_callback(lambda _: self._analysing.pop(key, None))
+        try:
+            result = await asyncio.shield(job)
+        except Exception as e:  # noqa: BLE001 - said to the asker, logged for the operator
+            log.exception("analysis of table %s seat %s failed", table.id, seat)
+            raise Refusal("analysis_failed", "the analysis could not be worked out; try "
+                                             "again later") from e
+        self.analyses[key] = result
+        while len(self.analyses) > ANALYSES_KEPT:
+            self.analyses.popitem(last=False)
+        return result
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's list of open tables with free seats (``GET /api/open``)."""

@@ -2,8 +2,9 @@
 key forgotten once its window has passed).
 
 The keyed rates are the ``Settings`` fields ``table_rate`` (per client address),
-``message_rate`` (websocket messages per client address), ``talk_rate`` (per table seat) and
-``join_rate`` (seats taken at open tables per client address).
+``message_rate`` (websocket messages per client address), ``talk_rate`` (per table seat),
+``join_rate`` (seats taken at open tables per client address) and ``analysis_rate`` (game
+analyses per client address).
 
 The library's in-memory storage forgets expired entries on a timer thread that it starts
 again after every burst of hits. Started from the event loop's thread, each such start
@@ -24,7 +25,8 @@ from regalia.server.settings import Settings
 from regalia.server.tables import Refusal
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
-         "talk_rate": "table messages", "join_rate": "seats taken"}
+         "talk_rate": "table messages", "join_rate": "seats taken",
+         "analysis_rate": "game analyses"}
 SWEEP_EVERY = 1.0  # seconds between two sweeps of the expired entries
 
 

@@ -47,10 +47,11 @@ class Settings:
     open_list_max: int = 50          # open tables listed in the lobby at most
     clock_presets: str = "blitz=180+10,rapid=600+15,slow=1800+30"  # NAME=BANK+INCREMENT s
     ws_compression: bool = False     # permessage-deflate on websockets (CPU for bandwidth)
+    analysis_rate: str = "6/minute"  # game analyses asked per client address
 
     def __post_init__(self) -> None:
         parse_presets(self.clock_presets)
-        for name in ("table_rate", "message_rate", "talk_rate", "join_rate"):
+        for name in ("table_rate", "message_rate", "talk_rate", "join_rate", "analysis_rate"):
             try:
                 limits.parse(getattr(self, name))
             except ValueError:

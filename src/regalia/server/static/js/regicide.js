@@ -361,16 +361,24 @@ export function help() {
   return el("div", {}, el("p", { class: "small" }, t("regicide.goal")), list);
 }
 
+// A move in notation, in words: as advice ("hints": "Play 5♠ A♣") or as a move named in a
+// sentence ("move": "play 5♠ A♣"); a Jester-window choice names the seat.
+export function moveText(action, C, style = "hints") {
+  const [verb, ...args] = action.split(" ");
+  if ((verb === "play" || verb === "discard") && args.length) return t(style + "." + verb, { cards: cardsText(args) });
+  if (verb === "choose" && C) return t(style + ".choose", { who: C.seatName(Number(args[0])) });
+  return has(style + "." + verb) ? t(style + "." + verb) : action;
+}
+
 // A hint (the server's suggested move, in notation): its cards are selected in the hand;
 // returns the move in words.
-export function applyHint(action, M) {
+export function applyHint(action, M, C) {
   const [verb, ...cards] = action.split(" ");
   if (verb === "play" || verb === "discard") {
     const hand = M.state.view.hand || [];
     M.sel = cards.map((c) => hand.indexOf(c)).filter((i) => i >= 0).map((i) => "h:" + i);
-    return t("hints." + verb, { cards: cardsText(cards) });
   }
-  return has("hints." + verb) ? t("hints." + verb) : action;
+  return moveText(action, C);
 }
 
 export function endScreen(M, C) {

@@ -1,5 +1,5 @@
 // The replay of a finished game: every position, every hand, move by move.
-import { applyStatic, detectLang, langSwitch, loadLang, t } from "./i18n.js";
+import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
 import { seatDisplay } from "./names.js";
 import * as regicide from "./regicide.js";
@@ -44,6 +44,57 @@ function show(i) {
   ol.scrollTop = ol.scrollHeight;
 }
 
+// The analysis panel (Regicide): each decision of the chosen player, the win chance of the
+// move played and of the best move; the three costliest marked; a click shows that move.
+let analysis = null;
+
+function renderAnalysis() {
+  const ol = $("analysis");
+  ol.innerHTML = "";
+  if (!analysis) return;
+  const pct = (p) => Math.round(p * 100);
+  if (!analysis.decisions.length) ol.append(el("li", { class: "muted" }, t("analysis.none")));
+  for (const d of analysis.decisions) {
+    const same = d.best === d.played;
+    ol.append(el("li", { class: "analysis-item" + (d.marked ? " marked" : ""), id: "decision-" + d.index,
+      tabindex: "0", onclick: () => show(d.index + 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index + 1); } },
+    el("b", {}, (d.marked ? "! " : "") + t("analysis.move", { n: d.index + 1 })), " ",
+    t("analysis.played", { move: regicide.moveText(d.played, C, "move"), p: pct(d.played_win) }),
+    same ? el("span", { class: "muted" }, " · " + t("analysis.same"))
+      : el("span", {}, " · " + t("analysis.best", { move: regicide.moveText(d.best, C, "move"), p: pct(d.best_win) }))));
+  }
+}
+
+async function runAnalysis() {
+  const seat = Number($("analysis-seat").value);
+  $("analyse-btn").disabled = true;
+  $("analysis-status").textContent = t("analysis.working");
+  try {
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis?seat=${seat + 1}`);
+    const body = await r.json();
+    if (!r.ok) {
+      analysis = null;
+      $("analysis-status").textContent = has("error." + body.code) ? t("error." + body.code) : body.error;
+    } else {
+      analysis = body;
+      $("analysis-status").textContent = t("analysis.done", { who: C.seatName(seat) });
+    }
+  } catch (e) {
+    $("analysis-status").textContent = t("error.generic");
+  }
+  $("analyse-btn").disabled = false;
+  renderAnalysis();
+}
+
+function setupAnalysis() {
+  if (R.game !== "regicide") return;
+  $("analysis-panel").hidden = false;
+  const sel = $("analysis-seat");
+  sel.innerHTML = "";
+  for (let k = 0; k < R.players; k++) sel.append(el("option", { value: String(k) }, C.seatName(k)));
+  $("analyse-btn").onclick = runAnalysis;
+}
+
 function play() {
   if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶"; return; }
   $("play").textContent = "❚❚";
@@ -56,7 +107,7 @@ function play() {
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  langSwitch($("lang"), () => { if (R) { $("game-title").textContent = t("game." + R.game); show(at); } });
+  langSwitch($("lang"), () => { if (R) { $("game-title").textContent = t("game." + R.game); show(at); renderAnalysis(); } });
   const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   if (!r.ok) {
     $("replay-board").append(el("div", { class: "prompt" }, r.status === 403 ? t("replay.not_over") : t("error.not_found")));
@@ -76,6 +127,7 @@ async function main() {
     if (e.key === "ArrowRight") show(at + 1);
     if (e.key === "ArrowLeft") show(at - 1);
   });
+  setupAnalysis();
   show(R.steps.length - 1);
 }
 

@@ -159,7 +159,7 @@ function onMessage(msg) {
       break;
     case "hint":
       M.hinting = false;
-      if (M.state && msg.ply === M.state.ply && game().applyHint) toast(t("hints.title"), game().applyHint(msg.action, M));
+      if (M.state && msg.ply === M.state.ply && game().applyHint) toast(t("hints.title"), game().applyHint(msg.action, M, C));
       render();
       break;
     case "error":
