@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from server_helpers import join, new_table, running_app
+from server_helpers import join, running_app
 
 PRESETS = "tiny=1+0.5,rapid=600+15"
 

@@ -14,8 +14,8 @@ from sqlalchemy import update
 
 from regalia.server.botrunner import BotPool
 from regalia.server.store import GameTable, now
-from regalia.server.tables import Refusal
-from server_helpers import Peer, Timeout, join, new_table, running_app
+from regalia.server.refusal import Refusal
+from server_helpers import join, new_table, running_app
 
 BODY = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}
 

@@ -67,10 +67,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from regalia.core.records import Match
 from regalia.server import gamekit
+from regalia.server.broadcast import Conn
 from regalia.server.manager import TableManager
+from regalia.server.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed
 from regalia.server.store import DEFAULT_DATABASE_URL, Store, StoreUnavailable
-from regalia.server.tables import Conn, Refusal, Table, without_medal
+from regalia.server.tables import Table, without_medal
 from regalia.server.web import Guard
 
 log = logging.getLogger("regalia.server")

@@ -207,7 +207,7 @@ class BotLoop:
 
     async def _step(self) -> bool:
         """Do the next bot job of the table; ``False`` when there is none."""
-        from regalia.server.tables import Refusal
+        from regalia.server.refusal import Refusal
 
         t = self.table
         job = t.bot_job()

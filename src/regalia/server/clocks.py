@@ -10,9 +10,13 @@ human seat to act, never a bot-played one); this module only does the arithmetic
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from regalia.server.refusal import Refusal
+from regalia.server.store import HUMAN
 
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
 
@@ -107,3 +111,78 @@ class Clock:
                 "remaining": [round(self.remaining(k, running, now), 2)
                               for k in range(len(self.banks))],
                 "running": running, "started": self.started, "timed_out": sorted(self.timed_out)}
+
+
+class ClockKeeper:
+    """The clocks of a ``Table`` (a mixin: it uses the table's ``clock``, ``seats``, ``lock``
+    and ``_clock_timer``): which seat's clock runs, the clocks after a move, and the alarm
+    that hands a seat to a bot when its time runs out."""
+
+    def running_seat(self) -> int | None:
+        """The seat whose clock runs now: the human seat to act once the clocks started,
+        never a seat a bot plays; ``None`` without clocks."""
+        if self.clock is None or not self.clock.started or not self.open:
+            return None
+        current = self.game.current_seat(self.state)
+        if current is None or self.seats[current].by_bot:
+            return None
+        return current
+
+    def clock_info(self) -> dict[str, Any] | None:
+        return self.clock.info(self.running_seat(), wall()) if self.clock else None
+
+    def _clock_to_start(self, also: int | None = None) -> bool:
+        """The clocks have not started and every human seat is claimed (counting ``also``):
+        they start now."""
+        return (self.clock is not None and not self.clock.started and self.open
+                and all(o.claimed or o.kind != HUMAN or o.index == also for o in self.seats))
+
+    def _clock_after(self, seat: int, side: bool) -> Clock | None:
+        """The clocks after a move of ``seat``: the running seat is charged; a turn's
+        move of a human seat that ran its clock adds the increment."""
+        if self.clock is None:
+            return None
+        running = self.running_seat()
+        clock = self.clock.copy()
+        clock.settle(running, wall())
+        if not side and running == seat:
+            clock.banks[seat] += clock.increment
+        return clock
+
+    def arm_clock(self) -> None:
+        """Set the alarm for the running seat's time running out (none without one)."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        running = self.running_seat()
+        if running is None or self.closing:
+            return
+        left = self.clock.remaining(running, running, wall())
+        self._clock_timer = asyncio.get_running_loop().call_later(
+            left + 0.01, lambda: asyncio.ensure_future(self._time_out(running)))
+
+    async def _time_out(self, seat: int) -> None:
+        """The seat's time ran out: a bot takes it, everyone is told."""
+        try:
+            async with self.lock:
+                if self.closing or self.running_seat() != seat:
+                    return
+                if self.clock.remaining(seat, seat, wall()) > 0.005:
+                    self.arm_clock()
+                    return
+                clock = self.clock.copy()
+                clock.settle(seat, wall())
+                clock.timed_out.add(seat)
+                await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat,
+                                         True, clock.to_json())
+                self.seats[seat].bot_replaces = True
+                self.clock = clock
+                self.broadcast({"type": "timeout", "seat": seat, "ply": self.ply})
+                self.broadcast_state()
+                self.arm_clock()
+        except Refusal:  # the database refused: try again shortly
+            if not self.closing:
+                self._clock_timer = asyncio.get_running_loop().call_later(
+                    1.0, lambda: asyncio.ensure_future(self._time_out(seat)))
+            return
+        self.wake.set()

@@ -36,7 +36,8 @@ from regalia.server.clocks import Clock, parse_presets
 from regalia.server.ratelimits import RateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
 from regalia.server.store import ABANDONED, BOT, HUMAN, NewSeat, Store, now, reason
-from regalia.server.tables import Refusal, Table
+from regalia.server.refusal import Refusal
+from regalia.server.tables import Table
 
 log = logging.getLogger("regalia.server")
 

@@ -22,7 +22,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from regalia.server.settings import Settings
-from regalia.server.tables import Refusal
+from regalia.server.refusal import Refusal
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken",

@@ -1,0 +1,138 @@
+"""The broadcaster of a table: its connections (``Conn``: one websocket each, with its own
+outgoing queue) and what they are sent. Every connection gets ``Game.view`` for its own seat
+only (spectators: ``None``), built once per seat for a move; a message for everyone is
+encoded once (orjson). Seat-list changes of the same moment are sent as one message."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any, Callable
+
+import orjson
+
+from regalia.server import gamekit
+
+SEATS_FLUSH = 0.05  # seconds over which seat-list changes are sent as one message
+
+
+class Conn:
+    """One websocket: its seat (``None``: spectator), its outgoing queue and how much of the
+    game log it was sent. A client that leaves more than ``limit`` messages unread is
+    dropped (``dropped``)."""
+
+    def __init__(self, send: Callable[[str], Any], address: str = "", limit: int = 500) -> None:
+        self.id = secrets.token_hex(4)
+        self.send = send
+        self.address = address
+        self.limit = limit
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.log_sent = 0
+        self.closed = False
+        self.dropped = False
+        self.pump_task: asyncio.Task | None = None
+
+    def put(self, obj: dict[str, Any]) -> None:
+        self.put_text(encode(obj))
+
+    def put_text(self, text: str) -> None:
+        """Queue an encoded message (``encode``)."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:  # a client that does not read: drop it
+            self.dropped = True
+            self.close()
+            if self.pump_task is not None:  # its send may be stuck on a full socket
+                self.pump_task.cancel()
+            return
+        self.queue.put_nowait(text)
+
+    def start(self) -> asyncio.Task:
+        """Start sending the queued messages in order (the task ends at ``close``)."""
+        self.pump_task = asyncio.get_running_loop().create_task(self._pump())
+        return self.pump_task
+
+    async def _pump(self) -> None:
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            await self.send(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson; dict keys that are not strings become
+    strings, as ``json.dumps`` makes them)."""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class Broadcaster:
+    """The connections of a ``Table`` (a mixin: it uses the table's ``conns``, ``game``,
+    ``state``, ``state_message`` and ``_seats_timer``)."""
+
+    def join(self, conn: Conn, seat: int | None) -> None:
+        conn.seat = seat
+        conn.log_sent = 0
+        self.conns.add(conn)
+        self.last_active = time.monotonic()
+        conn.put({"type": "welcome", "table": self.id, "game": self.game.name, "seat": seat,
+                  "players": len(self.seats), "options": self.config,
+                  "talk": "say" if self.game.name == "regicide" else "chat",
+                  "sayings": list(gamekit.SAYINGS) if self.game.name == "regicide" else [],
+                  "spectate": f"/t/{self.id}#s={self.watch_token}" if self.watch_token else None,
+                  "open": self.is_open})
+        self._send_state(conn, self.game.view(self.state, seat))
+        if self.messages:
+            conn.put({"type": "talk_history", "messages": self.messages[-50:]})
+        if self.broken:
+            conn.put(self.broken_message())
+        if seat is not None:  # a spectator changes nobody's seat list
+            self._seats_changed()
+
+    def leave(self, conn: Conn) -> None:
+        if conn in self.conns:
+            self.conns.discard(conn)
+            self.last_active = time.monotonic()
+            if conn.seat is not None:
+                self._seats_changed()
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns if c.seat is None)
+
+    def _send_state(self, conn: Conn, view: dict[str, Any]) -> None:
+        msg = self.state_message(conn.seat, view, conn.log_sent)
+        conn.log_sent = msg["log_start"] + len(msg["log"])
+        conn.put(msg)
+
+    def broadcast_state(self) -> None:
+        views: dict[int | None, dict[str, Any]] = {}
+        for conn in list(self.conns):
+            if conn.seat not in views:
+                views[conn.seat] = self.game.view(self.state, conn.seat)
+            self._send_state(conn, views[conn.seat])
+
+    def _seats_changed(self) -> None:
+        """Send the seat list once for all the joins and leaves of the next moment."""
+        if self._seats_timer is None:
+            self._seats_timer = asyncio.get_running_loop().call_later(SEATS_FLUSH, self._flush_seats)
+
+    def _flush_seats(self) -> None:
+        self._seats_timer = None
+        self.broadcast({"type": "seats", "seats": self.seats_info()})
+
+    def broadcast(self, msg: dict[str, Any]) -> None:
+        text = encode(msg)
+        for conn in list(self.conns):
+            conn.put_text(text)
+
+    def broken_message(self) -> dict[str, Any]:
+        return {"type": "error", "code": "table_broken", "ply": self.ply,
+                "message": f"this table cannot go on: {self.broken}. The moves so far are "
+                           "saved; the server's operator has been told."}

@@ -1,0 +1,177 @@
+"""The seats of a table: who holds each (a secret token's hash, a bot, or a human seat handed
+to a bot), their names and the changes players make to them (hand a seat to a bot and take
+it back, claim a link, rename, take a free seat of an open table). Every change is stored
+before it is applied, under the table's lock."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from regalia.server import gamekit
+from regalia.server.clocks import RETURN_BANK, wall
+from regalia.server.refusal import Refusal
+from regalia.server.store import BOT, HUMAN, token_hash
+
+TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str
+    bot_name: str | None
+    token_hash: str | None
+    bot_replaces: bool = False
+    name: str | None = None
+    claimed: bool = False
+
+    @property
+    def by_bot(self) -> bool:
+        """The seat is played by a bot now (a bot seat, or a human seat handed to a bot)."""
+        return self.kind == BOT or self.bot_replaces
+
+
+def valid_token(token: Any) -> bool:
+    """A string that may be a token (``secrets.token_urlsafe``'s alphabet, at most 100)."""
+    return isinstance(token, str) and 0 < len(token) <= 100 and TOKEN_CHARS.issuperset(token)
+
+
+class SeatKeeper:
+    """The seat changes of a ``Table`` (a mixin: it uses the table's ``seats``, ``lock``,
+    ``manager``, ``conns`` and its clock and broadcast methods)."""
+
+    def seat_of_token(self, token: Any) -> int | None:
+        if not valid_token(token):
+            return None
+        h = token_hash(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.index
+        return None
+
+    def is_watch_token(self, token: Any) -> bool:
+        """``token`` is this table's spectator token (from its spectator link)."""
+        return (valid_token(token) and self.watch_token is not None
+                and secrets.compare_digest(self.watch_token, token))
+
+    def bot_name(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.bot_name if s.kind == BOT and s.bot_name else gamekit.default_bot(self.game.name)
+
+    def seats_info(self) -> list[dict[str, Any]]:
+        connected = [0] * len(self.seats)
+        for c in self.conns:
+            if c.seat is not None:
+                connected[c.seat] += 1
+        timed_out = self.clock.timed_out if self.clock else set()
+        return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
+                 else (gamekit.default_bot(self.game.name) if s.bot_replaces else None),
+                 "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
+                 "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
+                 "timed_out": s.index in timed_out}
+                for s in self.seats]
+
+    async def set_bot(self, by_seat: int | None, seat: Any, on: Any) -> None:
+        """Hand a human seat to a bot (``on``) or take it back. A seat may hand itself over or
+        take itself back; any seated player may hand over a human seat nobody is connected
+        to."""
+        if by_seat is None:
+            raise Refusal("spectator", "spectators cannot change seats")
+        if type(seat) is not int or not 0 <= seat < len(self.seats) or type(on) is not bool:
+            raise Refusal("bad_message", "bot: give seat (a seat number) and on (true/false)")
+        s = self.seats[seat]
+        if s.kind != HUMAN:
+            raise Refusal("wrong_seat", f"seat {seat} is a bot seat")
+        if on and seat != by_seat and any(c.seat == seat for c in self.conns):
+            raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
+                                        "hand it to a bot")
+        if not on and seat != by_seat:
+            raise Refusal("wrong_seat", "only the seat's own player may take it back")
+        async with self.lock:
+            self._check_open()
+            if s.bot_replaces == on:
+                return
+            clock = None
+            if self.clock is not None:
+                clock = self.clock.copy()
+                clock.settle(self.running_seat(), wall())
+                if not on and seat in clock.timed_out:
+                    clock.timed_out.discard(seat)
+                    clock.banks[seat] = max(clock.banks[seat], RETURN_BANK, clock.increment)
+            await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat, on,
+                                     clock.to_json() if clock else None)
+            s.bot_replaces = on
+            if clock is not None:
+                self.clock = clock
+            self.broadcast_state()
+            self.arm_clock()
+        self.wake.set()
+
+    async def claim(self, seat: int, name: Any) -> None:
+        """The seat's link was used: the seat is held (and named ``name`` when it is a valid
+        nickname; an invalid one leaves the name as it was). When this was the last free
+        human seat, the clocks start. Raises ``Refusal("storage")``."""
+        s = self.seats[seat]
+        name = gamekit.clean_name(name) if name is not None else None
+        async with self.lock:
+            if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
+                return
+            await self._update_seat(seat, claimed=True, name=name or s.name)
+
+    async def rename(self, seat: int | None, name: Any) -> None:
+        """A ``name`` message: the seat's player changes their nickname."""
+        if seat is None:
+            raise Refusal("spectator", "spectators have no name at the table")
+        clean = gamekit.clean_name(name)
+        if clean is None:
+            raise Refusal("bad_message", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        async with self.lock:
+            await self._update_seat(seat, claimed=True, name=clean)
+
+    async def take_free_seat(self, name: Any) -> tuple[int, str]:
+        """Seat a newcomer from the lobby at this open table: the first free human seat gets
+        a new secret token (an invitation link made for it stops working) and the name.
+        Returns ``(seat, token)``. Raises ``Refusal`` (``not_open``, ``full``,
+        ``bad_request``, ``storage``)."""
+        clean = gamekit.clean_name(name)
+        if clean is None:
+            raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        async with self.lock:
+            if not self.is_open or not self.open:
+                raise Refusal("not_open", "this table is not open to join from the lobby")
+            connected = {c.seat for c in self.conns}
+            free = [s for s in self.seats if s.kind == HUMAN and not s.claimed
+                    and s.index not in connected]
+            if not free:
+                raise Refusal("full", "this table has no free seat any more")
+            seat = free[0]
+            token = secrets.token_urlsafe(18)
+            await self._update_seat(seat.index, claimed=True, name=clean,
+                                    token_hash=token_hash(token))
+        self.wake.set()
+        return seat.index, token
+
+    async def _update_seat(self, seat: int, **values: Any) -> None:
+        """Store and apply a seat change (under the lock); starts the clocks when the last
+        human seat is claimed."""
+        s = self.seats[seat]
+        clock = None
+        if self._clock_to_start(also=seat):
+            clock = self.clock.copy()
+            clock.start(wall())
+        await self.manager.write(partial(self.manager.store.update_seat, self.id, seat,
+                                         clock.to_json() if clock else None, **values))
+        for k, v in values.items():
+            setattr(s, k, v)
+        if clock is not None:
+            self.clock = clock
+        self.last_active = time.monotonic()
+        if clock is not None or "token_hash" in values:
+            self.broadcast_state()
+        else:
+            self._seats_changed()
+        self.arm_clock()

@@ -1,0 +1,78 @@
+"""What a table says besides moves: table talk (Regicide's fixed public messages, Ribauds'
+free chat, at most ``talk_rate`` per seat), the rematch's address, and hints at tables
+created with hints."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from regalia.server import gamekit
+from regalia.server.broadcast import Conn
+from regalia.server.refusal import Refusal
+
+
+class Talk:
+    """Talk, rematch and hints of a ``Table`` (a mixin)."""
+
+    async def talk(self, conn: Conn, kind: str, payload: Any) -> None:
+        """A ``say`` (Regicide's fixed public messages) or ``chat`` (Ribauds) message; at most
+        ``talk_rate`` per seat, whatever its number of connections."""
+        if conn.seat is None:
+            raise Refusal("spectator", "spectators cannot send messages")
+        if kind == "say":
+            said = gamekit.say(self.game, self.state, conn.seat, payload) if isinstance(payload, str) else None
+            if said is None:
+                if self.game.name == "regicide":
+                    raise Refusal("bad_message", "message_id: choose one of "
+                                  + ", ".join(gamekit.SAYINGS))
+                raise Refusal("bad_message", "this game has free chat: send type chat")
+            body = {"kind": "say", "seat": conn.seat, "ply": self.ply, **said}
+        else:
+            if not gamekit.chat_allowed(self.game.name):
+                raise Refusal("no_chat", "Regicide allows no free chat (rules 1.15): choose "
+                                         "one of the allowed messages")
+            text = gamekit.clean_chat(payload)
+            if text is None:
+                raise Refusal("bad_message", f"text: 1 to {gamekit.CHAT_MAX} characters")
+            body = {"kind": "chat", "seat": conn.seat, "ply": self.ply, "text": text}
+        self.manager.limits.check("talk_rate", self.id, str(conn.seat))
+        await self.manager.write(self.manager.store.add_message, self.id, conn.seat, body["kind"], body)
+        self.messages.append(body)
+        del self.messages[:-100]
+        self.last_active = time.monotonic()
+        self.broadcast({"type": "talk", **body})
+
+    def announce_rematch(self, table_id: str) -> None:
+        """Tell every page of this finished table where the rematch is (each page moves to
+        it with its own seat token, which the rematch keeps)."""
+        self.next_table = table_id
+        self.broadcast({"type": "rematch", "table": table_id})
+
+    async def hint(self, seat: int | None) -> dict[str, Any]:
+        """A suggested move for ``seat`` at a table created with hints: the table's default
+        search bot decides from that seat's view only (in the bot pool). Returns the ``hint``
+        message ``{"type": "hint", "ply", "action"}`` (the action in notation, legal at that
+        ply). Raises ``Refusal`` (``no_hints``, ``spectator``, ``not_your_turn``, ``busy``,
+        ``finished``, ``expired``, ``table_broken``)."""
+        from regalia.server.botrunner import decide
+
+        if not self.hints:
+            raise Refusal("no_hints", "this table was created without hints")
+        if seat is None:
+            raise Refusal("spectator", "spectators cannot ask for a hint")
+        self._check_open()
+        g, st, ply = self.game, self.state, self.ply
+        if g.current_seat(st) != seat or self.seats[seat].by_bot:
+            raise Refusal("not_your_turn", "a hint is given only when it is your turn")
+        if self._hinting:
+            raise Refusal("busy", "a hint is already being worked out; wait a moment")
+        self._hinting = True
+        try:
+            legal = list(g.legal_actions(st))
+            action = await self.manager.bots.run(
+                decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
+                self.bot_rng.getrandbits(64), self.manager.settings.bot_budget)
+        finally:
+            self._hinting = False
+        return {"type": "hint", "ply": ply, "action": g.action_to_text(st, action)}
