@@ -57,13 +57,14 @@ def running_app(db_url: str, **kwargs):
 
 
 def new_table(client, game: str = "regicide", seats: list[Any] | None = None,
-              options: dict | None = None, seed: int | None = None) -> dict[str, Any]:
+              options: dict | None = None, seed: int | None = None, **fields: Any) -> dict[str, Any]:
     """POST /api/tables; ``seats`` entries are "human" or a bot name; ``seed`` is given to the
-    server's test seed source, never in the request."""
+    server's test seed source, never in the request; ``fields``: more body fields (e.g.
+    ``hints=True``)."""
     seats = seats or ["human"]
     body: dict[str, Any] = {"game": game, "players": len(seats), "options": options or {},
                             "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s}
-                                      for s in seats]}
+                                      for s in seats], **fields}
     if seed is not None:
         client.seeds.next.append(seed)
     r = client.post("/api/tables", json=body)

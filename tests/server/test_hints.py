@@ -13,11 +13,7 @@ SOLO = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}], "hints":
 
 
 def hint_table(client, seed: int | None = None) -> dict:
-    if seed is not None:
-        client.seeds.next.append(seed)
-    r = client.post("/api/tables", json=SOLO)
-    assert r.status_code == 201, r.text
-    return r.json()
+    return new_table(client, "regicide", ["human"], seed=seed, hints=True)
 
 
 def test_a_hint_is_a_legal_move_at_its_ply(client):
