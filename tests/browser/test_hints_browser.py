@@ -41,6 +41,7 @@ def test_the_hint_button_selects_the_suggested_move(server, chromium, shots):
     if detail.startswith("Play "):
         page.click("#act-play")
         wait_ply(page, st["ply"] + 1)
+        assert page.locator(".toast.hint").count() == 0   # the hint was for the last ply
     assert not errors, errors
     ctx.close()
 
@@ -66,7 +67,10 @@ def test_the_replay_analyses_a_players_decisions(server, chromium, shots):
     first = items.first.get_attribute("id")
     items.first.click()
     index = int(first.split("-")[1])
-    assert page.input_value("#slider") == str(index + 1)
+    assert page.input_value("#slider") == str(index)      # the position of that choice
+    page.select_option("#lang", "es")                     # the panel follows the language
+    page.wait_for_function("() => document.getElementById('analysis').textContent.includes('% de ganar')")
+    assert "Decisiones de Bot (heurístico)" in page.inner_text("#analysis-status")
     shots(page, "replay-analysis-pt-BR", full_page=False)
     assert not errors, errors
     ctx.close()

@@ -140,6 +140,14 @@ def test_a_first_visit_asks_a_nickname_once_and_the_seat_shows_it(server, chromi
     page.wait_for_function("() => document.querySelector('.players').textContent.includes('Zoé la <i>reine</i>')")
     assert page.locator(".players i").count() == 0
     assert page.evaluate("() => localStorage.getItem('regalia.name')") == "Zoé la <i>reine</i>"
+    # the same seat link opened in another browser keeps the seat's name, without asking
+    other = chromium.new_context(nickname=None, viewport={"width": 390, "height": 844}, locale="en-US")
+    elsewhere = other.new_page()
+    elsewhere.goto(page.url)
+    wait_state(elsewhere)
+    elsewhere.wait_for_function("() => localStorage.getItem('regalia.name') === 'Zoé la <i>reine</i>'")
+    assert elsewhere.locator("#name-dlg[open]").count() == 0
+    other.close()
     # kept in this browser: the next table does not ask again
     page.goto(server.url + "/")
     page.wait_for_selector(".game-tile")
@@ -148,4 +156,17 @@ def test_a_first_visit_asks_a_nickname_once_and_the_seat_shows_it(server, chromi
     wait_state(page)
     page.wait_for_function("() => document.querySelector('.players').textContent.includes('Zoé')")
     assert page.locator("#name-dlg[open]").count() == 0
+    ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+def test_the_lobby_fits_a_phone_in_every_language(server, chromium, locale):
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, locale=locale,
+                               is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    for players in ("1", "4"):
+        page.click(f'.seg[data-players="{players}"]')
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, (locale, players)
     ctx.close()

@@ -25,6 +25,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     url = database_url or DEFAULT_DATABASE_URL
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
                         format="%(levelname)s:     %(name)s: %(message)s")
+    if log_level.lower() != "debug":  # the migrations' plugin setup is noise at start
+        logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
         store = Store(url, wait=settings.write_timeout * 0.8)
         store.check_writable()

@@ -56,7 +56,8 @@ function renderSeats() {
       const sel = el("select", { id: "seat-" + i, "aria-label": t("seat.player", { n: i + 1 }),
         onchange: () => { const v = sel.value; form.seats[i] = v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) }; } });
       sel.append(el("option", { value: "human", selected: s.kind === "human" }, t("lobby.seat_human")));
-      for (const b of g.bots) sel.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, t("lobby.seat_bot", { name: has("bot." + b) ? t("bot." + b) : b })));
+      // medals are solo only, and the solo seat is the creator's: no "aims at medals" bots here
+      for (const b of g.bots.filter((name) => !name.endsWith("-medal"))) sel.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, t("lobby.seat_bot", { name: has("bot." + b) ? t("bot." + b) : b })));
       control = sel;
     }
     box.append(el("div", { class: "seat-row" }, el("span", { class: "seat-num" }, t("seat.player", { n: i + 1 })), control));

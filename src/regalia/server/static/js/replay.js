@@ -45,10 +45,23 @@ function show(i) {
 }
 
 // The analysis panel (Regicide): each decision of the chosen player, the win chance of the
-// move played and of the best move; the three costliest marked; a click shows that move.
+// move played and of the best move; the three costliest marked; a click shows the position
+// where that choice was made.
 let analysis = null;
+let status = null;  // {key[, seat]} or {text}: the panel's status line
+
+function seatOptions() {
+  const sel = $("analysis-seat");
+  const chosen = sel.value;
+  sel.innerHTML = "";
+  for (let k = 0; k < R.players; k++) sel.append(el("option", { value: String(k), selected: String(k) === chosen }, C.seatName(k)));
+}
 
 function renderAnalysis() {
+  if (!R || R.game !== "regicide") return;
+  seatOptions();
+  $("analysis-status").textContent = !status ? ""
+    : status.key ? t(status.key, status.seat === undefined ? {} : { who: C.seatName(status.seat) }) : status.text;
   const ol = $("analysis");
   ol.innerHTML = "";
   if (!analysis) return;
@@ -57,7 +70,7 @@ function renderAnalysis() {
   for (const d of analysis.decisions) {
     const same = d.best === d.played;
     ol.append(el("li", { class: "analysis-item" + (d.marked ? " marked" : ""), id: "decision-" + d.index,
-      tabindex: "0", onclick: () => show(d.index + 1), onkeydown: (e) => { if (e.key === "Enter") show(d.index + 1); } },
+      tabindex: "0", onclick: () => show(d.index), onkeydown: (e) => { if (e.key === "Enter") show(d.index); } },
     el("b", {}, (d.marked ? "! " : "") + t("analysis.move", { n: d.index + 1 })), " ",
     t("analysis.played", { move: regicide.moveText(d.played, C, "move"), p: pct(d.played_win) }),
     same ? el("span", { class: "muted" }, " · " + t("analysis.same"))
@@ -68,19 +81,20 @@ function renderAnalysis() {
 async function runAnalysis() {
   const seat = Number($("analysis-seat").value);
   $("analyse-btn").disabled = true;
-  $("analysis-status").textContent = t("analysis.working");
+  status = { key: "analysis.working" };
+  renderAnalysis();
   try {
     const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis?seat=${seat + 1}`);
     const body = await r.json();
     if (!r.ok) {
       analysis = null;
-      $("analysis-status").textContent = has("error." + body.code) ? t("error." + body.code) : body.error;
+      status = has("error." + body.code) ? { key: "error." + body.code } : { text: body.error };
     } else {
       analysis = body;
-      $("analysis-status").textContent = t("analysis.done", { who: C.seatName(seat) });
+      status = { key: "analysis.done", seat };
     }
   } catch (e) {
-    $("analysis-status").textContent = t("error.generic");
+    status = { key: "error.generic" };
   }
   $("analyse-btn").disabled = false;
   renderAnalysis();
@@ -89,10 +103,8 @@ async function runAnalysis() {
 function setupAnalysis() {
   if (R.game !== "regicide") return;
   $("analysis-panel").hidden = false;
-  const sel = $("analysis-seat");
-  sel.innerHTML = "";
-  for (let k = 0; k < R.players; k++) sel.append(el("option", { value: String(k) }, C.seatName(k)));
   $("analyse-btn").onclick = runAnalysis;
+  renderAnalysis();
 }
 
 function play() {

@@ -10,7 +10,7 @@ import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
 import { invitesFor, remember } from "./mytables.js";
 import { linkRow } from "./links.js";
-import { askName, myName, seatDisplay } from "./names.js";
+import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { renderSocialBar, socialEnd } from "./social.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
@@ -128,12 +128,24 @@ function onMessage(msg) {
     case "state": {
       if (msg.log_start === 0) M.log = [];
       M.log = M.log.slice(0, msg.log_start).concat(msg.log);
-      if (msg.ply !== M.selPly) { M.sel = []; M.selPly = msg.ply; }
+      if (msg.ply !== M.selPly) {
+        M.sel = [];
+        M.selPly = msg.ply;
+        document.querySelectorAll(".toast.hint").forEach((n) => n.remove());  // a hint is for its ply
+      }
       if (M.inflight && msg.ply > M.inflight.ply) M.inflight = null;
       M.prev = M.state;
       M.state = msg;
       M.pending = false;
       if (M.queued) sendQueued();
+      if (M.needName) {
+        // a browser without a nickname: the seat's own name is kept if it has one (the
+        // player's link opened elsewhere), else the player is asked once
+        M.needName = false;
+        const mine = (msg.seats || [])[msg.seat];
+        if (mine && mine.name) setMyName(mine.name);
+        else askName($("name-dlg"), el).then((name) => socket.send({ type: "name", name }));
+      }
       M.animate = true;
       render();
       M.animate = false;
@@ -159,7 +171,7 @@ function onMessage(msg) {
       break;
     case "hint":
       M.hinting = false;
-      if (M.state && msg.ply === M.state.ply && game().applyHint) toast(t("hints.title"), game().applyHint(msg.action, M, C));
+      if (M.state && msg.ply === M.state.ply && game().applyHint) toast(t("hints.title"), game().applyHint(msg.action, M, C), "info hint");
       render();
       break;
     case "error":
@@ -266,7 +278,7 @@ function setupChrome() {
     socket.send({ type: "bot", seat: M.welcome.seat, on: true });
     setTimeout(() => { location.href = "/"; }, 300);
   };
-  if (seated && !myName()) askName($("name-dlg"), el).then((name) => socket.send({ type: "name", name }));
+  M.needName = seated && !myName();  // settled at the first state, which names the seats
   // Solo: nobody to invite or talk to.
   $("invite-btn").hidden = solo;
   $("invite-btn").onclick = () => openInvite(invites);
@@ -309,8 +321,13 @@ function renderLog() {
 function talkLine(m) {
   const who = seatLabel(m.seat);
   let text;
-  if (m.kind === "say") text = t("say." + m.message_id, m.params || {});
-  else text = m.text;
+  if (m.kind === "say") {
+    // a count said ("3 cards") picks the text's singular or plural form
+    const p = { ...(m.params || {}) };
+    const counts = Object.values(p).filter((v) => typeof v === "number");
+    if (counts.length === 1) p.n = counts[0];
+    text = t("say." + m.message_id, p);
+  } else text = m.text;
   return el("li", { class: "talk-" + m.kind + (m.seat === C.me ? " mine" : "") },
     el("b", {}, who + ": "), el("span", {}, text));
 }
