@@ -55,7 +55,7 @@ def describe(e: dict[str, Any]) -> str:
             for seat, n in sorted(e["counts"].items(), key=lambda kv: int(kv[0]))) + "."
     if k in ("draw", "refresh"):
         if e.get("cards"):
-            text += f" You drew {cards_words(e['cards'])}."
+            text += f" Drawn: {cards_words(e['cards'])}."  # as the browser says it; a replay shows it to all
         for seat, cards in (e.get("known") or {}).items():
             text += f" {seat_name(int(seat))} took {cards_words(cards)} from the top of the Tavern."
         return text
