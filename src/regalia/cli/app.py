@@ -313,10 +313,13 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                log_level=log_level)
 
 
+SEARCH_BOT = {"regicide": "montecarlo", "ribauds": "ismcts"}  # regalia eval's default bots
+
+
 @app.command("eval")
 def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
           players: str = typer.Option("1", help="Regicide player counts, comma separated, e.g. 1,2,3,4"),
-          bot: str = typer.Option("ismcts", help="the bot evaluated (every seat in Regicide)"),
+          bot: str = typer.Option("", help="the bot evaluated (every seat in Regicide; default: the strongest search bot, montecarlo for Regicide, ismcts for Ribauds)"),
           opponent: str = typer.Option("random,heuristic", help="Ribauds: opponents, comma separated"),
           deals: int = typer.Option(100, help="how many benchmark deals (per player count)"),
           offset: int = typer.Option(0, help="skip this many deals of the set first"),
@@ -331,6 +334,7 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
     """Play bots on the published benchmark deals and report win rates."""
     from regalia.sim import evaluate, report
 
+    bot = bot or SEARCH_BOT.get(game.lower(), "")
     try:
         counts = [int(p) for p in players.split(",") if p.strip()]
         rep = report.run_eval(game.lower(), counts, bot, [o.strip() for o in opponent.split(",") if o.strip()],
