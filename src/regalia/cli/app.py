@@ -361,8 +361,7 @@ def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of 
           json_output: bool = typer.Option(False, "--json", help="print the result as JSON"),
           out: Optional[Path] = typer.Option(None, help="deal set: write the JSON report here, "
                                              "rewritten after each deal")) -> None:
-    """Decide solo deals with full knowledge of the future: winnable or not, best medal,
-    a winning line."""
+    """Decide solo deals knowing the whole future: winnable, best medal, a winning line."""
     from regalia.sim import solve as S
     from regalia.sim import solve_set
     from regalia.sim.deals import load_deals
@@ -436,8 +435,8 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
             candidates: int = typer.Option(8, help="moves the policy proposes beside the one played"),
             seed: int = typer.Option(0, help="seed of the sampling"),
             json_output: bool = typer.Option(False, "--json", help="print the analysis as JSON")) -> None:
-    """Win chance of each move a seat played and of the best move, estimated from that
-    seat's view only; the three costliest moves are marked."""
+    """Each move's win chance and the best move's, from the seat's view; costliest marked."""
+    from regalia.games.regicide.describe import cards_words
     from regalia.sim.analyse import analyse_record
 
     try:
@@ -465,10 +464,17 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
     typer.echo(f"player {seat}: {len(decisions)} decisions with a choice; win chance of the "
                f"move played and of the best move ({worlds} positions sampled from the "
                f"player's view each); ! marks the three costliest")
+    def words(action: str) -> str:  # "play TC 5C" -> "play 10♣ 5♣", as the log writes cards
+        verb, *rest = action.split()
+        try:
+            return " ".join([verb, cards_words(rest)]) if verb in ("play", "discard") else action
+        except (RegaliaError, ValueError):
+            return action
+
     for d in decisions:
         typer.echo(f"{'!' if d.marked else ' '} {d.index + 1:3d} {d.phase:7s} "
-                   f"{d.played:22s} {100 * d.played_win:5.1f}%   best {d.best:22s} "
-                   f"{100 * d.best_win:5.1f}%" + (f"  -{100 * d.cost:.1f}" if d.cost else ""))
+                   f"{words(d.played):22s} {100 * d.played_win:5.1f}%   best {words(d.best):22s} "
+                   f"{100 * d.best_win:5.1f}%" + (f"  ({100 * d.cost:.1f} points lost)" if d.cost else ""))
 
 
 def main() -> None:
