@@ -69,6 +69,7 @@ def test_a_game_won_with_hints_shows_no_medal(client):
         won = [e for e in me.log if e.get("kind") == "won"] or [e for e in st["log"] if e.get("kind") == "won"]
         assert bool(st["view"]["medal"]) is medal_shown
         assert bool(st["outcome"]["medal"]) is medal_shown
+        assert bool(client.get(f"/api/tables/{d['id']}").json()["outcome"]["medal"]) is medal_shown
         assert won and bool(won[-1].get("medal")) is medal_shown
         replay = client.get(f"/api/tables/{d['id']}/replay").json()
         assert bool(replay["outcome"]["medal"]) is medal_shown

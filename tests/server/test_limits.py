@@ -169,7 +169,7 @@ def test_rate_limits_start_no_thread_and_forget_expired_keys(monkeypatch):
     from regalia.server.settings import Settings
 
     clock = [1000.0]
-    monkeypatch.setattr(ratelimits.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(ratelimits, "clock", lambda: clock[0])
     limits_ = ratelimits.RateLimits(Settings(message_rate="2/second"))
     threads = threading.active_count()
     limits_.check("message_rate", "10.0.0.1")

@@ -505,5 +505,5 @@ def replay_of(table) -> dict[str, Any]:
                        for e in events],
         })
     return {"id": table.id, "game": g.name, "players": len(table.seats),
-            "record": record.to_json(), "outcome": plain(gamekit.outcome(g, table.state)),
+            "record": record.to_json(), "outcome": table.outcome(),
             "seats": table.seats_info(), "steps": steps, "hints": table.hints}

@@ -63,6 +63,9 @@ class TableManager:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regalia-db")
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
         self.limits = RateLimits(self.settings)
+        # game analyses: a pool of their own (one at a time), so that they never hold up a
+        # table's bots; the finished ones kept
+        self.analysis_pool = BotPool(1, self.settings.bot_processes)
         self.analyses: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
         self._analysing: dict[tuple[str, int], asyncio.Future] = {}
         self.connections: Counter[str] = Counter()  # open websockets per client address
@@ -164,6 +167,7 @@ class TableManager:
             except (asyncio.CancelledError, Exception):
                 pass
         await asyncio.to_thread(self.bots.close)
+        await asyncio.to_thread(self.analysis_pool.close)
         self.executor.shutdown(wait=True)
 
     async def _janitor_loop(self) -> None:
@@ -335,9 +339,10 @@ class TableManager:
         """The analysis of a finished Regicide game for ``seat`` (0-based): each decision of
         that player with the win chance of the move played and of the best move, from that
         player's view only (``regalia.sim.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
-        the three costliest marked. Worked out once in the bot pool (askers of the same one
-        meanwhile wait for it) and kept for the ``ANALYSES_KEPT`` latest. Raises ``Refusal``
-        (``not_finished``, ``bad_request``, ``analysis_failed``)."""
+        the three costliest marked. Worked out once, in a pool of its own (askers of the same
+        one meanwhile wait for it; it is kept even if they all left), and kept for the
+        ``ANALYSES_KEPT`` latest. Raises ``Refusal`` (``not_finished``, ``bad_request``,
+        ``analysis_failed``)."""
         if not table.finished:
             raise Refusal("not_finished", "the analysis opens when the game is over")
         if table.game.name != "regicide":
@@ -350,20 +355,29 @@ class TableManager:
             return self.analyses[key]
         job = self._analysing.get(key)
         if job is None:
-            job = asyncio.ensure_future(self.bots.run(
+            job = asyncio.ensure_future(self.analysis_pool.run(
                 analyse, table.match.record().to_json(), seat, ANALYSIS_WORLDS))
             self._analysing[key] = job
-            job.add_done_callback(lambda _: self._analysing.pop(key, None))
+            job.add_done_callback(partial(self._analysed, key))
         try:
-            result = await asyncio.shield(job)
-        except Exception as e:  # noqa: BLE001 - said to the asker, logged for the operator
-            log.exception("analysis of table %s seat %s failed", table.id, seat)
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - said to the asker, logged by _analysed
             raise Refusal("analysis_failed", "the analysis could not be worked out; try "
                                              "again later") from e
-        self.analyses[key] = result
+
+    def _analysed(self, key: tuple[str, int], job: asyncio.Future) -> None:
+        """An analysis job ended: keep its result (whoever still waits), or log its failure."""
+        self._analysing.pop(key, None)
+        if job.cancelled():
+            return
+        if job.exception() is not None:
+            log.error("analysis of table %s seat %s failed: %r", key[0], key[1], job.exception())
+            return
+        self.analyses[key] = job.result()
         while len(self.analyses) > ANALYSES_KEPT:
             self.analyses.popitem(last=False)
-        return result
 
     async def open_tables(self) -> list[dict[str, Any]]:
         """The lobby's list of open tables with free seats (``GET /api/open``)."""

@@ -30,6 +30,11 @@ RATES = {"table_rate": "tables created", "message_rate": "messages",
 SWEEP_EVERY = 1.0  # seconds between two sweeps of the expired entries
 
 
+def clock() -> float:
+    """Seconds, for the sweeps' schedule (tests replace it)."""
+    return time.monotonic()
+
+
 class SweptMemoryStorage(MemoryStorage):
     """``limits``' ``MemoryStorage`` without its expiry timer thread: ``sweep()`` forgets the
     expired entries (the library's own expiry, called by ``RateLimits.check``) and the keys
@@ -37,7 +42,8 @@ class SweptMemoryStorage(MemoryStorage):
 
     def __init__(self) -> None:
         super().__init__()
-        self.timer.cancel()
+        self.timer.cancel()  # the library starts one at once: stopped, and waited for
+        self.timer.join()
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # the library's private hook
         pass
@@ -56,11 +62,11 @@ class RateLimits:
         self.window = MovingWindowRateLimiter(self.storage)
         self.rates = {name: limits.parse(getattr(settings, name)) for name in RATES}
         self.texts = {name: getattr(settings, name) for name in RATES}
-        self.swept = time.monotonic()
+        self.swept = clock()
 
     def check(self, name: str, *key: str) -> None:
         """Raises ``Refusal("too_fast")`` (the event is not counted) over the rate."""
-        now = time.monotonic()
+        now = clock()
         if now - self.swept >= SWEEP_EVERY:
             self.swept = now
             self.storage.sweep()

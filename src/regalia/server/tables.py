@@ -169,9 +169,15 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
                 "current": self.game.current_seat(self.state), "seats": self.seats_info(),
                 "options": {k: v for k, v in self.config.items() if k != "players"},
                 "created_at": self.created_at.isoformat() if self.created_at else None,
-                "outcome": gamekit.outcome(self.game, self.state), "broken": self.broken,
+                "outcome": self.outcome(), "broken": self.broken,
                 "open": self.is_open, "waiting": self.waiting, "clock": self.clock_info(),
                 "next_table": self.next_table, "hints": self.hints}
+
+    def outcome(self) -> dict[str, Any] | None:
+        """The finished game's public result (``None`` while playing); no medal for a game
+        played with hints."""
+        out = gamekit.outcome(self.game, self.state)
+        return without_medal(out) if self.hints else out
 
     def state_message(self, seat: int | None, view: dict[str, Any], log_from: int) -> dict[str, Any]:
         """The ``state`` message for a connection of ``seat``: its view (the log as a tail
@@ -189,9 +195,9 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
                                                     for a in list(g.legal_actions(st))])
                 legal = self._legal_cache[1]
             side = gamekit.side_texts(g, st, seat)
-        outcome, log = gamekit.outcome(g, st), log_all[log_from:]
+        outcome, log = self.outcome(), log_all[log_from:]
         if self.hints:  # a game played with hints earns no medal
-            view, outcome, log = without_medal(view), without_medal(outcome), [without_medal(e) for e in log]
+            view, log = without_medal(view), [without_medal(e) for e in log]
         return {"type": "state", "table": self.id, "game": g.name, "ply": self.ply,
                 "seat": seat, "current": current, "finished": self.finished,
                 "outcome": outcome, "view": view, "legal": legal, "side": side,

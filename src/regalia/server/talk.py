@@ -4,12 +4,15 @@ created with hints."""
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
 from regalia.server import gamekit
 from regalia.server.broadcast import Conn
 from regalia.server.refusal import Refusal
+
+log = logging.getLogger("regalia.server")
 
 
 class Talk:
@@ -54,7 +57,7 @@ class Talk:
         search bot decides from that seat's view only (in the bot pool). Returns the ``hint``
         message ``{"type": "hint", "ply", "action"}`` (the action in notation, legal at that
         ply). Raises ``Refusal`` (``no_hints``, ``spectator``, ``not_your_turn``, ``busy``,
-        ``finished``, ``expired``, ``table_broken``)."""
+        ``hint_failed``, ``finished``, ``expired``, ``table_broken``)."""
         from regalia.server.botrunner import decide
 
         if not self.hints:
@@ -73,6 +76,9 @@ class Talk:
             action = await self.manager.bots.run(
                 decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
                 self.bot_rng.getrandbits(64), self.manager.settings.bot_budget)
+        except Exception as e:  # the pool closed at shutdown, or its worker died twice
+            log.error("table %s: a hint failed: %r", self.id, e)
+            raise Refusal("hint_failed", "no hint could be worked out now; try again") from None
         finally:
             self._hinting = False
         return {"type": "hint", "ply": ply, "action": g.action_to_text(st, action)}
