@@ -94,7 +94,10 @@ def test_two_nicknames_meet_through_the_open_tables_play_and_both_move_to_the_re
 
 
 def test_a_clock_runs_out_and_a_bot_takes_the_seat_until_the_player_takes_it_back(tmp_path, chromium, shots):
-    srv = Server(tmp_path / "clock.sqlite3", free_port(), extra=("--clock-presets", "tiny=2+1,rapid=600+15"))
+    # bots wait a second per move: once the seat is handed over, two bots would otherwise
+    # finish the game before the player can take the seat back
+    srv = Server(tmp_path / "clock.sqlite3", free_port(), bot_delay=1.0,
+                 extra=("--clock-presets", "tiny=2+1,rapid=600+15"))
     srv.start()
     try:
         ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
