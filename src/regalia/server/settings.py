@@ -51,7 +51,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         parse_presets(self.clock_presets)
-        for name in ("table_rate", "message_rate", "talk_rate", "join_rate", "analysis_rate"):
+        for name in (f.name for f in fields(self) if f.name.endswith("_rate")):
             try:
                 limits.parse(getattr(self, name))
             except ValueError:

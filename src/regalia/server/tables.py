@@ -82,8 +82,6 @@ class Move:
     clock: Clock | None = None  # the clocks after the move (``None``: unchanged)
 
 
-
-
 def without_medal(obj: dict[str, Any] | None) -> dict[str, Any] | None:
     """A view, outcome or log entry with its solo medal removed (a game played with hints)."""
     return {**obj, "medal": None} if obj and obj.get("medal") else obj
