@@ -20,6 +20,21 @@ human tables are driven, e.g. a human's move latency beside 20 search tables:
 address, so the per-address limits are raised unless ``--default-limits`` is given (give it
 when running this script against a server from before the limits existed).
 
+With ``--replicas N --redis-url URL --database-url URL`` it starts N replicas instead
+(``regalia serve --redis-url URL --replica rI --port BASE+I``, all on that database and
+Redis; the first one alone, so that it migrates the database, then the others) and spreads
+the client's connections round-robin over them: each new websocket and each new table goes
+to the next replica, so the seats of one table sit on different replicas. Besides moves/s and
+latency it prints, per stored move, the replicas' CPU milliseconds (each replica and its
+child processes, e.g. bot workers) and the PostgreSQL and Redis round trips (differences of
+the ``/healthz`` counters ``db_round_trips`` and ``redis_round_trips``, summed over the
+replicas; the two ``/healthz`` calls per replica are included), e.g. on a fresh database
+and a private Redis:
+
+    python benchmarks/bench_server.py --replicas 3 --players 2 --tables 10 --seconds 20 \
+        --redis-url redis://127.0.0.1:6390/0 \
+        --database-url postgresql+psycopg://postgres:regalia@127.0.0.1:5432/bench
+
 The client runs on the same machine as the server: on a small machine both share the CPUs.
 """
 
@@ -27,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -36,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -56,22 +73,92 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, db: Path, log: Path, extra: list[str]) -> subprocess.Popen:
+def free_ports(n: int) -> int:
+    """A base port such that base .. base+n-1 are all free on 127.0.0.1 (at the time)."""
+    import socket
+
+    for _ in range(100):
+        base = free_port()
+        if base + n > 65535:
+            continue
+        try:
+            for i in range(n):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", base + i))
+        except OSError:
+            continue
+        return base
+    raise SystemExit(f"no {n} consecutive free ports found")
+
+
+def launch_server(port: int, database_url: str, log: Path, extra: list[str]) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--port", str(port),
-           "--database-url", f"sqlite:///{db}", "--bot-delay", "0", "--log-level", "warning",
+           "--database-url", database_url, "--bot-delay", "0", "--log-level", "warning",
            *extra]
-    proc = subprocess.Popen(cmd, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    return subprocess.Popen(cmd, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+
+
+def wait_ready(proc: subprocess.Popen, port: int, log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                return proc
+                return
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit(f"the server exited:\n{log.read_text()[-2000:]}")
+                raise SystemExit(f"the server on port {port} exited:\n{log.read_text()[-2000:]}")
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"the server on port {port} did not start:\n{log.read_text()[-2000:]}")
+
+
+def start_server(port: int, db: Path, log: Path, extra: list[str]) -> subprocess.Popen:
+    proc = launch_server(port, f"sqlite:///{db}", log, extra)
+    wait_ready(proc, port, log)
+    return proc
+
+
+def start_replicas(n: int, base: int, database_url: str, redis_url: str, tmp: Path,
+                   extra: list[str]) -> list[subprocess.Popen]:
+    """N replicas on ports base .. base+n-1: the first alone (it migrates the database), then
+    the others together."""
+    procs: list[subprocess.Popen] = []
+
+    def launch(i: int) -> subprocess.Popen:
+        proc = launch_server(base + i, database_url, tmp / f"replica{i + 1}.log",
+                             ["--redis-url", redis_url, "--replica", f"r{i + 1}", *extra])
+        procs.append(proc)
+        return proc
+
+    try:
+        wait_ready(launch(0), base, tmp / "replica1.log")
+        for i, proc in [(i, launch(i)) for i in range(1, n)]:
+            wait_ready(proc, base + i, tmp / f"replica{i + 1}.log")
+    except BaseException:
+        stop_servers(procs)
+        raise
+    return procs
+
+
+def stop_servers(procs: list[subprocess.Popen]) -> None:
+    for proc in procs:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def healthz(port: int) -> dict:
+    """The replica's /healthz body (also when it answers 503)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as r:
+            return json.load(r)
+    except urllib.error.HTTPError as e:
+        return json.load(e)
 
 
 def create_table(port: int, players: int, bot: str | None = None) -> dict:
@@ -84,10 +171,22 @@ def create_table(port: int, players: int, bot: str | None = None) -> dict:
         return json.load(r)
 
 
+class Ports:
+    """The servers' ports; ``next()`` takes them in turn (one server: always the same)."""
+
+    def __init__(self, ports: list[int]) -> None:
+        self.ports = ports
+        self._turn = itertools.cycle(ports)
+
+    def next(self) -> int:
+        return next(self._turn)
+
+
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.errors = 0
+        self.closed = 0  # connections the server closed while the client was sending
         self.games = 0
         self.bot_games = 0
 
@@ -95,6 +194,14 @@ class Stats:
 async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
                      stop_at: float, done: asyncio.Event) -> None:
     """One seat's client: act whenever it is to act, until the game ends or time is up."""
+    try:
+        await play_seat(port, table, seat, stats, rng, stop_at, done)
+    except ConnectionClosed:
+        stats.closed += 1
+
+
+async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
+                    stop_at: float, done: asyncio.Event) -> None:
     token = table["seats"][seat]["token"]
     async with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}", max_size=2 ** 22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -136,13 +243,14 @@ async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: rando
                 await ws.send(json.dumps({"type": "act", "ply": m["ply"], "action": rng.choice(m["legal"])}))
 
 
-async def run_table_slot(port: int, players: int, stats: Stats, rng: random.Random,
+async def run_table_slot(ports: Ports, players: int, stats: Stats, rng: random.Random,
                          stop_at: float) -> None:
-    """Play games back to back on new tables until time is up."""
+    """Play games back to back on new tables until time is up (with several servers, the
+    table is created on the next one and each seat connects to the next one)."""
     while time.monotonic() < stop_at:
-        table = await asyncio.to_thread(create_table, port, players)
+        table = await asyncio.to_thread(create_table, ports.next(), players)
         done = asyncio.Event()
-        await asyncio.gather(*(drive_seat(port, table, k, stats, rng, stop_at, done)
+        await asyncio.gather(*(drive_seat(ports.next(), table, k, stats, rng, stop_at, done)
                                for k in range(players)))
         if done.is_set():
             stats.games += 1
@@ -153,9 +261,10 @@ def table_status(port: int, table_id: str) -> str:
         return json.load(r)["status"]
 
 
-async def run_bot_slot(port: int, players: int, bot: str, stop_at: float, games: list) -> None:
+async def run_bot_slot(ports: Ports, players: int, bot: str, stop_at: float, games: list) -> None:
     """Keep one all-bot table playing until time is up (a finished one is replaced)."""
     while time.monotonic() < stop_at:
+        port = ports.next()
         table = await asyncio.to_thread(create_table, port, players, bot)
         while time.monotonic() < stop_at:
             await asyncio.sleep(1.0)
@@ -173,6 +282,42 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def process_tree_cpu(root: int) -> tuple[float, dict[int, float]]:
+    """CPU seconds of a process's reaped children (``cutime + cstime``) and of each live
+    process in its tree, the root included (Linux ``/proc``)."""
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d))
+    tick = os.sysconf("SC_CLK_TCK")
+    reaped = 0.0
+    try:
+        fields = Path(f"/proc/{root}/stat").read_text().rsplit(")", 1)[1].split()
+        reaped = (int(fields[13]) + int(fields[14])) / tick
+    except OSError:
+        pass
+    live: dict[int, float] = {}
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        live[pid] = cpu_seconds(pid)
+        todo.extend(children.get(pid, []))
+    return reaped, live
+
+
+def tree_cpu_since(root: int, before: tuple[float, dict[int, float]]) -> float:
+    """CPU seconds the process and its descendants used since ``before`` (a
+    ``process_tree_cpu`` snapshot); those reaped meanwhile count through ``cutime``."""
+    reaped0, live0 = before
+    reaped1, live1 = process_tree_cpu(root)
+    return (reaped1 - reaped0) + sum(max(0.0, cpu - live0.get(pid, 0.0))
+                                     for pid, cpu in live1.items())
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -181,17 +326,18 @@ def pct(values: list[float], p: float) -> float:
     return values[k]
 
 
-async def bench(port: int, tables: int, players: int, seconds: float, seed: int,
+async def bench(ports: list[int], tables: int, players: int, seconds: float, seed: int,
                 bot_tables: int = 0, bot: str = "ismcts", bot_players: int = 2,
                 warmup: float = 0.0) -> Stats:
     stats = Stats()
     rng = random.Random(seed)
     stop_at = time.monotonic() + warmup + seconds
     bot_games: list = []
-    bots = [asyncio.ensure_future(run_bot_slot(port, bot_players, bot, stop_at, bot_games))
+    turn = Ports(ports)
+    bots = [asyncio.ensure_future(run_bot_slot(turn, bot_players, bot, stop_at, bot_games))
             for _ in range(bot_tables)]
     await asyncio.sleep(warmup)  # the bot tables are created and thinking
-    await asyncio.gather(*(run_table_slot(port, players, stats, random.Random(rng.random()), stop_at)
+    await asyncio.gather(*(run_table_slot(turn, players, stats, random.Random(rng.random()), stop_at)
                            for _ in range(tables)))
     await asyncio.gather(*bots)
     stats.bot_games = len(bot_games)
@@ -214,15 +360,31 @@ def main() -> None:
     parser.add_argument("--default-limits", action="store_true",
                         help="keep the server's per-address limits (every client here shares one "
                              "address, so by default they are raised out of the way)")
+    parser.add_argument("--replicas", type=int, default=0,
+                        help="start this many replicas (needs --redis-url and --database-url) and "
+                             "spread the connections round-robin over them")
+    parser.add_argument("--redis-url", help="the replicas' Redis (with --replicas)")
+    parser.add_argument("--database-url",
+                        help="the replicas' database, e.g. a fresh PostgreSQL database "
+                             "(with --replicas)")
+    parser.add_argument("--base-port", type=int, default=0,
+                        help="the replicas listen on BASE, BASE+1, ... (default: free ports)")
     args = parser.parse_args()
     if not args.default_limits:
         args.server_args = f"{UNLIMITED} {args.server_args}"
+    if args.replicas:
+        if not (args.redis_url and args.database_url):
+            parser.error("--replicas needs --redis-url and --database-url")
+        bench_replicas(args)
+        return
+    if args.redis_url or args.database_url:
+        parser.error("--redis-url and --database-url go with --replicas")
     tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
     port = free_port()
     server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
     try:
         t0, cpu0 = time.perf_counter(), cpu_seconds(server.pid)
-        stats = asyncio.run(bench(port, args.tables, args.players, args.seconds, args.seed,
+        stats = asyncio.run(bench([port], args.tables, args.players, args.seconds, args.seed,
                                   args.bot_tables, args.bot, args.bot_players,
                                   args.warmup if args.bot_tables else 0.0))
         elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
@@ -237,14 +399,79 @@ def main() -> None:
         print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
               f"bot games finished: {stats.bot_games}")
     print(f"elapsed: {elapsed:.1f} s; moves: {moves}; games finished: {stats.games}; "
-          f"errors: {stats.errors}")
+          f"errors: {stats.errors}" + closed_note(stats))
     print(f"throughput: {moves / elapsed:.0f} moves/s; server CPU {server_cpu:.1f} s"
           + (f" = {server_cpu / moves * 1000:.2f} ms per move (all of its work: moves, "
              f"connections, table creation)" if moves else ""))
+    print_latency(lat)
+
+
+def closed_note(stats: Stats) -> str:
+    return f"; connections closed by the server: {stats.closed}" if stats.closed else ""
+
+
+def print_latency(lat: list[float]) -> None:
     if lat:
         print(f"move latency: p50 {pct(lat, 50) * 1000:.1f} ms, p90 {pct(lat, 90) * 1000:.1f} ms, "
               f"p99 {pct(lat, 99) * 1000:.1f} ms, max {max(lat) * 1000:.1f} ms, "
               f"mean {statistics.fmean(lat) * 1000:.1f} ms")
+
+
+COUNTERS = ("moves", "db_round_trips", "redis_round_trips")
+
+
+def bench_replicas(args: argparse.Namespace) -> None:
+    """The --replicas mode (see the module docstring)."""
+    tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
+    base = args.base_port or free_ports(args.replicas)
+    ports = [base + i for i in range(args.replicas)]
+    procs = start_replicas(args.replicas, base, args.database_url, args.redis_url, tmp,
+                           args.server_args.split())
+    try:
+        first = [healthz(p) for p in ports]
+        for port, h in zip(ports, first):
+            missing = [k for k in (*COUNTERS, "replica", "redis") if k not in h]
+            if missing:
+                raise SystemExit(f"the replica on port {port} has no {', '.join(missing)} in "
+                                 f"/healthz (a server without multi-replica support?): {h}")
+            if h["redis"] != "ok":
+                raise SystemExit(f"the replica on port {port}: redis {h['redis']}")
+        cpu0 = [process_tree_cpu(p.pid) for p in procs]
+        t0 = time.perf_counter()
+        stats = asyncio.run(bench(ports, args.tables, args.players, args.seconds, args.seed,
+                                  args.bot_tables, args.bot, args.bot_players,
+                                  args.warmup if args.bot_tables else 0.0))
+        elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
+        cpu = [tree_cpu_since(p.pid, c) for p, c in zip(procs, cpu0)]
+        last = [healthz(p) for p in ports]
+    finally:
+        stop_servers(procs)
+    diff = [{k: b[k] - a[k] for k in COUNTERS} for a, b in zip(first, last)]
+    total = {k: sum(d[k] for d in diff) for k in COUNTERS}
+    lat = stats.latencies
+    moves = len(lat)
+    stored = total["moves"]
+    print(f"replicas: {args.replicas} (ports {ports[0]}-{ports[-1]}; connections and new tables "
+          f"round-robin over them)")
+    print(f"tables at once: {args.tables} ({args.players} seat(s) each, one websocket client per seat)")
+    if args.bot_tables:
+        print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
+              f"bot games finished: {stats.bot_games}")
+    print(f"elapsed: {elapsed:.1f} s; moves: {moves} (seen by the clients), {stored} stored "
+          f"(/healthz); games finished: {stats.games}; errors: {stats.errors}"
+          + closed_note(stats))
+    print(f"throughput: {moves / elapsed:.0f} moves/s; replicas' CPU {sum(cpu):.1f} s "
+          f"({', '.join(f'{c:.1f}' for c in cpu)})")
+    for i, (h, d, c) in enumerate(zip(last, diff, cpu)):
+        print(f"  replica {h['replica']} (port {ports[i]}): {d['moves']} moves stored, "
+              f"CPU {c:.1f} s, {d['db_round_trips']} database and {d['redis_round_trips']} "
+              f"Redis round trips, leases {len(h.get('leases') or [])}, redis {h['redis']}")
+    if stored:
+        print(f"per stored move: CPU {sum(cpu) / stored * 1000:.2f} ms in the replicas, "
+              f"{total['db_round_trips'] / stored:.2f} PostgreSQL round trips, "
+              f"{total['redis_round_trips'] / stored:.2f} Redis round trips (all of their work: "
+              f"moves, connections, table creation)")
+    print_latency(lat)
 
 
 if __name__ == "__main__":
