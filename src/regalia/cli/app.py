@@ -290,7 +290,14 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           open_list_max: int = typer.Option(_SETTINGS.open_list_max, help="open tables listed in the lobby"),
           clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated"),
           ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"),
-          analysis_rate: str = typer.Option(_SETTINGS.analysis_rate, help="game analyses per client address")) -> None:
+          analysis_rate: str = typer.Option(_SETTINGS.analysis_rate, help="game analyses per client address"),
+          redis_url: Optional[str] = typer.Option(
+              None, help="Redis shared by the replicas of one site, e.g. redis://127.0.0.1:6379/0 "
+                         "(README, \"Many processes\"); without it, one process serves alone"),
+          replica: Optional[str] = typer.Option(None, help="this replica's name (default: host name and process id)"),
+          forwarded_allow_ips: Optional[str] = typer.Option(
+              None, help="addresses of the load balancers whose X-Forwarded-For names the client "
+                         "(comma-separated, e.g. 127.0.0.1)")) -> None:
     """Serve the lobby and the online tables in the browser (README, "Limits and security")."""
     from regalia.server.run import serve as run_server
     from regalia.server.settings import Settings
@@ -310,7 +317,8 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
     except ValueError as e:
         _fail(f"regalia serve: {e}")
     run_server(host=host, port=port, database_url=database_url, settings=settings,
-               log_level=log_level)
+               log_level=log_level, redis_url=redis_url, replica=replica,
+               forwarded_allow_ips=forwarded_allow_ips)
 
 
 SEARCH_BOT = {"regicide": "montecarlo", "ribauds": "ismcts"}  # regalia eval's default bots

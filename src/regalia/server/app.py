@@ -109,12 +109,16 @@ REMATCH_SCHEMA = {"type": "object", "required": ["token"], "additionalProperties
 
 def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
                store: Store | None = None, seeds: SeedSource = secure_seed,
+               redis_url: str | None = None, replica: str | None = None,
                **overrides: Any) -> FastAPI:
     """The Regalia server as an ASGI app. ``settings`` (or keyword ``overrides`` of its
     fields, e.g. ``bot_delay=0``) sets the bots and every limit; ``seeds`` draws each new
     table's seed (tests may fix it here: no request can reach it). When the app starts the
     database is migrated and checked writable (``StoreUnavailable`` otherwise), abandoned
-    tables are expired and the unfinished ones with bots rebuilt from their move log."""
+    tables are expired and the unfinished ones with bots rebuilt from their move log.
+    ``redis_url``: this server is one replica of a site whose replicas share the database and
+    this Redis (``cluster``), named ``replica`` (default: host name and process id); the app
+    fails to start (``ConnectionError``) when Redis does not answer."""
     settings = replace(settings or Settings(), **overrides)
     state: dict[str, Any] = {}
 
@@ -123,7 +127,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         st = store or await asyncio.to_thread(Store, database_url, wait=settings.write_timeout * 0.8)
         try:
             await asyncio.to_thread(st.check_writable)
-            manager = TableManager(st, settings, seeds)
+            manager = TableManager(st, settings, seeds, redis_url, replica)
             state["manager"] = manager
             app.state.manager = manager
             await manager.start()
@@ -214,7 +218,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     async def join_table(table_id: str, request: Request) -> Any:
         try:
             name = await json_body(request, "name")
-            manager().limits.check("join_rate", client_address(request))
+            await manager().limits.hit("join_rate", client_address(request))
             t = await find(table_id)
             if isinstance(t, JSONResponse):
                 return t
@@ -229,7 +233,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     async def rematch(table_id: str, request: Request) -> Any:
         try:
             token = await json_body(request, "token")
-            manager().limits.check("table_rate", client_address(request))
+            await manager().limits.hit("table_rate", client_address(request))
             t = await find(table_id)
             if isinstance(t, JSONResponse):
                 return t
@@ -248,7 +252,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             return JSONResponse({"error": "the body must be JSON", "code": "bad_request"},
                                 status_code=400)
         try:
-            manager().limits.check("table_rate", client_address(request))
+            await manager().limits.hit("table_rate", client_address(request))
             table, tokens, watch = await manager().create(body)
         except Refusal as e:
             return refused(e)
@@ -305,7 +309,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         try:
             m = manager()
             if (t.id, seat - 1) not in m.analyses:  # only work to do counts against the rate
-                m.limits.check("analysis_rate", client_address(request))
+                await m.limits.hit("analysis_rate", client_address(request))
             decisions = await m.analysis(t, seat - 1)
         except Refusal as e:
             return refused(e)
@@ -316,17 +320,14 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         m = manager()
         address = client_address(ws)
         await ws.accept()
-        if m.connections[address] >= settings.connections_per_address:
+        if not await m.connection_opened(address):
             await close_with(ws, "too_many_connections", "too many open connections from your "
                              f"address (at most {settings.connections_per_address})", SLOW_READER)
             return
-        m.connections[address] += 1
         try:
             await serve_socket(ws, m, table_id, address)
         finally:
-            m.connections[address] -= 1
-            if m.connections[address] <= 0:
-                del m.connections[address]
+            await m.connection_closed(address)
 
     async def serve_socket(ws: WebSocket, m: TableManager, table_id: str, address: str) -> None:
         try:
@@ -365,7 +366,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                 if raw is None:
                     raw = (msg.get("bytes") or b"").decode("utf-8", "replace")
                 try:
-                    m.limits.check("message_rate", address)
+                    await m.limits.hit("message_rate", address)
                 except Refusal as e:
                     error(e.code, e.message + "; this message was ignored")
                     continue

@@ -104,7 +104,8 @@ class Broadcaster:
                 self._seats_changed()
 
     def spectators(self) -> int:
-        return sum(1 for c in self.conns if c.seat is None)
+        """Spectators connected (to any replica)."""
+        return self.presence()[1]
 
     def _send_state(self, conn: Conn, view: dict[str, Any]) -> None:
         msg = self.state_message(conn.seat, view, conn.log_sent)
@@ -126,6 +127,7 @@ class Broadcaster:
     def _flush_seats(self) -> None:
         self._seats_timer = None
         self.broadcast({"type": "seats", "seats": self.seats_info()})
+        self.presence_changed()
 
     def broadcast(self, msg: dict[str, Any]) -> None:
         text = encode(msg)

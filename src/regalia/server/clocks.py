@@ -155,7 +155,7 @@ class ClockKeeper:
             self._clock_timer.cancel()
             self._clock_timer = None
         running = self.running_seat()
-        if running is None or self.closing:
+        if running is None or self.closing or not self.runs_bots:  # another replica's alarm
             return
         left = self.clock.remaining(running, running, wall())
         self._clock_timer = asyncio.get_running_loop().call_later(
@@ -165,7 +165,7 @@ class ClockKeeper:
         """The seat's time ran out: a bot takes it, everyone is told."""
         try:
             async with self.lock:
-                if self.closing or self.running_seat() != seat:
+                if self.closing or self.running_seat() != seat or not self.runs_bots:
                     return
                 if self.clock.remaining(seat, seat, wall()) > 0.005:
                     self.arm_clock()
@@ -177,8 +177,10 @@ class ClockKeeper:
                                          True, clock.to_json())
                 self.seats[seat].bot_replaces = True
                 self.clock = clock
-                self.broadcast({"type": "timeout", "seat": seat, "ply": self.ply})
+                timeout = {"type": "timeout", "seat": seat, "ply": self.ply}
+                self.broadcast(timeout)
                 self.broadcast_state()
+                self.tell_others("sync", msg=timeout)
                 self.arm_clock()
         except Refusal:  # the database refused: try again shortly
             if not self.closing:

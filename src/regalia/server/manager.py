@@ -12,6 +12,9 @@ and unloaded again when idle, abandoned ones expired, every durable write bounde
 * Writes: moves of all tables are stored together (group commit); a write the database
   cannot take within ``write_timeout`` seconds is refused (``Refusal("storage")``) and
   nothing is applied. ``store_error`` holds the last failure until a write succeeds.
+* Many replicas (``redis_url``): ``cluster.Cluster`` links this server to the others; the
+  tables with bots or clocks are loaded by whichever replica takes their lease (instead of
+  all at start), and a table loaded here takes its lease when it is free.
 """
 
 from __future__ import annotations
@@ -33,9 +36,10 @@ from regalia.games import GAME_NAMES, get_game
 from regalia.server import gamekit
 from regalia.server.botrunner import BotPool, analyse
 from regalia.server.clocks import Clock, parse_presets
-from regalia.server.ratelimits import RateLimits
+from regalia.server.cluster import Cluster
+from regalia.server.ratelimits import RateLimits, SharedRateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
-from regalia.server.store import ABANDONED, BOT, HUMAN, NewSeat, Store, now, reason
+from regalia.server.store import ABANDONED, BOT, HUMAN, Conflict, NewSeat, Store, now, reason
 from regalia.server.refusal import Refusal
 from regalia.server.tables import Table
 
@@ -52,7 +56,8 @@ class TableManager:
     """The tables of one server (see the module docstring)."""
 
     def __init__(self, store: Store, settings: Settings | None = None,
-                 seeds: SeedSource = secure_seed) -> None:
+                 seeds: SeedSource = secure_seed, redis_url: str | None = None,
+                 replica: str | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.seeds = seeds
@@ -62,7 +67,11 @@ class TableManager:
         workers = 1 if store.engine.dialect.name == "sqlite" else 4
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regalia-db")
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
-        self.limits = RateLimits(self.settings)
+        self.cluster: Cluster | None = None
+        if redis_url:
+            self.cluster = Cluster(redis_url, self, replica)
+        self.limits = (SharedRateLimits(self.settings, self.cluster) if self.cluster
+                       else RateLimits(self.settings))
         # game analyses: a pool of their own (one at a time), so that they never hold up a
         # table's bots; the finished ones kept
         self.analysis_pool = BotPool(1, self.settings.bot_processes)
@@ -91,7 +100,7 @@ class TableManager:
             self._failed("no answer within the write timeout")
             raise Refusal("storage", "the server's database did not answer in time; "
                                      "nothing was saved: try again later") from None
-        except Refusal:
+        except (Refusal, Conflict):
             raise
         except Exception as e:
             self._failed(reason(e))
@@ -142,20 +151,30 @@ class TableManager:
     # -- life ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Expire abandoned tables, then load the unfinished tables with bots."""
+        """Expire abandoned tables, then load the unfinished tables with bots (with many
+        replicas: join the others; the tables come with their leases). Raises
+        ``ConnectionError`` when Redis does not answer."""
         await self._expire()
+        if self.cluster is not None:
+            await self.cluster.start()
+        else:
+            await self._load_active()
+        self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
+
+    async def _load_active(self) -> None:
         for table_id in await self.db(self.store.active_table_ids):
             try:
                 await self.get(table_id)
             except Exception:
                 log.exception("table %s could not be rebuilt from its move log", table_id)
-        self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
 
     async def stop(self) -> None:
         if self._janitor is not None:
             self._janitor.cancel()
         for t in list(self.tables.values()):
             await t.stop()
+        if self.cluster is not None:
+            await self.cluster.stop()
         if self._writer is not None:
             for _ in range(50):  # let the moves already submitted reach the disk
                 if not self._pending:
@@ -190,6 +209,8 @@ class TableManager:
         for t in gone:
             del self.tables[t.id]
             await t.stop()
+            if self.cluster is not None:
+                await self.cluster.release(t.id)
         return len(gone)
 
     async def _expire(self) -> None:
@@ -201,6 +222,8 @@ class TableManager:
             return
         for table_id in ids:
             log.info("table %s expired (abandoned)", table_id)
+            if self.cluster is not None:
+                self.cluster.publish(table_id, {"k": "sync"})
             t = self.tables.get(table_id)
             if t is not None:
                 t.status = ABANDONED
@@ -232,6 +255,12 @@ class TableManager:
             t = Table(self, data) if data is not None else None
             if t is not None:
                 self.tables[table_id] = t
+                if self.cluster is not None and t.open and not self.cluster.holds(table_id):
+                    try:  # its bots and clock run here unless another replica runs them
+                        await self.cluster.acquire(table_id)
+                    except Exception as e:  # noqa: BLE001 - the lease round tries again
+                        log.warning("table %s: its lease could not be asked for: %s",
+                                    table_id, e)
                 t.start()
             return t
         finally:
@@ -326,10 +355,15 @@ class TableManager:
                 seats = [NewSeat(s.kind, s.bot_name, s.name, s.claimed or s.kind == BOT,
                                  s.token_hash) for s in old.seats]
                 clock = old.clock.config() if old.clock else None
-                table_id, _, _ = await self.write(partial(
-                    self.store.create_table, old.game.name, dict(old.config), self.seeds(),
-                    seats, clock=clock, after=old.id, hints=old.hints))
-                old.announce_rematch(table_id)
+                try:
+                    table_id, _, _ = await self.write(partial(
+                        self.store.create_table, old.game.name, dict(old.config), self.seeds(),
+                        seats, clock=clock, after=old.id, hints=old.hints))
+                except Conflict:  # another replica stored the rematch first: read it
+                    await old.sync()
+                else:
+                    old.announce_rematch(table_id)
+                    old.tell_others("rematch", table=table_id)
         table = await self.get(old.next_table)
         if table is None:  # pragma: no cover - it was just stored
             raise Refusal("storage", "the rematch could not be loaded; try again")
@@ -408,6 +442,44 @@ class TableManager:
     def health(self) -> dict[str, Any]:
         """What ``/healthz`` reports besides the store check."""
         broken = sorted(t.id for t in self.tables.values() if t.broken)
+        c = self.cluster
         return {"tables": len(self.tables), "moves": self.moves_applied,
                 "broken_tables": broken, "store_error": self.store_error,
-                "connections": sum(self.connections.values())}
+                "connections": sum(self.connections.values()),
+                "replica": c.name if c else None, "redis": c.status() if c else None,
+                "leases": sorted(c.leases) if c else [],
+                "db_round_trips": self.store.round_trips,
+                "redis_round_trips": c.round_trips if c else 0}
+
+    async def connection_opened(self, address: str) -> bool:
+        """Count a new websocket of ``address``; ``False`` (not counted) when the address
+        already has ``connections_per_address`` open, on all replicas together. When Redis
+        fails, this replica's own count decides."""
+        limit = self.settings.connections_per_address
+        if self.connections[address] >= limit:
+            return False
+        if self.cluster is not None:
+            try:
+                if not await self.cluster.connect(address, limit):
+                    return False
+            except Exception as e:  # noqa: BLE001 - Redis is down: count here only
+                log.warning("shared connection count failed: %s", e)
+        self.connections[address] += 1
+        return True
+
+    async def connection_closed(self, address: str) -> None:
+        self.connections[address] -= 1
+        if self.connections[address] <= 0:
+            del self.connections[address]
+        if self.cluster is not None:
+            try:
+                await self.cluster.disconnect(address)
+            except Exception as e:  # noqa: BLE001 - its count is dropped with the replica
+                log.warning("shared connection count failed: %s", e)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """Another replica's event about a table (``cluster``): applied to the table's copy
+        here, if it is loaded (a table loaded later is read from the database)."""
+        t = self.tables.get(event.get("t"))
+        if t is not None and not t.closing:
+            t.receive(event)

@@ -11,11 +11,16 @@ again after every burst of hits. Started from the event loop's thread, each such
 waits for the new thread to run, up to a GIL switch interval (5 ms) under load, on the path
 of every websocket message: here expired entries are swept instead at most once a second,
 from ``check`` itself (no thread).
+
+With many replicas (``SharedRateLimits``) the windows are kept in Redis (``limits``' asyncio
+Redis storage over redis-py), so a client meets the same limits whichever replica it
+reaches.
 """
 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import limits
 from limits.storage import MemoryStorage
@@ -23,6 +28,9 @@ from limits.strategies import MovingWindowRateLimiter
 
 from regalia.server.settings import Settings
 from regalia.server.refusal import Refusal
+
+if TYPE_CHECKING:  # pragma: no cover
+    from regalia.server.cluster import Cluster
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken",
@@ -71,5 +79,38 @@ class RateLimits:
             self.swept = now
             self.storage.sweep()
         if not self.window.hit(self.rates[name], name, *key):
-            raise Refusal("too_fast", f"too many {RATES[name]}: at most {self.texts[name]}; "
-                                      "wait a moment and try again")
+            self.refuse(name)
+
+    async def hit(self, name: str, *key: str) -> None:
+        """``check``, for callers that may share the limits with other replicas."""
+        self.check(name, *key)
+
+    def refuse(self, name: str) -> None:
+        raise Refusal("too_fast", f"too many {RATES[name]}: at most {self.texts[name]}; "
+                                  "wait a moment and try again")
+
+
+class SharedRateLimits(RateLimits):
+    """The same limits counted in Redis for all the replicas of a site (``hit``: one Redis
+    round trip, counted in the cluster's ``round_trips``)."""
+
+    def __init__(self, settings: Settings, cluster: "Cluster") -> None:
+        from limits.aio.storage import RedisStorage
+        from limits.aio.strategies import MovingWindowRateLimiter as AsyncWindow
+
+        super().__init__(settings)
+        self.cluster = cluster
+        self.shared = AsyncWindow(RedisStorage(cluster.url, implementation="redispy",
+                                               key_prefix="regalia:limits"))
+
+    async def hit(self, name: str, *key: str) -> None:
+        """When Redis fails, this replica's own window decides."""
+        self.cluster.round_trips += 1
+        try:
+            allowed = await self.shared.hit(self.rates[name], name, *key)
+        except Exception as e:  # noqa: BLE001 - Redis is down: count here only
+            self.cluster.error = f"rate limits: {e}"
+            self.check(name, *key)
+            return
+        if not allowed:
+            self.refuse(name)

@@ -13,9 +13,14 @@ WS_MAX_SIZE = 1 << 20
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
-          settings: Settings | None = None, log_level: str = "info") -> None:
-    """Serve the lobby and the tables until interrupted. Exits with a one-line reason when
-    the database cannot be opened or written."""
+          settings: Settings | None = None, log_level: str = "info",
+          redis_url: str | None = None, replica: str | None = None,
+          forwarded_allow_ips: str | None = None) -> None:
+    """Serve the lobby and the tables until interrupted: alone, or as one replica of a site
+    (``redis_url``, ``replica``: ``cluster``). ``forwarded_allow_ips``: the addresses of the
+    proxies (load balancers) whose ``X-Forwarded-For`` names the client. Exits with a
+    one-line reason when the database cannot be opened or written, or Redis does not
+    answer."""
     import uvicorn
 
     from regalia.server.app import create_app
@@ -35,15 +40,33 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     except Exception as e:  # noqa: BLE001 - cannot open or migrate it
         raise SystemExit(f"regalia serve: the database {_safe_url(url)} cannot be opened: "
                          f"{' '.join(str(e).split())[:200]}")
+    if redis_url:
+        _check_redis(redis_url)
     logging.getLogger("regalia.server").info("database %s; lobby at http://%s:%s/",
                                              _safe_url(url), host, port)
-    app = create_app(url, settings, store=store)
+    app = create_app(url, settings, store=store, redis_url=redis_url, replica=replica)
     try:
         uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
                     ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3,
-                    ws_per_message_deflate=settings.ws_compression)
+                    ws_per_message_deflate=settings.ws_compression,
+                    proxy_headers=bool(forwarded_allow_ips),
+                    forwarded_allow_ips=forwarded_allow_ips or None)
     finally:
         store.close()
+
+
+def _check_redis(url: str) -> None:
+    """Exit with a one-line reason unless Redis answers at ``url``."""
+    try:
+        import redis
+    except ImportError:
+        raise SystemExit("regalia serve: --redis-url needs the redis package: "
+                         "pip install -e '.[cluster]'") from None
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5).ping()
+    except Exception as e:  # noqa: BLE001
+        raise SystemExit(f"regalia serve: Redis at {url.split('@')[-1]} does not answer: "
+                         f"{' '.join(str(e).split())[:200]}") from None
 
 
 def _safe_url(url: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from regalia.server import gamekit
 from regalia.server.clocks import RETURN_BANK, wall
 from regalia.server.refusal import Refusal
-from regalia.server.store import BOT, HUMAN, token_hash
+from regalia.server.store import BOT, HUMAN, Conflict, token_hash
 
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
@@ -63,10 +63,7 @@ class SeatKeeper:
         return s.bot_name if s.kind == BOT and s.bot_name else gamekit.default_bot(self.game.name)
 
     def seats_info(self) -> list[dict[str, Any]]:
-        connected = [0] * len(self.seats)
-        for c in self.conns:
-            if c.seat is not None:
-                connected[c.seat] += 1
+        connected = self.presence()[0]  # connections to any replica
         timed_out = self.clock.timed_out if self.clock else set()
         return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
                  else (gamekit.default_bot(self.game.name) if s.bot_replaces else None),
@@ -86,7 +83,7 @@ class SeatKeeper:
         s = self.seats[seat]
         if s.kind != HUMAN:
             raise Refusal("wrong_seat", f"seat {seat} is a bot seat")
-        if on and seat != by_seat and any(c.seat == seat for c in self.conns):
+        if on and seat != by_seat and self.presence()[0][seat]:
             raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
                                         "hand it to a bot")
         if not on and seat != by_seat:
@@ -108,6 +105,7 @@ class SeatKeeper:
             if clock is not None:
                 self.clock = clock
             self.broadcast_state()
+            self.tell_others("sync")
             self.arm_clock()
         self.wake.set()
 
@@ -120,7 +118,8 @@ class SeatKeeper:
         async with self.lock:
             if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
                 return
-            await self._update_seat(seat, claimed=True, name=name or s.name)
+            await self._update_seat(seat, claimed=True, name=name or s.name,
+                                    expect={"token_hash": s.token_hash})
 
     async def rename(self, seat: int | None, name: Any) -> None:
         """A ``name`` message: the seat's player changes their nickname."""
@@ -143,28 +142,40 @@ class SeatKeeper:
         async with self.lock:
             if not self.is_open or not self.open:
                 raise Refusal("not_open", "this table is not open to join from the lobby")
-            connected = {c.seat for c in self.conns}
+            connected = self.presence()[0]
             free = [s for s in self.seats if s.kind == HUMAN and not s.claimed
-                    and s.index not in connected]
+                    and not connected[s.index]]
             if not free:
                 raise Refusal("full", "this table has no free seat any more")
             seat = free[0]
             token = secrets.token_urlsafe(18)
             await self._update_seat(seat.index, claimed=True, name=clean,
-                                    token_hash=token_hash(token))
+                                    token_hash=token_hash(token), expect={"claimed": False})
         self.wake.set()
         return seat.index, token
 
-    async def _update_seat(self, seat: int, **values: Any) -> None:
+    async def _update_seat(self, seat: int, expect: dict[str, Any] | None = None,
+                           **values: Any) -> None:
         """Store and apply a seat change (under the lock); starts the clocks when the last
-        human seat is claimed."""
+        human seat is claimed. ``expect``: the stored seat's values the change needs (another
+        replica may have changed them): otherwise the table is read again and the change
+        refused (``Refusal("full")`` for a free seat taken, ``"no_access"`` for a link that
+        stopped working)."""
         s = self.seats[seat]
         clock = None
         if self._clock_to_start(also=seat):
             clock = self.clock.copy()
             clock.start(wall())
-        await self.manager.write(partial(self.manager.store.update_seat, self.id, seat,
-                                         clock.to_json() if clock else None, **values))
+        try:
+            await self.manager.write(partial(self.manager.store.update_seat, self.id, seat,
+                                             clock.to_json() if clock else None,
+                                             expect=expect, **values))
+        except Conflict:
+            self.request_sync()
+            if expect and "claimed" in expect:
+                raise Refusal("full", "this table has no free seat any more") from None
+            raise Refusal("no_access", "this seat's link is no longer valid (the seat was "
+                                       "given to another player)") from None
         for k, v in values.items():
             setattr(s, k, v)
         if clock is not None:
@@ -174,4 +185,5 @@ class SeatKeeper:
             self.broadcast_state()
         else:
             self._seats_changed()
+        self.tell_others("sync")
         self.arm_clock()

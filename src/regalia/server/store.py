@@ -231,14 +231,21 @@ def current_revision(engine: Engine) -> str | None:
 
 
 class Store:
-    """The blocking database API of the server (one instance per database)."""
+    """The blocking database API of the server (one instance per database).
+    ``round_trips``: the statements, commits and rollbacks sent to the database so far."""
 
     def __init__(self, url: str = DEFAULT_DATABASE_URL, *, upgrade: bool = True,
                  wait: float = 5.0) -> None:
         self.url = url
         self.engine = make_engine(url, wait)
+        self.round_trips = 0
+        for name in ("before_cursor_execute", "commit", "rollback"):
+            event.listen(self.engine, name, self._count)
         if upgrade:
             migrate(self.engine)
+
+    def _count(self, *_: Any) -> None:
+        self.round_trips += 1
 
     def close(self) -> None:
         self.engine.dispose()
@@ -274,7 +281,7 @@ class Store:
         token's hash) and the spectators' token. Only the seat tokens' hashes are stored (the
         spectators' token, which shows only the public view, is kept to hand it to the seats).
         ``after``: the finished table this one is the rematch of (its ``next_table`` is set in
-        the same transaction); ``hints``: a solo table with the Hint button."""
+        the same transaction; ``Conflict`` when it already has one, nothing stored); ``hints``: a solo table with the Hint button."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
@@ -295,9 +302,10 @@ class Store:
                  "token_hash": token_hash(tok) if tok else s.token_hash, "bot_replaces": False,
                  "name": s.name, "claimed": s.claimed}
                 for i, (s, tok) in enumerate(zip(seats, tokens))])
-            if after is not None:
-                conn.execute(update(GameTable).where(GameTable.id == after)
-                             .values(next_table=table_id))
+            if after is not None and conn.execute(
+                    update(GameTable).where(GameTable.id == after, GameTable.next_table.is_(None))
+                    .values(next_table=table_id)).rowcount != 1:
+                raise Conflict(f"table {after} already has its rematch")  # rolled back
         return table_id, tokens, watch
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
@@ -437,12 +445,16 @@ class Store:
                              .values(clock_state=clock_state))
 
     def update_seat(self, table_id: str, seat: int, clock_state: dict[str, Any] | None = None,
-                    **values: Any) -> None:
+                    expect: dict[str, Any] | None = None, **values: Any) -> None:
         """Change a seat's ``name``, ``claimed`` or ``token_hash`` (with the table's clocks
-        when they start)."""
+        when they start). ``expect``: the seat's stored values the change needs (e.g.
+        ``{"claimed": False}``); raises ``Conflict`` and changes nothing when they differ."""
         with self.engine.begin() as conn:
-            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                         .values(**values))
+            where = [SeatRow.table_id == table_id, SeatRow.seat == seat]
+            where += [getattr(SeatRow, k) == v if v is not None else getattr(SeatRow, k).is_(None)
+                      for k, v in (expect or {}).items()]
+            if conn.execute(update(SeatRow).where(*where).values(**values)).rowcount != 1:
+                raise Conflict(f"table {table_id}: seat {seat} is no longer {expect}")
             tv: dict[str, Any] = {"updated_at": now()}
             if clock_state is not None:
                 tv["clock_state"] = clock_state

@@ -55,6 +55,7 @@ from regalia.server.botrunner import BotLoop
 from regalia.server.broadcast import Broadcaster, Conn
 from regalia.server.clocks import Clock, ClockKeeper
 from regalia.server.refusal import Refusal
+from regalia.server.replication import Replicated
 from regalia.server.seats import Seat, SeatKeeper
 from regalia.server.store import FINISHED, HUMAN, Conflict, TableData
 from regalia.server.talk import Talk
@@ -91,12 +92,13 @@ def without_medal(obj: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 
-class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
+class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
     """A game being played at one table (see the module docstring): its match and move
     log, of which it is the only writer (``submit``), and its bots' work (``bot_job``). Its
     connections (``broadcast.Broadcaster``), seats (``seats.SeatKeeper``), clocks
     (``clocks.ClockKeeper``) and talk and hints (``talk.Talk``) are kept by the parts it is
-    made of."""
+    made of; with many replicas, its copies on the others are kept in step by
+    ``replication.Replicated``."""
 
     def __init__(self, manager: "TableManager", data: TableData) -> None:
         self.manager = manager
@@ -126,6 +128,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
             self._commit(self._try(seat, action))
         self.messages: list[dict[str, Any]] = list(data.messages)
         self.conns: set[Conn] = set()
+        self.init_replication()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.wake.set()
@@ -298,7 +301,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
                 # database is the truth the next start rebuilds from.
                 self.closing = True
                 raise
-            except Conflict:
+            except Conflict:  # another replica stored this ply first: catch up
+                self.request_sync()
                 raise Refusal("stale", "stale submission: another move was stored at "
                                        "this ply; nothing was applied") from None
             except Exception as e:
@@ -307,6 +311,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
                                          "refused it); nothing was applied: try again") from None
             self._commit(move)
             self.broadcast_state()
+            self.tell_others("move", ply=self.ply - 1, seat=seat, action=move.text,
+                             clock=move.clock.to_json() if move.clock else None)
             self.arm_clock()
         self.last_active = time.monotonic()
         self.manager.moves_applied += 1
@@ -353,8 +359,9 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
         return -1
 
     def bot_job(self) -> tuple[str, int] | None:
-        """The next thing a bot has to do: ``("wish", seat)`` or ``("act", seat)``."""
-        if self.closing or not self.open or self.waiting:
+        """The next thing a bot has to do: ``("wish", seat)`` or ``("act", seat)``; none
+        where another replica runs the table's bots."""
+        if self.closing or not self.open or self.waiting or not self.runs_bots:
             return None
         g, st = self.game, self.state
         if hasattr(g, "side_actions"):
@@ -369,5 +376,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk):
         return None
 
     def idle(self) -> bool:
-        """Nobody is connected and no bot has anything to do (the table may be unloaded)."""
-        return not self.conns and self.bot_job() is None and not self.lock.locked()
+        """Nobody is connected, no bot has anything to do and no clock runs here (the
+        table may be unloaded)."""
+        return (not self.conns and self.bot_job() is None and not self.lock.locked()
+                and not (self.runs_bots and self.running_seat() is not None))

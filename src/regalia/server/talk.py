@@ -39,12 +39,13 @@ class Talk:
             if text is None:
                 raise Refusal("bad_message", f"text: 1 to {gamekit.CHAT_MAX} characters")
             body = {"kind": "chat", "seat": conn.seat, "ply": self.ply, "text": text}
-        self.manager.limits.check("talk_rate", self.id, str(conn.seat))
+        await self.manager.limits.hit("talk_rate", self.id, str(conn.seat))
         await self.manager.write(self.manager.store.add_message, self.id, conn.seat, body["kind"], body)
         self.messages.append(body)
         del self.messages[:-100]
         self.last_active = time.monotonic()
         self.broadcast({"type": "talk", **body})
+        self.tell_others("talk", body=body)
 
     def announce_rematch(self, table_id: str) -> None:
         """Tell every page of this finished table where the rematch is (each page moves to

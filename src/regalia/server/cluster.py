@@ -1,0 +1,335 @@
+"""Many server processes, one site (``regalia serve --redis-url``): the replicas share the
+database (the tables, their move logs and seats) and one Redis (``Cluster``).
+
+What Redis carries (redis-py's asyncio client), all under the ``regalia:`` prefix:
+
+* **Table events**, published on one pub/sub channel after the change was stored: a move
+  (``{"k": "move", "ply", "seat", "action", "clock"}``: every replica that holds the table
+  applies it with the engine, which is deterministic from config + seed + moves), talk
+  (``"talk"``), a rematch (``"rematch"``), a connection count (``"presence"``: which seats
+  are connected to that replica) and ``"sync"`` for every other change (seats, clocks,
+  expiry: the receivers read the table again from the database, which is the truth). A
+  replica that misses events (a gap in the plies, a lost Redis connection) reads the table
+  again from the database. Moves of one table are serialised by the database: the unique
+  (table, ply) row refuses a second move at a ply, and its submitter gets the usual
+  ``stale`` answer.
+* **Leases**: a table's bots and clock run on the one replica that holds its lease (a key
+  set with ``NX`` and a time to live of ``LEASE_TTL`` seconds, renewed every
+  ``LEASE_RENEW``). When that replica dies its leases expire, and another replica's scan
+  (every ``SCAN_EVERY`` seconds: the database's unfinished tables with bots or clocks whose
+  lease nobody holds) takes the table over; a move cannot be played twice, the database
+  refuses a second move at a ply.
+* **Shared limits**: the rate limits (``limits``' Redis storage) and the websockets per
+  client address (a hash of counts per replica; the counts of replicas that stopped
+  beating their heart are ignored).
+
+Every background task here logs its failures and carries on (``_forever``): none dies
+silently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+import orjson
+
+if TYPE_CHECKING:  # pragma: no cover
+    from regalia.server.manager import TableManager
+
+log = logging.getLogger("regalia.server")
+
+PREFIX = "regalia:"
+CHANNEL = PREFIX + "tables"      # the table events of every replica
+LEASE_TTL = 2.5                  # seconds a lease lives without renewal
+LEASE_RENEW = 0.8                # seconds between two renewals of the leases held
+SCAN_EVERY = 1.0                 # seconds between two scans for tables nobody runs
+HEARTBEAT = 2.0                  # seconds between two heartbeats (replicas, presence)
+REPLICA_ALIVE = 10.0             # a replica that has not beaten for this long is dead
+PRESENCE_TTL = 3 * HEARTBEAT + 1  # seconds another replica's connection counts are kept
+
+# Renew or release a lease only if this replica holds it (compare and act, atomically).
+RENEW = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+         "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
+RELEASE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+           "return redis.call('del', KEYS[1]) else return 0 end")
+
+
+def lease_key(table_id: str) -> str:
+    return f"{PREFIX}lease:{table_id}"
+
+
+def default_replica_name() -> str:
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class Cluster:
+    """This replica's link to the others (see the module docstring). ``leases``: the ids of
+    the tables whose bots and clock run here; ``round_trips``: Redis round trips so far."""
+
+    def __init__(self, url: str, manager: "TableManager", name: str | None = None) -> None:
+        try:
+            import redis.asyncio as aioredis
+        except ImportError:  # pragma: no cover - the core install has no Redis client
+            raise ImportError("--redis-url needs the redis package: pip install -e "
+                              "'.[cluster]'") from None
+
+        self.url = url
+        self.manager = manager
+        self.name = name or default_replica_name()
+        self.instance = f"{self.name}:{secrets.token_hex(4)}"  # unique even after a restart
+        self.redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
+                                             health_check_interval=30)
+        self.leases: set[str] = set()
+        self.round_trips = 0
+        self.error: str | None = None
+        self.live: set[str] = {self.instance}  # replicas whose heart beats
+        self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self._tasks: list[asyncio.Task] = []
+        self._lease_ok = time.monotonic()
+
+    # -- life ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Check that Redis answers (raises ``ConnectionError`` with the reason) and start
+        the background tasks."""
+        try:
+            await self.redis.ping()
+        except Exception as e:  # noqa: BLE001 - said in one line by ``regalia serve``
+            raise ConnectionError(f"Redis at {self.safe_url()} does not answer: {e}") from None
+        await self._beat()
+        loop = asyncio.get_running_loop()
+        for name, job, every in (("publisher", self._publish_loop, 0.0),
+                                 ("subscriber", self._subscribe_loop, 0.0),
+                                 ("leases", self._lease_round, LEASE_RENEW),
+                                 ("scan", self._scan, SCAN_EVERY),
+                                 ("heartbeat", self._heartbeat, HEARTBEAT)):
+            self._tasks.append(loop.create_task(self._forever(name, job, every),
+                                                name=f"regalia-cluster-{name}"))
+
+    async def stop(self) -> None:
+        """Stop the tasks, hand back the leases held (another replica takes the tables
+        over at its next scan) and close the connection."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        try:
+            await self._flush()
+            async with self.redis.pipeline(transaction=False) as p:
+                for table_id in self.leases:
+                    p.eval(RELEASE, 1, lease_key(table_id), self.instance)
+                p.zrem(PREFIX + "replicas", self.instance)
+                await p.execute()
+        except Exception as e:  # noqa: BLE001 - the leases expire by themselves
+            log.warning("could not hand back the leases at stop: %s", e)
+        self.leases.clear()
+        await self.redis.aclose()
+
+    async def _forever(self, name: str, job: Callable[[], Awaitable[None]], every: float) -> None:
+        """Run ``job`` again and again (``every`` seconds apart); a failure is logged, kept
+        in ``error`` (``/healthz``) and retried after a pause: the task never dies."""
+        pause = 0.1
+        while True:
+            try:
+                await job()
+                pause = 0.1
+                if every:
+                    await asyncio.sleep(every)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                why = f"{name}: {e.__class__.__name__}: {e}"
+                if why != self.error:
+                    log.error("cluster %s failed: %s", name, e)
+                self.error = why
+                await asyncio.sleep(pause)
+                pause = min(2.0, pause * 2)
+
+    def safe_url(self) -> str:
+        from urllib.parse import urlsplit
+
+        u = urlsplit(self.url)
+        return f"{u.scheme}://{u.hostname}:{u.port or 6379}{u.path}"
+
+    def status(self) -> str:
+        return "ok" if self.error is None else f"failing: {self.error}"
+
+    # -- table events ----------------------------------------------------------------
+
+    def publish(self, table_id: str, event: dict[str, Any]) -> None:
+        """Send ``event`` about the table to the other replicas (in order, soon: the
+        publisher task sends what is queued in one round trip)."""
+        self._outbox.put_nowait(orjson.dumps({**event, "t": table_id, "r": self.instance}))
+
+    async def _publish_loop(self) -> None:
+        await self._flush(await self._outbox.get())
+
+    async def _flush(self, first: bytes | None = None) -> None:
+        batch = [] if first is None else [first]
+        while not self._outbox.empty():
+            batch.append(self._outbox.get_nowait())
+        if not batch:
+            return
+        # A batch that cannot be sent is lost to the other replicas: they notice the gap
+        # at the next move (or when their subscription comes back) and read the database.
+        async with self.redis.pipeline(transaction=False) as p:
+            for data in batch:
+                p.publish(CHANNEL, data)
+            self.round_trips += 1
+            await p.execute()
+        self.error = None
+
+    async def _subscribe_loop(self) -> None:
+        async with self.redis.pubsub(ignore_subscribe_messages=True) as ps:
+            await ps.subscribe(CHANNEL)
+            self.round_trips += 1
+            # Events may have been missed before (a new or a lost subscription): read
+            # every table held again from the database.
+            for t in list(self.manager.tables.values()):
+                t.request_sync()
+            async for msg in ps.listen():
+                if msg.get("type") != "message":
+                    continue
+                try:
+                    event = orjson.loads(msg["data"])
+                    if event.get("r") != self.instance:
+                        self.manager.on_event(event)
+                except Exception:  # noqa: BLE001 - one bad event must not stop the others
+                    log.exception("a table event could not be applied: %r", msg.get("data"))
+
+    # -- leases ----------------------------------------------------------------------
+
+    def holds(self, table_id: str) -> bool:
+        return table_id in self.leases
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it (or this replica already does)."""
+        key = lease_key(table_id)
+        self.round_trips += 1
+        got = await self.redis.set(key, self.instance, nx=True, px=int(LEASE_TTL * 1000))
+        if not got:
+            self.round_trips += 1
+            got = await self.redis.get(key) == self.instance.encode()
+        if got:
+            self.leases.add(table_id)
+        return bool(got)
+
+    async def release(self, table_id: str) -> None:
+        if table_id in self.leases:
+            self.leases.discard(table_id)
+            self.round_trips += 1
+            await self.redis.eval(RELEASE, 1, lease_key(table_id), self.instance)
+
+    async def _lease_round(self) -> None:
+        """Renew the leases held (dropping those lost), and take the free leases of the
+        open tables loaded here."""
+        tables = self.manager.tables
+        held = [i for i in self.leases if i in tables and tables[i].open]
+        for table_id in self.leases - set(held):  # unloaded or over: handed back
+            await self.release(table_id)
+        wanted = [i for i, t in tables.items() if t.open and i not in self.leases]
+        if not held and not wanted:
+            self._lease_ok = time.monotonic()
+            return
+        ttl = int(LEASE_TTL * 1000)
+        try:
+            async with self.redis.pipeline(transaction=False) as p:
+                for table_id in held:
+                    p.eval(RENEW, 1, lease_key(table_id), self.instance, ttl)
+                for table_id in wanted:
+                    p.set(lease_key(table_id), self.instance, nx=True, px=ttl)
+                self.round_trips += 1
+                results = await p.execute()
+        except Exception:
+            if time.monotonic() - self._lease_ok > LEASE_TTL * 0.8:  # they may be expiring
+                for table_id in list(self.leases):
+                    self._lost(table_id)
+            raise
+        self._lease_ok = time.monotonic()
+        for table_id, ok in zip(held, results):
+            if not ok:
+                log.warning("table %s: lease lost; another replica runs its bots", table_id)
+                self._lost(table_id)
+        for table_id, ok in zip(wanted, results[len(held):]):
+            if ok and table_id in tables:
+                self.leases.add(table_id)
+                tables[table_id].lease_gained()
+
+    def _lost(self, table_id: str) -> None:
+        self.leases.discard(table_id)
+        t = self.manager.tables.get(table_id)
+        if t is not None:
+            t.lease_lost()
+
+    async def _scan(self) -> None:
+        """Take over the unfinished tables with bots or clocks whose lease nobody holds (a
+        replica died, or stopped): take the lease first, then load the table."""
+        m = self.manager
+        ids = [i for i in await m.db(m.store.active_table_ids) if i not in m.tables]
+        if not ids:
+            return
+        ttl = int(LEASE_TTL * 1000)
+        async with self.redis.pipeline(transaction=False) as p:
+            for table_id in ids:
+                p.set(lease_key(table_id), self.instance, nx=True, px=ttl)
+            self.round_trips += 1
+            results = await p.execute()
+        for table_id, ok in zip(ids, results):
+            if not ok:
+                continue
+            self.leases.add(table_id)
+            log.info("table %s: taking over its bots and clock", table_id)
+            try:
+                if await m.get(table_id) is None:
+                    await self.release(table_id)
+            except Exception:  # noqa: BLE001 - the next scan tries again
+                await self.release(table_id)
+                raise
+
+    # -- heartbeat, presence and connection caps -------------------------------------
+
+    async def _beat(self) -> None:
+        now = time.time()
+        async with self.redis.pipeline(transaction=False) as p:
+            p.zadd(PREFIX + "replicas", {self.instance: now})
+            p.zremrangebyscore(PREFIX + "replicas", 0, now - 10 * REPLICA_ALIVE)
+            p.zrangebyscore(PREFIX + "replicas", now - REPLICA_ALIVE, "+inf")
+            self.round_trips += 1
+            *_, live = await p.execute()
+        self.live = {x.decode() for x in live} | {self.instance}
+
+    async def _heartbeat(self) -> None:
+        """Say this replica lives; tell the others again which seats are connected here
+        (their copies forget counts not repeated within ``PRESENCE_TTL``)."""
+        await self._beat()
+        for t in list(self.manager.tables.values()):
+            t.presence_beat()
+
+    async def connect(self, address: str, limit: int) -> bool:
+        """Count one more websocket of ``address`` unless all replicas together already
+        have ``limit`` open (then ``False``, nothing counted)."""
+        key = f"{PREFIX}conns:{address}"
+        async with self.redis.pipeline(transaction=False) as p:
+            p.hincrby(key, self.instance, 1)
+            p.expire(key, 86400)
+            p.hgetall(key)
+            self.round_trips += 1
+            _, _, counts = await p.execute()
+        total = sum(int(v) for k, v in counts.items() if k.decode() in self.live)
+        if total > limit:
+            await self.disconnect(address)
+            return False
+        return True
+
+    async def disconnect(self, address: str) -> None:
+        self.round_trips += 1
+        await self.redis.hincrby(f"{PREFIX}conns:{address}", self.instance, -1)
