@@ -303,8 +303,8 @@ def test_replicas_share_tables_and_survive_a_kill_9(cluster):
     talk(b, b.clients[2], talks, {"type": "say", "message_id": "thinking"})
     talk(c, c.clients[1], talks, {"type": "chat", "text": "bonjour from r0"})
 
-    for t, n in ((a, 3), (b, 3), (c, 2), (d, 2)):
-        human_moves(t, n, rng, moves)
+    # Two connections of one seat, on two replicas, send a move for the same ply: one is stored.
+    race = race_for_a_ply(a, rng, db, moves)
 
     # A move sent on a stale ply is refused, whichever replica stored the move after it.
     stale_checked = False
@@ -326,8 +326,8 @@ def test_replicas_share_tables_and_survive_a_kill_9(cluster):
             stale_checked = True
             break
         human_moves(c, 1, rng, moves)
-    # Two connections of one seat, on two replicas, send a move for the same ply: one is stored.
-    race = race_for_a_ply(a, rng, db)
+    for t, n in ((a, 2), (b, 3), (c, 1), (d, 2)):
+        human_moves(t, n, rng, moves)
 
     # Tables run by bots alone (a spectator of each on another replica), made now so that
     # they are mid-game at the kill.
@@ -480,7 +480,7 @@ def test_replicas_share_tables_and_survive_a_kill_9(cluster):
 
 # ---------------------------------------------------------------- pieces of the test
 
-def race_for_a_ply(t: TableRun, rng: random.Random, db: PostgresDatabase) -> str:
+def race_for_a_ply(t: TableRun, rng: random.Random, db: PostgresDatabase, delays: Delays) -> str:
     """Seat 0 of ``t`` has connections on two replicas; at its turn both send a move for the
     same ply at once: exactly one is stored, the other connection gets an ``error``."""
     for _ in range(40):
@@ -516,7 +516,7 @@ def race_for_a_ply(t: TableRun, rng: random.Random, db: PostgresDatabase) -> str
                 code = errors[0][1]["code"] if errors else "none"
                 assert code in ("stale", "not_your_turn"), errors
                 return f"ply {p}: one move stored, the other refused ({code})"
-        human_moves(t, 1, rng, Delays())
+        human_moves(t, 1, rng, delays)
     return "skipped (seat 0 never to move)"
 
 
