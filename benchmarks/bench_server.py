@@ -23,8 +23,9 @@ when running this script against a server from before the limits existed).
 With ``--replicas N --redis-url URL --database-url URL`` it starts N replicas instead
 (``regalia serve --redis-url URL --replica rI --port BASE+I``, all on that database and
 Redis; the first one alone, so that it migrates the database, then the others) and spreads
-the client's connections round-robin over them: each new websocket and each new table goes
-to the next replica, so the seats of one table sit on different replicas. Besides moves/s and
+the client's connections round-robin over them: each new websocket goes to the next replica
+(so the seats of one table sit on different replicas), and so does each new table (a turn of
+its own). Besides moves/s and
 latency it prints, per stored move, the replicas' CPU milliseconds (each replica and its
 child processes, e.g. bot workers) and the PostgreSQL and Redis round trips (differences of
 the ``/healthz`` counters ``db_round_trips`` and ``redis_round_trips``, summed over the
@@ -172,14 +173,19 @@ def create_table(port: int, players: int, bot: str | None = None) -> dict:
 
 
 class Ports:
-    """The servers' ports; ``next()`` takes them in turn (one server: always the same)."""
+    """The servers' ports, taken in turn (one server: always the same): ``next()`` for the
+    websockets, ``next_table()`` (a turn of its own) for creating tables."""
 
     def __init__(self, ports: list[int]) -> None:
         self.ports = ports
         self._turn = itertools.cycle(ports)
+        self._table_turn = itertools.cycle(ports)
 
     def next(self) -> int:
         return next(self._turn)
+
+    def next_table(self) -> int:
+        return next(self._table_turn)
 
 
 class Stats:
@@ -248,7 +254,7 @@ async def run_table_slot(ports: Ports, players: int, stats: Stats, rng: random.R
     """Play games back to back on new tables until time is up (with several servers, the
     table is created on the next one and each seat connects to the next one)."""
     while time.monotonic() < stop_at:
-        table = await asyncio.to_thread(create_table, ports.next(), players)
+        table = await asyncio.to_thread(create_table, ports.next_table(), players)
         done = asyncio.Event()
         await asyncio.gather(*(drive_seat(ports.next(), table, k, stats, rng, stop_at, done)
                                for k in range(players)))
@@ -264,7 +270,7 @@ def table_status(port: int, table_id: str) -> str:
 async def run_bot_slot(ports: Ports, players: int, bot: str, stop_at: float, games: list) -> None:
     """Keep one all-bot table playing until time is up (a finished one is replaced)."""
     while time.monotonic() < stop_at:
-        port = ports.next()
+        port = ports.next_table()
         table = await asyncio.to_thread(create_table, port, players, bot)
         while time.monotonic() < stop_at:
             await asyncio.sleep(1.0)
@@ -451,8 +457,9 @@ def bench_replicas(args: argparse.Namespace) -> None:
     lat = stats.latencies
     moves = len(lat)
     stored = total["moves"]
-    print(f"replicas: {args.replicas} (ports {ports[0]}-{ports[-1]}; connections and new tables "
-          f"round-robin over them)")
+    where = f"ports {ports[0]}-{ports[-1]}" if len(ports) > 1 else f"port {ports[0]}"
+    print(f"replicas: {args.replicas} ({where}; connections and new tables round-robin over "
+          f"them)")
     print(f"tables at once: {args.tables} ({args.players} seat(s) each, one websocket client per seat)")
     if args.bot_tables:
         print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
