@@ -322,8 +322,10 @@ class Cluster:
             p.hincrby(key, self.instance, 1)
             p.expire(key, 86400)
             p.hgetall(key)
+            p.zrangebyscore(PREFIX + "replicas", time.time() - REPLICA_ALIVE, "+inf")
             self.round_trips += 1
-            _, _, counts = await p.execute()
+            _, _, counts, live = await p.execute()
+        self.live = {x.decode() for x in live} | {self.instance}
         total = sum(int(v) for k, v in counts.items() if k.decode() in self.live)
         if total > limit:
             await self.disconnect(address)

@@ -211,13 +211,17 @@ def make_engine(url: str, wait: float = 5.0) -> Engine:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the database to ``revision`` with the package's Alembic migrations."""
+    """Upgrade the database to ``revision`` with the package's Alembic migrations. On
+    PostgreSQL the upgrade holds an advisory lock for its transaction, so replicas started
+    together migrate one after the other (the later ones find nothing to do)."""
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(7265676131)"))  # "regalia"
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 

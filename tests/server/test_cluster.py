@@ -1,0 +1,201 @@
+"""Many replicas, one site (``regalia.server.cluster``), in one process: two apps on one
+database and one Redis (a private ``redis-server``), each driven by its own test client.
+The subprocess test with SIGKILL is ``test_replicas.py``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from server_helpers import join, new_table, running_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    """A private Redis for this module (Debian's ``redis-server``; CI installs it)."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is not installed (apt-get install redis-server)")
+        pytest.skip("redis-server is not installed (CI installs it)")
+    port = free_port()
+    proc = subprocess.Popen([exe, "--port", str(port), "--save", "", "--appendonly", "no",
+                             "--dir", str(tmp_path_factory.mktemp("redis"))],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.kill()
+    proc.wait()
+
+
+@pytest.fixture
+def replicas(db_url, redis_url):
+    """Two started replicas (``a``, ``b``) on one SQLite file and one Redis."""
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    with running_app(db_url, redis_url=redis_url, replica="a") as a, \
+            running_app(db_url, redis_url=redis_url, replica="b") as b:
+        yield a, b
+
+
+def wait_for(pred, timeout: float = 5.0, what: str = "the condition"):
+    deadline = time.monotonic() + timeout
+    while not (value := pred()):
+        assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s"
+        time.sleep(0.02)
+    return value
+
+
+def health(client) -> dict:
+    return client.get("/healthz").json()
+
+
+def test_a_move_stored_by_one_replica_reaches_the_players_of_the_other(replicas):
+    a, b = replicas
+    t = new_table(a, "ribauds", ["human", "human"])
+    pa, pb = join(a, t, 0), join(b, t, 1)
+    for p in (pa, pb):  # each page sees the other seat connected (to the other replica)
+        wait_for(lambda: p.drain() or all(s["connected"] for s in p.state["seats"]),
+                 what="both seats shown connected")
+    for _ in range(6):
+        mover = pa if pa.state["current"] == 0 else pb
+        other = pb if mover is pa else pa
+        ply = mover.state["ply"]
+        mover.act(mover.state["legal"][0])
+        mine, theirs = mover.state_at(ply + 1), other.state_at(ply + 1)
+        assert mine["ply"] == theirs["ply"] == ply + 1
+        assert mine["current"] == theirs["current"] and mine["seats"] == theirs["seats"]
+    assert health(a)["moves"] + health(b)["moves"] == 6
+    assert health(a)["redis"] == health(b)["redis"] == "ok"
+
+
+def test_talk_and_who_is_connected_are_seen_on_every_replica(replicas):
+    a, b = replicas
+    t = new_table(a, "regicide", ["human", "human"])
+    pa, pb = join(a, t, 0), join(b, t, 1)
+    pa.send({"type": "say", "message_id": "hello"})
+    said = pb.recv_until(lambda m: m["type"] == "talk")
+    assert said["seat"] == 0 and said["message_id"] == "hello"
+    # seat 0 is connected to a only, seat 1 to b only: both pages see both connected
+    for p in (pa, pb):
+        wait_for(lambda: p.drain() or all(s["connected"] for s in p.state["seats"]),
+                 what="both seats shown connected")
+    pb.close()
+    wait_for(lambda: pa.drain() or not pa.state["seats"][1]["connected"],
+             what="seat 1 shown gone")
+
+
+def test_a_move_another_replica_stored_first_is_refused_as_stale_and_the_copy_catches_up(replicas):
+    a, b = replicas
+    t = new_table(a, "ribauds", ["human", "human"])
+    pb0 = join(b, t, 0)
+    seat = pb0.state["current"]
+    pb = pb0 if seat == 0 else join(b, t, seat)
+    action = pb.state["legal"][0]
+    # as if a third replica stored this ply and its event never came: the database decides
+    store = b.app.state.manager.store
+    store.append_move(t["id"], 0, seat, action)
+    pb.act(pb.state["legal"][-1], 0)
+    err = pb.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "stale" and "nothing was applied" in err["message"]
+    st = pb.state_at(1)  # read again from the database: the stored move is there
+    assert st["ply"] == 1 and len(store.load_table(t["id"]).moves) == 1
+
+
+def test_a_free_seat_is_taken_once_across_replicas(replicas):
+    a, b = replicas
+    t = new_table(a, "ribauds", ["human", "human"], open=True, name="Ana")
+    results = {}
+
+    def take(client, name):
+        results[name] = client.post(f"/api/tables/{t['id']}/join", json={"name": name})
+
+    threads = [threading.Thread(target=take, args=(c, n)) for c, n in ((a, "Bo"), (b, "Cy"))]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    codes = sorted(r.status_code for r in results.values())
+    assert codes == [200, 409], {n: r.text for n, r in results.items()}
+    winner = next(n for n, r in results.items() if r.status_code == 200)
+    for c in (a, b):
+        seats = wait_for(lambda: (s := c.get(f"/api/tables/{t['id']}").json()["seats"])[1]["name"]
+                         == winner and s, what="the seat's name on every replica")
+        assert seats[1]["claimed"]
+
+
+def test_rate_limits_and_connection_caps_count_for_the_whole_site(db_url, redis_url):
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    kw = dict(redis_url=redis_url, table_rate="2/minute", connections_per_address=2)
+    with running_app(db_url, replica="a", **kw) as a, running_app(db_url, replica="b", **kw) as b:
+        t = new_table(a, "regicide", ["human"])
+        new_table(b, "regicide", ["human"])
+        r = a.post("/api/tables", json={"game": "regicide", "players": 1,
+                                        "seats": [{"kind": "human"}]})
+        assert r.status_code == 429 and r.json()["code"] == "too_fast"
+        join(a, t, 0), join(b, t, 0)  # two connections of one address, one per replica
+        with a.websocket_connect(f"/ws/{t['id']}") as ws:
+            m = ws.receive_json()
+            assert m["code"] == "too_many_connections"
+        assert health(a)["redis_round_trips"] > 0 and health(b)["db_round_trips"] > 0
+
+
+def test_the_bots_of_a_stopped_replica_go_on_on_another_within_5_s(db_url, redis_url):
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    kw = dict(redis_url=redis_url, bot_delay=0.3)
+    with running_app(db_url, replica="b", **kw) as b:
+        with running_app(db_url, replica="a", **kw) as a:
+            t = new_table(a, "regicide", ["random", "random"])
+            assert t["id"] in health(a)["leases"]
+            wait_for(lambda: a.get(f"/api/tables/{t['id']}").json()["ply"] >= 2,
+                     what="the bots playing on a")
+        stopped = time.monotonic()
+        ply = b.get(f"/api/tables/{t['id']}").json()["ply"]
+        wait_for(lambda: t["id"] in health(b)["leases"], 5, "the lease taken over by b")
+        wait_for(lambda: b.get(f"/api/tables/{t['id']}").json()["ply"] > ply
+                 or b.get(f"/api/tables/{t['id']}").json()["status"] == "finished",
+                 5, "a bot move on b")
+        assert time.monotonic() - stopped < 5
+        moves = b.app.state.manager.store.load_table(t["id"]).moves
+        assert [m[0] for m in moves] == list(range(len(moves)))  # no gap, none twice
+
+
+def test_a_clock_run_by_one_replica_times_out_for_the_players_of_both(db_url, redis_url):
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    kw = dict(redis_url=redis_url, clock_presets="tiny=1+0", bot_delay=5.0)
+    with running_app(db_url, replica="a", **kw) as a, running_app(db_url, replica="b", **kw) as b:
+        t = new_table(a, "regicide", ["human", "human"], clock="tiny")
+        pa, pb = join(a, t, 0), join(b, t, 1)
+        assert t["id"] in health(a)["leases"] and t["id"] not in health(b)["leases"]
+        seat = pa.state["current"]
+        for p in (pa, pb):  # the alarm rings on a; b's page hears of it too
+            m = p.recv_until(lambda m: m["type"] == "timeout", timeout=5)
+            assert m["seat"] == seat
+            st = p.recv_until(lambda m: m["type"] == "state" and m["seats"][seat]["bot_replaces"])
+            assert st["clock"]["timed_out"] == [seat]
