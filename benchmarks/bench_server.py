@@ -9,6 +9,12 @@ write of the move and the broadcast). Prints moves/s and latency percentiles. Us
 
     python benchmarks/bench_server.py --tables 50 --seconds 20
     python benchmarks/bench_server.py --tables 200 --players 2 --seconds 20
+    python benchmarks/bench_server.py --tables 200 --players 2 --think 1 --seconds 30
+
+Without ``--think`` every seat acts the moment it may: the server is saturated and a move's
+latency is mostly its wait in line (Little's law: tables / moves per second). ``--think T``
+gives the seats a player's pace (T seconds on average before each move), which measures a
+move's latency at that load.
 
 With ``--bot-tables N`` the server also plays N all-bot tables (``--bot``, default the
 ``ismcts`` search bot, ``--bot-players`` seats each; a finished one is replaced) while the
@@ -198,16 +204,17 @@ class Stats:
 
 
 async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
-                     stop_at: float, done: asyncio.Event) -> None:
-    """One seat's client: act whenever it is to act, until the game ends or time is up."""
+                     stop_at: float, done: asyncio.Event, think: float = 0.0) -> None:
+    """One seat's client: act whenever it is to act (after ``think`` seconds on average),
+    until the game ends or time is up."""
     try:
-        await play_seat(port, table, seat, stats, rng, stop_at, done)
+        await play_seat(port, table, seat, stats, rng, stop_at, done, think)
     except ConnectionClosed:
         stats.closed += 1
 
 
 async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
-                    stop_at: float, done: asyncio.Event) -> None:
+                    stop_at: float, done: asyncio.Event, think: float = 0.0) -> None:
     token = table["seats"][seat]["token"]
     async with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}", max_size=2 ** 22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -244,20 +251,22 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
             if done.is_set() or time.monotonic() > stop_at:
                 return
             if m["legal"] and sent_at is None:
+                if think:  # a player's pace: the latency counts from the send
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 sent_ply = m["ply"]
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "ply": m["ply"], "action": rng.choice(m["legal"])}))
 
 
 async def run_table_slot(ports: Ports, players: int, stats: Stats, rng: random.Random,
-                         stop_at: float) -> None:
+                         stop_at: float, think: float = 0.0) -> None:
     """Play games back to back on new tables until time is up (with several servers, the
     table is created on the next one and each seat connects to the next one)."""
     while time.monotonic() < stop_at:
         table = await asyncio.to_thread(create_table, ports.next_table(), players)
         done = asyncio.Event()
-        await asyncio.gather(*(drive_seat(ports.next(), table, k, stats, rng, stop_at, done)
-                               for k in range(players)))
+        await asyncio.gather(*(drive_seat(ports.next(), table, k, stats, rng, stop_at, done,
+                                          think) for k in range(players)))
         if done.is_set():
             stats.games += 1
 
@@ -334,7 +343,7 @@ def pct(values: list[float], p: float) -> float:
 
 async def bench(ports: list[int], tables: int, players: int, seconds: float, seed: int,
                 bot_tables: int = 0, bot: str = "ismcts", bot_players: int = 2,
-                warmup: float = 0.0) -> Stats:
+                warmup: float = 0.0, think: float = 0.0) -> Stats:
     stats = Stats()
     rng = random.Random(seed)
     stop_at = time.monotonic() + warmup + seconds
@@ -343,8 +352,8 @@ async def bench(ports: list[int], tables: int, players: int, seconds: float, see
     bots = [asyncio.ensure_future(run_bot_slot(turn, bot_players, bot, stop_at, bot_games))
             for _ in range(bot_tables)]
     await asyncio.sleep(warmup)  # the bot tables are created and thinking
-    await asyncio.gather(*(run_table_slot(turn, players, stats, random.Random(rng.random()), stop_at)
-                           for _ in range(tables)))
+    await asyncio.gather(*(run_table_slot(turn, players, stats, random.Random(rng.random()),
+                                          stop_at, think) for _ in range(tables)))
     await asyncio.gather(*bots)
     stats.bot_games = len(bot_games)
     return stats
@@ -356,6 +365,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4],
                         help="seats per table, each driven by its own websocket client")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to drive the tables")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a seat waits, on average (0.5x to 1.5x), before it acts: "
+                             "a players' pace (default 0: at once, the server's saturation)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot-tables", type=int, default=0, help="all-bot tables played meanwhile")
     parser.add_argument("--bot", default="ismcts", help="the bot of the all-bot tables")
@@ -392,7 +404,7 @@ def main() -> None:
         t0, cpu0 = time.perf_counter(), cpu_seconds(server.pid)
         stats = asyncio.run(bench([port], args.tables, args.players, args.seconds, args.seed,
                                   args.bot_tables, args.bot, args.bot_players,
-                                  args.warmup if args.bot_tables else 0.0))
+                                  args.warmup if args.bot_tables else 0.0, args.think))
         elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
         server_cpu = cpu_seconds(server.pid) - cpu0
     finally:
@@ -424,6 +436,22 @@ def print_latency(lat: list[float]) -> None:
 
 
 COUNTERS = ("moves", "db_round_trips", "redis_round_trips")
+SERVICES = ("postgres", "redis-server")  # the shared parts, by process name
+
+
+def services_cpu() -> dict[str, float]:
+    """CPU seconds so far of every process of each shared service on this machine
+    (``/proc/PID/comm``; on a machine running other databases these count too)."""
+    out = dict.fromkeys(SERVICES, 0.0)
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                name = Path(f"/proc/{d}/comm").read_text().strip()
+            except OSError:
+                continue
+            if name in out:
+                out[name] += cpu_seconds(int(d))
+    return out
 
 
 def bench_replicas(args: argparse.Namespace) -> None:
@@ -443,12 +471,14 @@ def bench_replicas(args: argparse.Namespace) -> None:
             if h["redis"] != "ok":
                 raise SystemExit(f"the replica on port {port}: redis {h['redis']}")
         cpu0 = [process_tree_cpu(p.pid) for p in procs]
+        services0 = services_cpu()
         t0 = time.perf_counter()
         stats = asyncio.run(bench(ports, args.tables, args.players, args.seconds, args.seed,
                                   args.bot_tables, args.bot, args.bot_players,
-                                  args.warmup if args.bot_tables else 0.0))
+                                  args.warmup if args.bot_tables else 0.0, args.think))
         elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
         cpu = [tree_cpu_since(p.pid, c) for p, c in zip(procs, cpu0)]
+        services = {k: v - services0[k] for k, v in services_cpu().items()}
         last = [healthz(p) for p in ports]
     finally:
         stop_servers(procs)
@@ -478,6 +508,9 @@ def bench_replicas(args: argparse.Namespace) -> None:
               f"{total['db_round_trips'] / stored:.2f} PostgreSQL round trips, "
               f"{total['redis_round_trips'] / stored:.2f} Redis round trips (all of their work: "
               f"moves, connections, table creation)")
+        print("per stored move in the shared services: " + ", ".join(
+            f"{name} CPU {services[name] / stored * 1000:.2f} ms" for name in SERVICES)
+            + " (every process of that name on this machine)")
     print_latency(lat)
 
 

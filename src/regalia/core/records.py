@@ -23,6 +23,7 @@ from typing import Any, Iterator
 
 from regalia.core.errors import InvalidPosition
 from regalia.core.game import Event, Game
+from regalia.core.rng import DrawOnUse
 
 RECORD_FORMAT = "regalia-record/1"
 
@@ -106,16 +107,16 @@ class Match:
         """Apply an action (code or text) and record it; returns its events.
 
         Raises ``IllegalAction`` and changes nothing (the random source included) when refused.
+        A move that draws replaces ``rng`` by a new generator (``rng.DrawOnUse``): the old
+        one is never drawn from again.
         """
         g = self.game
         a = g.action_from_text(self.state, action) if isinstance(action, str) else action
         text = g.action_to_text(self.state, a)
-        rng_state = self.rng.getstate()
-        try:
-            self.state, events = g.apply(self.state, a, self.rng)
-        except Exception:
-            self.rng.setstate(rng_state)
-            raise
+        source = DrawOnUse(self.rng)
+        self.state, events = g.apply(self.state, a, source)
+        if source.copy is not None:
+            self.rng = source.copy
         self.actions.append(text)
         return events
 

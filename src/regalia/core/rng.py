@@ -10,6 +10,25 @@ from __future__ import annotations
 import random
 
 
+class DrawOnUse:
+    """The random source of one move: ``base``'s stream, copied from it at the first draw.
+    ``base`` is never changed, so a refused move needs no undo, and a move that draws
+    nothing (most moves) costs no copy of the generator's state. ``copy``: the generator
+    drawn from (``None`` when nothing was drawn)."""
+
+    __slots__ = ("base", "copy")
+
+    def __init__(self, base: random.Random) -> None:
+        self.base = base
+        self.copy: random.Random | None = None
+
+    def __getattr__(self, name: str):
+        if self.copy is None:
+            self.copy = random.Random()
+            self.copy.setstate(self.base.getstate())
+        return getattr(self.copy, name)
+
+
 def shuffle(x: list, rng: random.Random) -> None:
     """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does.
 

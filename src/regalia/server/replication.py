@@ -88,6 +88,8 @@ class Replicated:
     def request_sync(self, then: dict[str, Any] | None = None) -> None:
         """Read the table again from the database soon (one read at a time; asked again
         meanwhile, once more after it), then send ``then`` to the connections."""
+        if self.closing:
+            return
         if self._sync_task is not None and not self._sync_task.done():
             self._sync_again = True
             if then is not None:  # said after the read under way, which may precede it

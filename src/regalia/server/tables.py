@@ -78,7 +78,7 @@ class Move:
     text: str
     side: bool
     state: Any
-    rng_state: Any
+    rng: Any  # the match's random generator after the move
     events: list[Any]
     clock: Clock | None = None  # the clocks after the move (``None``: unchanged)
 
@@ -225,21 +225,20 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         """Validate ``action`` and compute the position after it, leaving the table as it
         is. Raises ``RegaliaError`` (an illegal action)."""
         m = self.match
-        before, rng_before = m.state, m.rng.getstate()
+        before, rng_before = m.state, m.rng  # Match.play replaces the generator it draws from
         mover = self.game.current_seat(before)
         try:
             events = m.play(action)
             return Move(seat, m.actions.pop(), seat is not None and seat != mover,
-                        m.state, m.rng.getstate(), events)
+                        m.state, m.rng, events)
         finally:
-            m.state = before
-            m.rng.setstate(rng_before)
+            m.state, m.rng = before, rng_before
 
     def _commit(self, move: Move) -> None:
         """Apply a validated (and stored) move: every part of the table at once."""
         m = self.match
         m.state = move.state
-        m.rng.setstate(move.rng_state)
+        m.rng = move.rng
         m.actions.append(move.text)
         self.move_seats.append(move.seat)
         self.side_move.append(move.side)
@@ -347,6 +346,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
             self._seats_timer.cancel()
         if self._clock_timer is not None:
             self._clock_timer.cancel()
+        if self._sync_task is not None:
+            self._sync_task.cancel()
         await self.bots.stop()
         for conn in list(self.conns):
             conn.close()
