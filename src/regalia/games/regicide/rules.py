@@ -7,7 +7,7 @@ before changing it, so the caller's state never changes, refused action or not.
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
+from bisect import bisect_left
 from functools import lru_cache
 from collections.abc import Sequence
 from itertools import combinations
@@ -195,21 +195,20 @@ def _subset_sums(values: tuple[int, ...]) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=1 << 12)
 def _low_half(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(masks, reaching)`` for the low half of a hand whose cards have ``values``: the
-    position masks of its subsets sorted by value then mask, highest first, and
-    ``reaching[t]``, how many of them total at least ``t`` (for ``t`` from 0 to one above the
-    highest total)."""
+    """``(masks, totals)`` for the low half of a hand whose cards have ``values``: the
+    position masks of its subsets sorted by value then mask, highest first, and the totals
+    of its subsets in increasing order (so ``len(totals) - bisect_left(totals, t)`` of the
+    masks, the first ones, total at least ``t``)."""
     subsets = _subset_sums(values)
     subsets.sort(reverse=True)
-    reaching = tuple(sum(1 for x, _ in subsets if x >= t) for t in range(subsets[0][0] + 2))
-    return tuple(m for _, m in subsets), reaching
+    return tuple(m for _, m in subsets), tuple(x for x, _ in reversed(subsets))
 
 
 @lru_cache(maxsize=1 << 12)
-def _high_half(values: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """``(total value, position mask)`` of every subset of the high half of a hand whose
-    cards have ``values``, in counting order."""
-    return tuple(_subset_sums(values))
+def _high_half(values: tuple[int, ...]) -> tuple[int, ...]:
+    """Total value of every subset of the high half of a hand whose cards have ``values``,
+    in counting order (the subset at index ``i`` holds the positions of the bits of ``i``)."""
+    return tuple(x for x, _ in _subset_sums(values))
 
 
 def discard_options(hand: int, attack: int, minimal: bool = False, tag: int = 0) -> list[int]:
@@ -231,32 +230,6 @@ def discard_options(hand: int, attack: int, minimal: bool = False, tag: int = 0)
 _POSITIONS = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
 
 
-@lru_cache(maxsize=1 << 16)
-def _discard_plan(values: tuple[int, ...], attack: int) -> tuple:
-    """``(low, high, counts, starts, total)``: how ``DiscardOptions`` lists the discards
-    totalling at least ``attack`` of a hand whose cards have ``values``, over card positions.
-
-    ``low``: the low half's subsets, best first (``_low_half``); ``high``: the high half's
-    subsets that reach ``attack`` with some of them, in counting order, each combining with
-    the ``counts[j]`` first of ``low``, its first combination being item ``starts[j]``;
-    ``total``: how many discards there are.
-    """
-    half = len(values) >> 1
-    low, reaching = _low_half(values[:half])
-    top = len(reaching) - 1  # reaching[top] == 0
-    high, counts, starts = [], [], []
-    total = 0
-    for x, m in _high_half(values[half:]):
-        need = attack - x
-        n = reaching[need if need < top else top] if need > 0 else len(low)
-        if n:
-            high.append(m << half)
-            counts.append(n)
-            starts.append(total)
-            total += n
-    return low, tuple(high), tuple(counts), tuple(starts), total
-
-
 class DiscardOptions(Sequence):
     """The discards of ``hand`` totalling at least ``attack``, as a lazy sequence.
 
@@ -264,25 +237,30 @@ class DiscardOptions(Sequence):
     a Step 4 hand of 8 cards has up to 255 legal discards, and a random player needs only one.
     The cards are split in two halves by position (canonical order). The subsets of the low
     half are sorted by value, so each subset of the high half, taken in counting order,
-    combines with a prefix of them. This plan depends only on the cards' values and the
-    attack, so it is computed once per values and attack (``_discard_plan``). Items are
-    ``mask | tag``, then the ``extra`` codes. Does not handle option ``minimal_discard`` or two
-    Jesters in one hand (``discard_options`` does).
+    combines with a prefix of them: the ``counts[j]`` first for the high subset ``j``, found
+    by bisection in the low half's sorted totals. The halves' subsets depend only on their
+    cards' values, so they are computed once per values (``_low_half``, ``_high_half``).
+    Items are ``mask | tag``, then the ``extra`` codes. Does not handle option
+    ``minimal_discard`` or two Jesters in one hand (``discard_options`` does).
     """
 
-    __slots__ = ("_bits", "_low", "_high", "_counts", "_starts", "_total", "_extra", "_hand",
-                 "_attack", "_tag")
+    __slots__ = ("_hand", "_attack", "_tag", "_extra", "_half", "_low", "_counts", "_total")
 
     def __init__(self, hand: int, attack: int, tag: int = 0, extra: tuple[int, ...] = ()):
-        self._bits = bits_of(hand)
-        self._low, self._high, self._counts, self._starts, self._total = _discard_plan(
-            values_of(hand), attack)
+        values = values_of(hand)
+        half = len(values) >> 1
+        self._low, totals = _low_half(values[:half])
+        n = len(totals)
+        self._counts = counts = [n - bisect_left(totals, attack - x)
+                                 for x in _high_half(values[half:])]
+        self._total = sum(counts)
+        self._half = half
         self._extra = extra
         self._hand, self._attack, self._tag = hand, attack, tag
 
     def _mask(self, positions: int) -> int:
         """``tag`` or-ed with the cards at the bits of the position mask ``positions``."""
-        bits = self._bits
+        bits = bits_of(self._hand)
         m = self._tag
         first = 0
         while positions:
@@ -301,8 +279,10 @@ class DiscardOptions(Sequence):
         if i < 0:
             i += len(self)
         if 0 <= i < self._total:
-            j = bisect_right(self._starts, i) - 1
-            return self._mask(self._high[j] | self._low[i - self._starts[j]])
+            for j, n in enumerate(self._counts):  # the high subset j holds item i
+                if i < n:
+                    return self._mask(j << self._half | self._low[i])
+                i -= n
         if not self._total <= i < len(self):
             raise IndexError(i)
         return self._extra[i - self._total]
@@ -310,10 +290,12 @@ class DiscardOptions(Sequence):
     def __iter__(self):
         mask = self._mask
         low = [mask(m) for m in self._low]
-        for m, n in zip(self._high, self._counts):
-            high = mask(m)
-            for lm in low[:n]:
-                yield high | lm
+        half = self._half
+        for j, n in enumerate(self._counts):
+            if n:
+                high = mask(j << half)
+                for lm in low[:n]:
+                    yield high | lm
         yield from self._extra
 
     def __contains__(self, action) -> bool:
