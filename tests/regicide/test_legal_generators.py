@@ -76,3 +76,18 @@ def test_shuffle_uses_another_generators_own_shuffle():
     x = [1, 2, 3]
     shuffle(x, Reversing(0))
     assert x == [3, 2, 1]
+
+
+def test_rules_1_5_the_play_table_holds_exactly_the_legal_shapes():
+    from itertools import combinations
+
+    masks = [sum(1 << c for c in combo) for size in range(1, 4)
+             for combo in combinations(range(54), size)]
+    masks += [0xF << 4 * r for r in range(13)]  # four of a kind
+    for m in masks:
+        assert (m in R._PLAY_FACTS) == (R.play_problem(m) is None)
+    for m, (texts, value, suits) in R._PLAY_FACTS.items():
+        cards = cards_of(m)
+        assert list(texts) == [R.TEXT[c] for c in cards]
+        assert value == mask_value(m)
+        assert suits == sum({1 << R.SUIT[c] for c in cards if c < 52})

@@ -82,6 +82,7 @@ def shield(s: State) -> int:
 
 # Attack of each card as an enemy (rules 1.2); 0 for a card that is not a royal.
 _ATTACK_OF = tuple(ATTACK.get(RANK[c], 0) for c in range(54))
+_HEALTH_OF = tuple(HEALTH.get(RANK[c], 0) for c in range(54))
 
 
 def effective_attack(s: State) -> int:
@@ -470,12 +471,11 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
             raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
                           + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
                               "not_held", cards=mask_texts(arg & ~hand))
-        if arg & (arg - 1):  # several cards: is it a legal combination?
-            why = play_problem(arg)
-            if why:
-                raise _refuse(s, A.to_text(action), why).coded("play_shape")
+        facts = _PLAY_FACTS.get(arg)
+        if facts is None:  # not a legal combination (rules 1.5)
+            raise _refuse(s, A.to_text(action), play_problem(arg)).coded("play_shape")
         t = s.copy()
-        _play(t, p, arg, rng, events)
+        _play(t, p, arg, facts, rng, events)
     elif k == A.YIELD:
         if phase != PLAY:
             raise _refuse(s, "yield",
@@ -487,7 +487,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
                 "no_yield_solo" if s.players == 1 else "no_yield_all_yielded")
         t = s.copy()
         t.yielded[p] = True
-        _log(t, events, Event("yield", p, {}))
+        _log(t, events, "yield", p, {})
         _step4(t, p, events)
     elif k == A.JESTER_REFRESH:
         if s.players != 1 and s.jesters == 0:
@@ -525,8 +525,8 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         t.hands[p] = hand & ~arg
         cards = cards_of(arg)
         t.discard.extend(cards)
-        _log(t, events, Event("discard", p, {"cards": [TEXT[c] for c in cards], "total": total,
-                                             "attack": d}))
+        _log(t, events, "discard", p, {"cards": [TEXT[c] for c in cards], "total": total,
+                                       "attack": d})
         _next_turn(t, (p + 1) % t.players, events)
     elif k == A.CHOOSE:
         if phase != CHOOSE:
@@ -540,7 +540,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
                           "Jester's player must name another player (rules 3.R6)").coded(
                               "choose_self")
         t = s.copy()
-        _log(t, events, Event("choose", p, {"next": arg}))
+        _log(t, events, "choose", p, {"next": arg})
         _next_turn(t, arg, events)
     elif k == A.PREFER:
         seat, yes = arg >> 1, arg & 1
@@ -558,10 +558,13 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
                                 "wish_already", {"wish": wish})
         t = s.copy()
         t.preferences[seat] = wish
-        _log(t, events, Event("prefer", seat, {"wish": wish}))
+        _log(t, events, "prefer", seat, {"wish": wish})
     else:
         raise IllegalAction(f"action code {action} is not a Regicide action")
     return t, events
+
+
+_new_tuple = tuple.__new__
 
 
 def _safe_text(action: int) -> str:
@@ -571,7 +574,10 @@ def _safe_text(action: int) -> str:
         return f"action code {action}"
 
 
-def _log(t: State, events: list[Event], ev: Event) -> None:
+def _log(t: State, events: list[Event], kind: str, seat: int | None, data: dict[str, Any],
+         private: dict[int, dict[str, Any]] | None = None) -> None:
+    """Record ``Event(kind, seat, data, private)`` in ``events`` and in ``t``'s log."""
+    ev = _new_tuple(Event, (kind, seat, data, private))  # Event(...) without its Python frame
     events.append(ev)
     t.log = (ev, t.log)
 
@@ -620,7 +626,7 @@ def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, lis
         data["known"] = {q: [TEXT[c] for c in cs if c in known] for q, cs in by_seat.items()
                          if any(c in known for c in cs)}
     private = {q: {"cards": [TEXT[c] for c in cs]} for q, cs in by_seat.items() if cs}
-    _log(t, events, Event(kind, None if kind == "draw" else t.current, data, private or None))
+    _log(t, events, kind, None if kind == "draw" else t.current, data, private or None)
 
 
 _CLUB, _DIAMOND, _HEART, _SPADE = 1 << CLUBS, 1 << DIAMONDS, 1 << HEARTS, 1 << SPADES
@@ -630,36 +636,47 @@ _SUIT_TEXT = tuple("".join(SUIT_LETTERS[x] for x in (HEARTS, DIAMONDS, CLUBS, SP
                            if bits >> x & 1) for bits in range(16))
 
 
-def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) -> None:
-    """Steps 1-3 of a card play (rules 1.5-1.7)."""
+def _play_facts(mask: int) -> tuple[tuple[str, ...], int, int]:
+    """``(card texts, value, suit bits)`` of a play (rules 1.5, 1.6)."""
+    cards = cards_of(mask)
+    suits = 0
+    for c in cards:
+        suits |= 1 << SUIT[c] if c < 52 else 0
+    return tuple(TEXT[c] for c in cards), sum(VALUE[c] for c in cards), suits
+
+
+# The facts of every legal play (rules 1.5: each single card, both Jesters included, each
+# Animal Companion pair and each set), read once per play instead of computed; a mask
+# missing here is not a legal play (``play_problem`` says why).
+_PLAY_FACTS = {m: _play_facts(m) for m in play_options((1 << 54) - 1) + (1 << 53,)}
+
+
+def _play(t: State, p: int, mask: int, facts: tuple[tuple[str, ...], int, int],
+          rng: random.Random, events: list[Event]) -> None:
+    """Steps 1-3 of a card play (rules 1.5-1.7); ``facts``: ``_PLAY_FACTS[mask]``."""
     t.hands[p] &= ~mask
     t.table.append(mask)
     t.yielded[p] = False
-    cards = cards_of(mask)
-    played = [TEXT[c] for c in cards]
-    if cards[0] >= 52:  # a Jester (rules 1.10): cancel immunity, skip Steps 3 and 4
+    texts, v, suits = facts
+    played = list(texts)
+    if mask >> 52:  # a Jester (rules 1.10): cancel immunity, skip Steps 3 and 4
         t.cancelled = True
         t.phase = CHOOSE
         t.preferences = [None] * t.players
-        _log(t, events, Event("jester", p, {"cards": played}))
+        _log(t, events, "jester", p, {"cards": played})
         return
-    v = 0
-    suits = 0
-    for c in cards:
-        v += VALUE[c]
-        suits |= _SUIT_BIT[c]
-    immune = 0 if t.cancelled else suits & (1 << SUIT[t.enemy])
+    immune = 0 if t.cancelled else suits & _SUIT_BIT[t.enemy]
     powers = suits & ~immune
     damage = v * 2 if powers & _CLUB else v
-    _log(t, events, Event("play", p, {"cards": played, "value": v, "damage": damage,
-                                      "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]}))
+    _log(t, events, "play", p, {"cards": played, "value": v, "damage": damage,
+                                "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]})
     if powers & _HEART and t.discard:  # Hearts before Diamonds (rules 1.6)
         n = min(v, len(t.discard))
         shuffle(t.discard, rng)  # the whole pile is shuffled, then n cards are taken
         healed = t.discard[len(t.discard) - n:]
         del t.discard[len(t.discard) - n:]
         t.tavern[0:0] = healed  # bottom of the Tavern
-        _log(t, events, Event("heal", p, {"count": n}))
+        _log(t, events, "heal", p, {"count": n})
     if powers & _DIAMOND and t.tavern:
         seats = _drawing_seats(t, p, v)
         if seats:
@@ -673,7 +690,7 @@ def _play(t: State, p: int, mask: int, rng: random.Random, events: list[Event]) 
     if suits & _SPADE:
         t.spades += v  # counts now unless blocked; a Jester may unblock it later (rules 1.9)
     t.damage += damage
-    health = HEALTH[RANK[t.enemy]]
+    health = _HEALTH_OF[t.enemy]
     if t.damage >= health:
         _defeat(t, p, t.damage == health, events)
     else:
@@ -694,14 +711,14 @@ def _defeat(t: State, p: int, exact: bool, events: list[Event]) -> None:
     t.spades = 0
     t.cancelled = False
     t.damage = 0
-    _log(t, events, Event("defeat", p, {"enemy": TEXT[enemy], "exact": exact}))
+    _log(t, events, "defeat", p, {"enemy": TEXT[enemy], "exact": exact})
     if not t.castle:
         t.enemy = None
         t.phase = WON
-        _log(t, events, Event("won", None, {"medal": medal(t)}))
+        _log(t, events, "won", None, {"medal": medal(t)})
         return
     t.enemy = t.castle.pop()
-    _log(t, events, Event("enemy", None, {"enemy": TEXT[t.enemy]}))
+    _log(t, events, "enemy", None, {"enemy": TEXT[t.enemy]})
     _next_turn(t, p, events)
 
 
@@ -709,7 +726,7 @@ def _step4(t: State, p: int, events: list[Event]) -> None:
     """Step 4 (rules 1.8): skip when the attack is 0, lose when the hand is too weak."""
     d = effective_attack(t)
     if d == 0:
-        _log(t, events, Event("shielded", p, {}))
+        _log(t, events, "shielded", p, {})
         _next_turn(t, (p + 1) % t.players, events)
         return
     t.phase = SUFFER
@@ -721,7 +738,7 @@ def _check_suffer(t: State, p: int, d: int, events: list[Event]) -> None:
     """Seat ``p`` loses when its hand cannot absorb ``d`` and no Jester is left (rules 1.8)."""
     if mask_value(t.hands[p]) < d and not t.jesters:
         t.phase = LOST
-        _log(t, events, Event("lost", p, {"reason": "attack", "attack": d}))
+        _log(t, events, "lost", p, {"reason": "attack", "attack": d})
 
 
 def _next_turn(t: State, p: int, events: list[Event]) -> None:
@@ -737,7 +754,7 @@ def _check_start(t: State, p: int, events: list[Event]) -> None:
     """Seat ``p`` at Step 1 loses with no card, no yield and no Jester left (rules 1.13)."""
     if not t.hands[p] and not can_yield(t, p) and not t.jesters:
         t.phase = LOST
-        _log(t, events, Event("lost", p, {"reason": "stuck"}))
+        _log(t, events, "lost", p, {"reason": "stuck"})
 
 
 def _refresh(t: State, p: int, events: list[Event]) -> None:
