@@ -474,7 +474,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         facts = _PLAY_FACTS.get(arg)
         if facts is None:  # not a legal combination (rules 1.5)
             raise _refuse(s, A.to_text(action), play_problem(arg)).coded("play_shape")
-        t = s.copy()
+        t = s.successor()
         _play(t, p, arg, facts, rng, events)
     elif k == A.YIELD:
         if phase != PLAY:
@@ -485,7 +485,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
                    "every other player yielded on their most recent turn (rules 1.11)")
             raise _refuse(s, "yield", why).coded(
                 "no_yield_solo" if s.players == 1 else "no_yield_all_yielded")
-        t = s.copy()
+        t = s.successor()
         t.yielded[p] = True
         _log(t, events, "yield", p, {})
         _step4(t, p, events)
@@ -499,7 +499,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         if phase not in (PLAY, SUFFER):
             raise _refuse(s, "jester",
                           "the refresh is used at the start of Step 1 or Step 4").coded("not_now")
-        t = s.copy()
+        t = s.successor()
         _refresh(t, p, events)
     elif k == A.DISCARD:
         if phase != SUFFER:
@@ -521,10 +521,10 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
                 raise _refuse(s, A.to_text(action), "with option minimal_discard every "
                               "discarded card must be needed (rules 3.R10)").coded(
                                   "discard_minimal")
-        t = s.copy()
+        t = s.successor()
         t.hands[p] = hand & ~arg
         cards = cards_of(arg)
-        t.discard.extend(cards)
+        t.discard = t.discard + cards
         _log(t, events, "discard", p, {"cards": [TEXT[c] for c in cards], "total": total,
                                        "attack": d})
         _next_turn(t, (p + 1) % t.players, events)
@@ -539,7 +539,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
             raise _refuse(s, A.to_text(action), "with option jester_choose_self off the "
                           "Jester's player must name another player (rules 3.R6)").coded(
                               "choose_self")
-        t = s.copy()
+        t = s.successor()
         _log(t, events, "choose", p, {"next": arg})
         _next_turn(t, arg, events)
     elif k == A.PREFER:
@@ -556,7 +556,8 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         if s.preferences[seat] == wish:
             raise IllegalAction(f"{text} is refused: seat {seat} already shows {wish!r}",
                                 "wish_already", {"wish": wish})
-        t = s.copy()
+        t = s.successor()
+        t.preferences = t.preferences[:]
         t.preferences[seat] = wish
         _log(t, events, "prefer", seat, {"wish": wish})
     else:
@@ -587,7 +588,7 @@ def _take(t: State, n: int) -> tuple[list[int], list[int]]:
     (the public cards are the top ``known_top``)."""
     tavern = t.tavern
     drawn = tavern[len(tavern) - n:][::-1]
-    del tavern[len(tavern) - n:]
+    t.tavern = tavern[:len(tavern) - n]
     known = min(t.known_top, n)
     t.known_top -= known
     return drawn, drawn[:known]
@@ -655,7 +656,7 @@ def _play(t: State, p: int, mask: int, facts: tuple[tuple[str, ...], int, int],
           rng: random.Random, events: list[Event]) -> None:
     """Steps 1-3 of a card play (rules 1.5-1.7); ``facts``: ``_PLAY_FACTS[mask]``."""
     t.hands[p] &= ~mask
-    t.table.append(mask)
+    t.table = t.table + [mask]
     t.yielded[p] = False
     texts, v, suits = facts
     played = list(texts)
@@ -671,11 +672,12 @@ def _play(t: State, p: int, mask: int, facts: tuple[tuple[str, ...], int, int],
     _log(t, events, "play", p, {"cards": played, "value": v, "damage": damage,
                                 "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]})
     if powers & _HEART and t.discard:  # Hearts before Diamonds (rules 1.6)
-        n = min(v, len(t.discard))
-        shuffle(t.discard, rng)  # the whole pile is shuffled, then n cards are taken
-        healed = t.discard[len(t.discard) - n:]
-        del t.discard[len(t.discard) - n:]
-        t.tavern[0:0] = healed  # bottom of the Tavern
+        pile = t.discard[:]
+        n = min(v, len(pile))
+        shuffle(pile, rng)  # the whole pile is shuffled, then n cards are taken
+        cut = len(pile) - n
+        t.discard = pile[:cut]
+        t.tavern = pile[cut:] + t.tavern  # bottom of the Tavern
         _log(t, events, "heal", p, {"count": n})
     if powers & _DIAMOND and t.tavern:
         seats = _drawing_seats(t, p, v)
@@ -700,13 +702,15 @@ def _play(t: State, p: int, mask: int, facts: tuple[tuple[str, ...], int, int],
 def _defeat(t: State, p: int, exact: bool, events: list[Event]) -> None:
     """The enemy is defeated (rules 1.7 step 2)."""
     enemy = t.enemy
+    discard = t.discard[:]
     if exact:
-        t.tavern.append(enemy)
+        t.tavern = t.tavern + [enemy]
         t.known_top += 1
     else:
-        t.discard.append(enemy)
+        discard.append(enemy)
     for play in t.table:
-        t.discard.extend(cards_of(play))
+        discard.extend(cards_of(play))
+    t.discard = discard
     t.table = []
     t.spades = 0
     t.cancelled = False
@@ -717,7 +721,8 @@ def _defeat(t: State, p: int, exact: bool, events: list[Event]) -> None:
         t.phase = WON
         _log(t, events, "won", None, {"medal": medal(t)})
         return
-    t.enemy = t.castle.pop()
+    t.enemy = t.castle[-1]
+    t.castle = t.castle[:-1]
     _log(t, events, "enemy", None, {"enemy": TEXT[t.enemy]})
     _next_turn(t, p, events)
 
@@ -761,7 +766,7 @@ def _refresh(t: State, p: int, events: list[Event]) -> None:
     """Solo Jester refresh (rules 1.14): discard the hand, draw up to 8."""
     t.jesters -= 1
     old = cards_of(t.hands[p])
-    t.discard.extend(old)
+    t.discard = t.discard + old
     drawn, known = _take(t, min(t.max_hand, len(t.tavern)))
     t.hands[p] = mask_of(drawn)
     _draw_event(t, events, "refresh", {p: drawn}, known,

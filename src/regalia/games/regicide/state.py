@@ -2,7 +2,8 @@
 
 Piles are Python lists with the **top card last** (``pop()`` draws), unlike the position
 JSON, which lists them top first. Hands are card bit masks (see ``cards``). The engine never
-mutates a state it was given: ``apply`` works on a ``copy()``.
+mutates a state it was given: ``apply`` works on a ``successor()``, which shares the piles
+with the state it came from, so the rules replace a pile instead of changing it in place.
 """
 
 from __future__ import annotations
@@ -54,6 +55,32 @@ class State:
     __slots__ = ("players", "current", "phase", "enemy", "damage", "cancelled", "table",
                  "spades", "castle", "tavern", "discard", "known_top", "hands", "yielded",
                  "jesters", "preferences", "options", "log")
+
+    def successor(self) -> "State":
+        """The copy ``apply`` changes into the next position: it shares the piles
+        (``table``, ``castle``, ``tavern``, ``discard``) and ``preferences`` with ``self``,
+        as the rules never change those lists in place but replace them; ``hands`` and
+        ``yielded`` are copied."""
+        s = State.__new__(State)
+        s.players = self.players
+        s.current = self.current
+        s.phase = self.phase
+        s.enemy = self.enemy
+        s.damage = self.damage
+        s.cancelled = self.cancelled
+        s.table = self.table
+        s.spades = self.spades
+        s.castle = self.castle
+        s.tavern = self.tavern
+        s.discard = self.discard
+        s.known_top = self.known_top
+        s.hands = self.hands[:]
+        s.yielded = self.yielded[:]
+        s.jesters = self.jesters
+        s.preferences = self.preferences
+        s.options = self.options
+        s.log = self.log
+        return s
 
     def copy(self) -> "State":
         """A copy sharing nothing mutable with ``self`` (the log is persistent, so shared)."""
