@@ -63,6 +63,7 @@ class TableManager:
         self.seeds = seeds
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
+        self._missed: set[str] = set()  # tables that had another replica's event while loading
         # One writer thread for SQLite (a single-writer database); a few for a server.
         workers = 1 if store.engine.dialect.name == "sqlite" else 4
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regalia-db")
@@ -78,6 +79,7 @@ class TableManager:
         self.analyses: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
         self._analysing: dict[tuple[str, int], asyncio.Future] = {}
         self.connections: Counter[str] = Counter()  # open websockets per client address
+        self._shared_connections: Counter[str] = Counter()  # of them, counted in Redis
         self.clock_presets = parse_presets(self.settings.clock_presets)
         self.moves_applied = 0
         self.store_error: str | None = None
@@ -255,6 +257,8 @@ class TableManager:
             t = Table(self, data) if data is not None else None
             if t is not None:
                 self.tables[table_id] = t
+                if table_id in self._missed:  # read before that change: read it again
+                    t.request_sync()
                 if self.cluster is not None and t.open and not self.cluster.holds(table_id):
                     try:  # its bots and clock run here unless another replica runs them
                         await self.cluster.acquire(table_id)
@@ -265,6 +269,7 @@ class TableManager:
             return t
         finally:
             del self._loading[table_id]
+            self._missed.discard(table_id)
             fut.set_result(self.tables.get(table_id))
 
     async def create(self, body: Any) -> tuple[Table, list[str | None], str]:
@@ -462,6 +467,7 @@ class TableManager:
             try:
                 if not await self.cluster.connect(address, limit):
                     return False
+                self._shared_connections[address] += 1
             except Exception as e:  # noqa: BLE001 - Redis is down: count here only
                 log.warning("shared connection count failed: %s", e)
         self.connections[address] += 1
@@ -471,7 +477,10 @@ class TableManager:
         self.connections[address] -= 1
         if self.connections[address] <= 0:
             del self.connections[address]
-        if self.cluster is not None:
+        if self._shared_connections[address] > 0:  # not one Redis never counted
+            self._shared_connections[address] -= 1
+            if self._shared_connections[address] <= 0:
+                del self._shared_connections[address]
             try:
                 await self.cluster.disconnect(address)
             except Exception as e:  # noqa: BLE001 - its count is dropped with the replica
@@ -483,3 +492,5 @@ class TableManager:
         t = self.tables.get(event.get("t"))
         if t is not None and not t.closing:
             t.receive(event)
+        elif t is None and event.get("t") in self._loading and event.get("k") != "presence":
+            self._missed.add(event["t"])

@@ -101,7 +101,8 @@ class Replicated:
         while True:
             self._sync_again = False
             try:
-                await self.sync()
+                async with self.lock:  # never between a local change's write and its apply
+                    await self.sync()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - logged; the next event asks again
