@@ -194,15 +194,25 @@ def _subset_sums(values: tuple[int, ...]) -> list[tuple[int, int]]:
     return out
 
 
-@lru_cache(maxsize=1 << 12)
+# The total value of all 54 cards: no set of cards totals more.
+_ALL_VALUE = mask_value((1 << 54) - 1)
+
+
+@lru_cache(maxsize=1 << 10)
 def _low_half(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(masks, totals)`` for the low half of a hand whose cards have ``values``: the
-    position masks of its subsets sorted by value then mask, highest first, and the totals
-    of its subsets in increasing order (so ``len(totals) - bisect_left(totals, t)`` of the
-    masks, the first ones, total at least ``t``)."""
+    """``(masks, reach)`` for the low half of a hand whose cards have ``values``: the
+    position masks of its subsets sorted by value then mask, highest first, and
+    ``reach[_ALL_VALUE + t]``, how many of them (the first ones) total at least ``t``, for
+    every ``t`` from ``-_ALL_VALUE`` to ``_ALL_VALUE + 1``."""
     subsets = _subset_sums(values)
     subsets.sort(reverse=True)
-    return tuple(m for _, m in subsets), tuple(x for x, _ in reversed(subsets))
+    totals = sorted(x for x, _ in subsets)
+    n = len(totals)
+    top = totals[-1]
+    reach = [n] * (_ALL_VALUE + 1)  # t <= 0: every subset
+    reach += [n - bisect_left(totals, t) for t in range(1, top + 1)]
+    reach += [0] * (_ALL_VALUE + 1 - top)  # t > top: none
+    return tuple(m for _, m in subsets), tuple(reach)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -238,8 +248,8 @@ class DiscardOptions(Sequence):
     a Step 4 hand of 8 cards has up to 255 legal discards, and a random player needs only one.
     The cards are split in two halves by position (canonical order). The subsets of the low
     half are sorted by value, so each subset of the high half, taken in counting order,
-    combines with a prefix of them: the ``counts[j]`` first for the high subset ``j``, found
-    by bisection in the low half's sorted totals. The halves' subsets depend only on their
+    combines with a prefix of them: the ``counts[j]`` first for the high subset ``j``, read
+    in a table of the low half by the value it lacks. The halves' subsets depend only on their
     cards' values, so they are computed once per values (``_low_half``, ``_high_half``).
     Items are ``mask | tag``, then the ``extra`` codes. Does not handle option
     ``minimal_discard`` or two Jesters in one hand (``discard_options`` does).
@@ -250,10 +260,11 @@ class DiscardOptions(Sequence):
     def __init__(self, hand: int, attack: int, tag: int = 0, extra: tuple[int, ...] = ()):
         values = values_of(hand)
         half = len(values) >> 1
-        self._low, totals = _low_half(values[:half])
-        n = len(totals)
-        self._counts = counts = [n - bisect_left(totals, attack - x)
-                                 for x in _high_half(values[half:])]
+        self._low, reach = _low_half(values[:half])
+        # reach's index of the attack; the clamp keeps every index in range and changes no
+        # count (no set totals more than _ALL_VALUE)
+        a = _ALL_VALUE + min(max(attack, 0), _ALL_VALUE + 1)
+        self._counts = counts = [reach[a - x] for x in _high_half(values[half:])]
         self._total = sum(counts)
         self._half = half
         self._extra = extra
