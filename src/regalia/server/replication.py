@@ -64,7 +64,13 @@ class Replicated:
             if ply > self.ply:  # moves were missed: the database has them
                 self.request_sync()
                 return
-            move = self._try(event["seat"], event["action"])
+            try:
+                move = self._try(event["seat"], event["action"])
+            except Exception:  # noqa: BLE001 - this copy differs: the database decides
+                log.exception("table %s: another replica's move at ply %s does not apply "
+                              "here; reading the table again", self.id, ply)
+                self.request_sync()
+                return
             if event.get("clock") is not None and self.clock is not None:
                 move.clock = Clock.load(self.clock.config(), event["clock"], len(self.seats))
             self._commit(move)
