@@ -19,7 +19,7 @@ from regalia.core.game import Game
 from regalia.games.regicide import actions as _actions
 from regalia.games.regicide import position as _position
 from regalia.games.regicide import rules as _rules
-from regalia.games.regicide.state import LOST, WON, State
+from regalia.games.regicide.state import OVER, WON, State
 from regalia.games.regicide.view import view as _view
 
 
@@ -34,7 +34,7 @@ class Regicide(Game):
         return _rules.new_game(config, rng)
 
     def current_seat(self, state: State) -> int | None:
-        return None if state.phase in (WON, LOST) else state.current
+        return None if state.phase in OVER else state.current
 
     # The functions called at every step are the rules' own (no wrapper frame); see Game.
     legal_actions = staticmethod(_rules.legal_actions)
@@ -48,7 +48,7 @@ class Regicide(Game):
         return _view(state, seat)
 
     def is_terminal(self, state: State) -> bool:
-        return state.phase in (WON, LOST)
+        return state.phase in OVER
 
     def returns(self, state: State) -> list[float]:
         won = 1.0 if state.phase == WON else 0.0
@@ -56,7 +56,7 @@ class Regicide(Game):
 
     def outcome(self, state: State) -> dict[str, Any] | None:
         """``None`` while playing; else ``{"result": "won"|"lost", "medal", "enemies_defeated"}``."""
-        if state.phase not in (WON, LOST):
+        if state.phase not in OVER:
             return None
         return {"result": state.phase, "medal": _rules.medal(state),
                 "enemies_defeated": _rules.enemies_defeated(state)}
@@ -72,7 +72,7 @@ class Regicide(Game):
 
     def action_from_text(self, state: State, text: str) -> int:
         def hand_of(_seat):
-            return state.hands[state.current] if state.phase not in (WON, LOST) else 0
+            return state.hands[state.current] if state.phase not in OVER else 0
 
         return _actions.from_text(text, hand_of)
 

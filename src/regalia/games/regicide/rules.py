@@ -45,6 +45,7 @@ from regalia.games.regicide.state import (
     JESTERS_IN_TAVERN,
     LOST,
     MAX_HAND,
+    OVER,
     PLAY,
     SUFFER,
     WON,
@@ -354,11 +355,10 @@ def legal_actions(s: State) -> Sequence[int]:
         hand = s.hands[p]
         d = effective_attack(s)
         extra = (A.JESTER_REFRESH,) if s.jesters else ()
-        if mask_value(hand) < d:
-            return list(extra)
         if s.options.minimal_discard or (hand >> 52 & 3) == 3:
             return discard_options(hand, d, s.options.minimal_discard, A.DISCARD) + list(extra)
-        return DiscardOptions(hand, d, A.DISCARD, extra)
+        out = DiscardOptions(hand, d, A.DISCARD, extra)
+        return out if len(out) > len(extra) else list(extra)  # no discard: a plain list
     if phase == CHOOSE:
         return [A.CHOOSE | k for k in range(s.players)
                 if k != p or s.options.jester_choose_self]
@@ -444,7 +444,7 @@ def _refuse(s: State, action_text: str, why: str) -> IllegalAction:
 
 def describe_allowed(s: State) -> str:
     """A short sentence of what the seat to act may do now."""
-    if s.phase in (WON, LOST):
+    if s.phase in OVER:
         return f"the game is over ({s.phase}): no action is allowed"
     legal = legal_actions(s)
     texts = [A.to_text(a) for a in legal]
@@ -468,7 +468,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
     k = action & ~A.ARG_MASK
     arg = action & A.ARG_MASK
     phase = s.phase
-    if phase in (WON, LOST):
+    if phase in OVER:
         raise IllegalAction(f"{_safe_text(action)} is refused: the game is over ({phase})",
                             "game_over")
     p = s.current
@@ -631,13 +631,18 @@ def _drawing_seats(t: State, p: int, v: int) -> list[int]:
 
 def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, list[int]],
                 known: list[int], extra: dict[str, Any] | None = None) -> None:
-    data: dict[str, Any] = {"counts": {q: len(cs) for q, cs in by_seat.items()}}
+    counts = {}
+    private = {}
+    for q, cs in by_seat.items():
+        counts[q] = len(cs)
+        if cs:
+            private[q] = {"cards": [TEXT[c] for c in cs]}
+    data: dict[str, Any] = {"counts": counts}
     if extra:
         data.update(extra)
     if known:
         data["known"] = {q: [TEXT[c] for c in cs if c in known] for q, cs in by_seat.items()
                          if any(c in known for c in cs)}
-    private = {q: {"cards": [TEXT[c] for c in cs]} for q, cs in by_seat.items() if cs}
     _log(t, events, kind, None if kind == "draw" else t.current, data, private or None)
 
 

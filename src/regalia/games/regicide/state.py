@@ -15,6 +15,7 @@ from regalia.core.options import RuleOptions
 
 PLAY, SUFFER, CHOOSE, WON, LOST = "play", "suffer", "choose", "won", "lost"
 PHASES = (PLAY, SUFFER, CHOOSE, WON, LOST)
+OVER = (WON, LOST)  # the phases of a finished game
 MAX_HAND = {1: 8, 2: 7, 3: 6, 4: 5}  # rules 1.3
 JESTERS_IN_TAVERN = {1: 0, 2: 0, 3: 1, 4: 2}  # rules 1.3
 
