@@ -29,25 +29,24 @@ class DrawOnUse:
         return getattr(self.copy, name)
 
 
-# (i + 1).bit_length() by position i: the bits of one draw for a swap with 0..i.
-_BITS = tuple((i + 1).bit_length() for i in range(1024))
+# The draws of a shuffle of a list of n items (n below 64, enough for a deck of cards):
+# ``(i, k)`` for i from n - 1 down to 1, k = (i + 1).bit_length() bits per draw.
+_DRAWS = tuple(tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(64))
 
 
 def shuffle(x: list, rng: random.Random) -> None:
     """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does.
 
     For a plain ``random.Random`` it runs CPython's Fisher-Yates loop itself, drawing the
-    same ``getrandbits(k)`` values (rejection sampling below ``i + 1``, ``k`` read from a
-    table) without a call to ``Random._randbelow`` per card; any other generator (or a list
-    longer than the table) uses the generator's own ``shuffle``.
+    same ``getrandbits(k)`` values (rejection sampling below ``i + 1``, ``i`` and ``k`` read
+    from a table) without a call to ``Random._randbelow`` per card; any other generator (or
+    a list longer than the table) uses the generator's own ``shuffle``.
     """
-    if type(rng) is not random.Random or len(x) > len(_BITS):
+    if type(rng) is not random.Random or len(x) >= len(_DRAWS):
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(len(x) - 1, 0, -1):
-        k = bits[i]
+    for i, k in _DRAWS[len(x)]:
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
