@@ -86,8 +86,8 @@ def test_rules_1_5_the_play_table_holds_exactly_the_legal_shapes():
     masks += [0xF << 4 * r for r in range(13)]  # four of a kind
     for m in masks:
         assert (m in R._PLAY_FACTS) == (R.play_problem(m) is None)
-    for m, (texts, value, suits) in R._PLAY_FACTS.items():
-        cards = cards_of(m)
+    for m, (cards, texts, value, suits) in R._PLAY_FACTS.items():
+        assert list(cards) == cards_of(m)
         assert list(texts) == [R.TEXT[c] for c in cards]
         assert value == mask_value(m)
         assert suits == sum({1 << R.SUIT[c] for c in cards if c < 52})

@@ -653,13 +653,16 @@ _SUIT_TEXT = tuple("".join(SUIT_LETTERS[x] for x in (HEARTS, DIAMONDS, CLUBS, SP
                            if bits >> x & 1) for bits in range(16))
 
 
-def _play_facts(mask: int) -> tuple[tuple[str, ...], int, int]:
-    """``(card texts, value, suit bits)`` of a play (rules 1.5, 1.6)."""
+PlayFacts = tuple[tuple[int, ...], tuple[str, ...], int, int]
+
+
+def _play_facts(mask: int) -> PlayFacts:
+    """``(cards, card texts, value, suit bits)`` of a play (rules 1.5, 1.6)."""
     cards = cards_of(mask)
     suits = 0
     for c in cards:
         suits |= 1 << SUIT[c] if c < 52 else 0
-    return tuple(TEXT[c] for c in cards), sum(VALUE[c] for c in cards), suits
+    return tuple(cards), tuple(TEXT[c] for c in cards), sum(VALUE[c] for c in cards), suits
 
 
 # The facts of every legal play (rules 1.5: each single card, both Jesters included, each
@@ -668,13 +671,13 @@ def _play_facts(mask: int) -> tuple[tuple[str, ...], int, int]:
 _PLAY_FACTS = {m: _play_facts(m) for m in play_options((1 << 54) - 1) + (1 << 53,)}
 
 
-def _play(t: State, p: int, mask: int, facts: tuple[tuple[str, ...], int, int],
-          rng: random.Random, events: list[Event]) -> None:
+def _play(t: State, p: int, mask: int, facts: PlayFacts, rng: random.Random,
+          events: list[Event]) -> None:
     """Steps 1-3 of a card play (rules 1.5-1.7); ``facts``: ``_PLAY_FACTS[mask]``."""
     t.hands[p] &= ~mask
     t.table = t.table + [mask]
     t.yielded[p] = False
-    texts, v, suits = facts
+    _, texts, v, suits = facts
     played = list(texts)
     if mask >> 52:  # a Jester (rules 1.10): cancel immunity, skip Steps 3 and 4
         t.cancelled = True
@@ -725,7 +728,8 @@ def _defeat(t: State, p: int, exact: bool, events: list[Event]) -> None:
     else:
         discard.append(enemy)
     for play in t.table:
-        discard.extend(cards_of(play))
+        facts = _PLAY_FACTS.get(play)  # None only for a play set down by a position file
+        discard.extend(facts[0] if facts else cards_of(play))
     t.discard = discard
     t.table = []
     t.spades = 0
