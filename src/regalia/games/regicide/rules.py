@@ -38,7 +38,6 @@ from regalia.games.regicide.cards import (
     mask_of,
     mask_texts,
     mask_value,
-    values_of,
 )
 from regalia.games.regicide.state import (
     CHOOSE,
@@ -256,10 +255,12 @@ class DiscardOptions(Sequence):
     ``minimal_discard`` or two Jesters in one hand (``discard_options`` does).
     """
 
-    __slots__ = ("_hand", "_attack", "_tag", "_extra", "_half", "_low", "_counts", "_total")
+    __slots__ = ("_hand", "_attack", "_tag", "_extra", "_cards", "_half", "_low", "_counts",
+                 "_total")
 
     def __init__(self, hand: int, attack: int, tag: int = 0, extra: tuple[int, ...] = ()):
-        values = values_of(hand)
+        self._cards = cards = cards_of(hand)
+        values = tuple(map(VALUE.__getitem__, cards))
         half = len(values) >> 1
         self._low, reach = _low_half(values[:half])
         # reach's index of the attack; the clamp keeps every index in range and changes no
@@ -273,12 +274,12 @@ class DiscardOptions(Sequence):
 
     def _mask(self, positions: int) -> int:
         """``tag`` or-ed with the cards at the bits of the position mask ``positions``."""
-        bits = bits_of(self._hand)
+        cards = self._cards
         m = self._tag
         first = 0
         while positions:
             for i in _POSITIONS[positions & 255]:
-                m |= bits[first + i]
+                m |= 1 << cards[first + i]
             positions >>= 8
             first += 8
         return m
@@ -291,11 +292,16 @@ class DiscardOptions(Sequence):
             return list(self)[i]
         if i < 0:
             i += len(self)
-        if 0 <= i < self._total:
-            for j, n in enumerate(self._counts):  # the high subset j holds item i
-                if i < n:
-                    return self._mask(j << self._half | self._low[i])
-                i -= n
+        total = self._total
+        if 0 <= i < total:
+            # the high subsets' items, from the last one back (where most items are)
+            counts = self._counts
+            i -= total
+            j = len(counts)
+            while i < 0:
+                j -= 1
+                i += counts[j]
+            return self._mask(j << self._half | self._low[i])
         if not self._total <= i < len(self):
             raise IndexError(i)
         return self._extra[i - self._total]
