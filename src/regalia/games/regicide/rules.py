@@ -503,6 +503,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
             raise _refuse(s, "yield", why).coded(
                 "no_yield_solo" if s.players == 1 else "no_yield_all_yielded")
         t = s.successor()
+        t.yielded = t.yielded[:]
         t.yielded[p] = True
         _log(t, events, "yield", p, {})
         _step4(t, p, events)
@@ -682,7 +683,9 @@ def _play(t: State, p: int, mask: int, facts: PlayFacts, rng: random.Random,
     """Steps 1-3 of a card play (rules 1.5-1.7); ``facts``: ``_PLAY_FACTS[mask]``."""
     t.hands[p] &= ~mask
     t.table = t.table + [mask]
-    t.yielded[p] = False
+    if t.yielded[p]:  # a play ends the seat's yield
+        t.yielded = t.yielded[:]
+        t.yielded[p] = False
     _, texts, v, suits = facts
     played = list(texts)
     if mask >> 52:  # a Jester (rules 1.10): cancel immunity, skip Steps 3 and 4
@@ -776,7 +779,8 @@ def _next_turn(t: State, p: int, events: list[Event]) -> None:
     """Seat ``p`` starts a turn at Step 1 (rules 1.4, 1.13 loss at Step 1)."""
     t.current = p
     t.phase = PLAY
-    t.preferences = [None] * t.players
+    if any(t.preferences):  # wishes are cleared; a list without any is kept
+        t.preferences = [None] * t.players
     if not t.hands[p]:
         _check_start(t, p, events)
 

@@ -59,9 +59,9 @@ class State:
 
     def successor(self) -> "State":
         """The copy ``apply`` changes into the next position: it shares the piles
-        (``table``, ``castle``, ``tavern``, ``discard``) and ``preferences`` with ``self``,
-        as the rules never change those lists in place but replace them; ``hands`` and
-        ``yielded`` are copied."""
+        (``table``, ``castle``, ``tavern``, ``discard``), ``yielded`` and ``preferences``
+        with ``self``, as the rules never change those lists in place but replace them;
+        ``hands`` is copied."""
         s = State.__new__(State)
         s.players = self.players
         s.current = self.current
@@ -76,7 +76,7 @@ class State:
         s.discard = self.discard
         s.known_top = self.known_top
         s.hands = self.hands[:]
-        s.yielded = self.yielded[:]
+        s.yielded = self.yielded
         s.jesters = self.jesters
         s.preferences = self.preferences
         s.options = self.options
