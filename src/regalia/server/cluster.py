@@ -39,6 +39,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import orjson
 
+from regalia.server.refusal import Refusal
+
 if TYPE_CHECKING:  # pragma: no cover
     from regalia.server.manager import TableManager
 
@@ -90,8 +92,11 @@ class Cluster:
         self.error: str | None = None
         self.live: set[str] = {self.instance}  # replicas whose heart beats
         self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
+        self._unsent: list[bytes] = []  # a batch whose round trip failed: sent again first
         self._tasks: list[asyncio.Task] = []
         self._lease_ok = time.monotonic()
+        self._unbuildable: set[str] = set()  # tables whose move log cannot be replayed
+        self._stopping = False
 
     # -- life ------------------------------------------------------------------------
 
@@ -115,6 +120,7 @@ class Cluster:
     async def stop(self) -> None:
         """Stop the tasks, hand back the leases held (another replica takes the tables
         over at its next scan) and close the connection."""
+        self._stopping = True  # a task whose cancellation got lost ends after its round
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -138,7 +144,7 @@ class Cluster:
         """Run ``job`` again and again (``every`` seconds apart); a failure is logged, kept
         in ``error`` (``/healthz``) and retried after a pause: the task never dies."""
         pause = 0.1
-        while True:
+        while not self._stopping:
             try:
                 await job()
                 pause = 0.1
@@ -171,21 +177,27 @@ class Cluster:
         self._outbox.put_nowait(orjson.dumps({**event, "t": table_id, "r": self.instance}))
 
     async def _publish_loop(self) -> None:
-        await self._flush(await self._outbox.get())
+        await self._flush(None if self._unsent else await self._outbox.get())
 
     async def _flush(self, first: bytes | None = None) -> None:
-        batch = [] if first is None else [first]
+        batch, self._unsent = self._unsent, []
+        if first is not None:
+            batch.append(first)
         while not self._outbox.empty():
             batch.append(self._outbox.get_nowait())
         if not batch:
             return
-        # A batch that cannot be sent is lost to the other replicas: they notice the gap
-        # at the next move (or when their subscription comes back) and read the database.
-        async with self.redis.pipeline(transaction=False) as p:
-            for data in batch:
-                p.publish(CHANNEL, data)
-            self.round_trips += 1
-            await p.execute()
+        # A batch that cannot be sent is sent again (in order, before the later events):
+        # the other replicas may wait for it (the move that makes it their player's turn).
+        try:
+            async with self.redis.pipeline(transaction=False) as p:
+                for data in batch:
+                    p.publish(CHANNEL, data)
+                self.round_trips += 1
+                await p.execute()
+        except BaseException:
+            self._unsent = batch
+            raise
         self.error = None
 
     async def _subscribe_loop(self) -> None:
@@ -274,7 +286,8 @@ class Cluster:
         """Take over the unfinished tables with bots or clocks whose lease nobody holds (a
         replica died, or stopped): take the lease first, then load the table."""
         m = self.manager
-        ids = [i for i in await m.db(m.store.active_table_ids) if i not in m.tables]
+        ids = [i for i in await m.db(m.store.active_table_ids)
+               if i not in m.tables and i not in self._unbuildable]
         if not ids:
             return
         ttl = int(LEASE_TTL * 1000)
@@ -291,9 +304,13 @@ class Cluster:
             try:
                 if await m.get(table_id) is None:
                     await self.release(table_id)
-            except Exception:  # noqa: BLE001 - the next scan tries again
+            except Refusal:  # the database cannot be read: the next scan tries again
                 await self.release(table_id)
                 raise
+            except Exception:  # noqa: BLE001 - this table only: the others are taken over
+                log.exception("table %s could not be rebuilt from its move log", table_id)
+                self._unbuildable.add(table_id)
+                await self.release(table_id)
 
     # -- heartbeat, presence and connection caps -------------------------------------
 
