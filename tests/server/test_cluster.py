@@ -391,3 +391,32 @@ def test_a_replica_stops_even_when_a_task_lets_its_cancellation_pass(redis_url):
         return bool(done)
 
     assert asyncio.run(main()), "the replica did not stop within 3 s"
+
+
+def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_url, redis_url):
+    import redis
+
+    from regalia.server.cluster import PARKED, SCAN_EVERY, lease_key
+
+    r = redis.Redis.from_url(redis_url)
+    r.flushdb()
+    kw = dict(redis_url=redis_url, idle_unload=0.2)
+    with running_app(db_url, replica="a", **kw) as a, running_app(db_url, replica="b", **kw) as b:
+        t = new_table(a, "ribauds", ["human", "tactical"])  # nobody opens seat 0's link
+        wait_for(lambda: a.get(f"/api/tables/{t['id']}").json()["current"] == 0,
+                 what="the human's turn")
+        # the bot has nothing to do and nobody is connected: unloaded, its lease parked,
+        # and no replica's scan loads it again
+        wait_for(lambda: r.get(lease_key(t["id"])) == PARKED.encode(), 5, "the lease parked")
+        time.sleep(3 * SCAN_EVERY)
+        for c in (a, b):
+            assert t["id"] not in c.app.state.manager.tables
+        assert r.get(lease_key(t["id"])) == PARKED.encode()
+        # the player comes back through replica b: b takes the lease and its bot answers
+        p = join(b, t, 0)
+        while p.state["current"] == 0:  # the player's turn, to its end
+            ply = p.state["ply"]
+            p.act(p.state["legal"][0])
+            p.state_at(ply + 1)
+        p.state_at(p.state["ply"] + 1, timeout=10)  # the bot's move, played on b
+        assert t["id"] in health(b)["leases"]

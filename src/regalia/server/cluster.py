@@ -18,7 +18,9 @@ What Redis carries (redis-py's asyncio client), all under the ``regalia:`` prefi
   ``LEASE_RENEW``). When that replica dies its leases expire, and another replica's scan
   (every ``SCAN_EVERY`` seconds: the database's unfinished tables with bots or clocks whose
   lease nobody holds) takes the table over; a move cannot be played twice, the database
-  refuses a second move at a ply.
+  refuses a second move at a ply. A table unloaded because it is idle (nobody connected,
+  no bot to play, no clock running) leaves its lease *parked*: the scans leave it alone
+  (it has nothing to do), and whichever replica loads it next takes the lease.
 * **Shared limits**: the rate limits (``limits``' Redis storage) and the websockets per
   client address (a hash of counts per replica; the counts of replicas that stopped
   beating their heart are ignored).
@@ -60,6 +62,14 @@ RENEW = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
          "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
 RELEASE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
            "return redis.call('del', KEYS[1]) else return 0 end")
+PARKED = "parked"                # the lease value of a table unloaded while idle
+PARK_TTL = 7 * 86400             # seconds a parked lease is kept (then a scan loads it again)
+# Take a lease that is free, parked or already this replica's (ARGV: instance, ttl ms).
+ACQUIRE = ("local v = redis.call('get', KEYS[1]) "
+           f"if (not v) or v == '{PARKED}' or v == ARGV[1] then "
+           "return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) else return false end")
+PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+        f"return redis.call('set', KEYS[1], '{PARKED}', 'PX', ARGV[2]) else return 0 end")
 
 
 def lease_key(table_id: str) -> str:
@@ -224,13 +234,11 @@ class Cluster:
         return table_id in self.leases
 
     async def acquire(self, table_id: str) -> bool:
-        """Take the table's lease if nobody holds it (or this replica already does)."""
-        key = lease_key(table_id)
+        """Take the table's lease if nobody holds it (free or parked), or this replica
+        already does."""
         self.round_trips += 1
-        got = await self.redis.set(key, self.instance, nx=True, px=int(LEASE_TTL * 1000))
-        if not got:
-            self.round_trips += 1
-            got = await self.redis.get(key) == self.instance.encode()
+        got = await self.redis.eval(ACQUIRE, 1, lease_key(table_id), self.instance,
+                                    int(LEASE_TTL * 1000))
         if got:
             self.leases.add(table_id)
         return bool(got)
@@ -240,6 +248,13 @@ class Cluster:
             self.leases.discard(table_id)
             self.round_trips += 1
             await self.redis.eval(RELEASE, 1, lease_key(table_id), self.instance)
+
+    async def park(self, table_id: str) -> None:
+        """Hand back the lease of a table unloaded while idle, parked (``PARKED``)."""
+        if table_id in self.leases:
+            self.leases.discard(table_id)
+            self.round_trips += 1
+            await self.redis.eval(PARK, 1, lease_key(table_id), self.instance, PARK_TTL * 1000)
 
     async def _lease_round(self) -> None:
         """Renew the leases held (dropping those lost), and take the free leases of the
@@ -258,7 +273,7 @@ class Cluster:
                 for table_id in held:
                     p.eval(RENEW, 1, lease_key(table_id), self.instance, ttl)
                 for table_id in wanted:
-                    p.set(lease_key(table_id), self.instance, nx=True, px=ttl)
+                    p.eval(ACQUIRE, 1, lease_key(table_id), self.instance, ttl)
                 self.round_trips += 1
                 results = await p.execute()
         except Exception:

@@ -211,8 +211,8 @@ class TableManager:
         for t in gone:
             del self.tables[t.id]
             await t.stop()
-            if self.cluster is not None:
-                await self.cluster.release(t.id)
+            if self.cluster is not None:  # no scan loads it again while it has nothing to do
+                await self.cluster.park(t.id)
         return len(gone)
 
     async def _expire(self) -> None:
