@@ -85,25 +85,9 @@ class State:
 
     def copy(self) -> "State":
         """A copy sharing nothing mutable with ``self`` (the log is persistent, so shared)."""
-        s = State.__new__(State)
-        s.players = self.players
-        s.current = self.current
-        s.phase = self.phase
-        s.enemy = self.enemy
-        s.damage = self.damage
-        s.cancelled = self.cancelled
-        s.table = self.table[:]
-        s.spades = self.spades
-        s.castle = self.castle[:]
-        s.tavern = self.tavern[:]
-        s.discard = self.discard[:]
-        s.known_top = self.known_top
-        s.hands = self.hands[:]
-        s.yielded = self.yielded[:]
-        s.jesters = self.jesters
-        s.preferences = self.preferences[:]
-        s.options = self.options
-        s.log = self.log
+        s = self.successor()
+        s.table, s.castle, s.tavern = self.table[:], self.castle[:], self.tavern[:]
+        s.discard, s.yielded, s.preferences = self.discard[:], self.yielded[:], self.preferences[:]
         return s
 
     @property
