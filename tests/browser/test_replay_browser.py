@@ -13,7 +13,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 NOTATION = re.compile(r"\b(replace|reveal|swap|flip|peek|play|discard|choose|prefer) [0-9AJQKX]"
-                      r"|\byield\b|\bjester\b")
+                      r"|(?<!nor )\byield\b|\bjester\b")  # "can neither play a card nor yield." is a sentence
 
 
 def finished_table(server, game: str, seats: list[str]) -> tuple[str, dict]:
