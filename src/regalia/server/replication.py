@@ -74,10 +74,7 @@ class Replicated:
             if event.get("clock") is not None and self.clock is not None:
                 move.clock = Clock.load(self.clock.config(), event["clock"], len(self.seats))
             self._commit(move)
-            self.last_active = time.monotonic()
-            self.broadcast_state()
-            self.arm_clock()
-            self.wake.set()
+            self._show_change()
         elif kind == "talk":
             self.messages.append(event["body"])
             del self.messages[:-100]
@@ -147,10 +144,15 @@ class Replicated:
         if (data.status, data.next_table) != (self.status, self.next_table):
             self.status, self.next_table, changed = data.status, data.next_table, True
         if changed:
-            self.last_active = time.monotonic()
-            self.broadcast_state()
-            self.arm_clock()
-            self.wake.set()
+            self._show_change()
+
+    def _show_change(self) -> None:
+        """Another replica's change is now in this copy: tell the connections here, and
+        re-arm the clock and the bots (when this replica runs them)."""
+        self.last_active = time.monotonic()
+        self.broadcast_state()
+        self.arm_clock()
+        self.wake.set()
 
     # -- connections anywhere --------------------------------------------------------
 
