@@ -78,7 +78,11 @@ def test_a_move_stored_by_one_replica_reaches_the_players_of_the_other(replicas)
         wait_for(lambda: p.drain() or all(s["connected"] for s in p.state["seats"]),
                  what="both seats shown connected")
     for _ in range(6):
-        mover = pa if pa.state["current"] == 0 else pb
+        # the seat to act, once its page has the legal actions (a state may come first
+        # without them: seen once in about ten runs)
+        mover = wait_for(lambda: pa.drain() or pb.drain()
+                         or next((p for p in (pa, pb) if p.state["legal"]), None),
+                         what="a seat with legal actions")
         other = pb if mover is pa else pa
         ply = mover.state["ply"]
         mover.act(mover.state["legal"][0])
