@@ -66,6 +66,12 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from regalia.server import gamekit
+
+# A state message's legal actions written out (Regicide's Step 4 discards come compact); a
+# server from before the compact form lists them all in "legal".
+legal_texts = getattr(gamekit, "legal_texts", lambda m: m["legal"])
+
 
 # All the load comes from one address: per-address limits would measure the limits.
 UNLIMITED = ("--table-rate 1000000/minute --message-rate 1000000/second "
@@ -201,6 +207,8 @@ class Stats:
         self.closed = 0  # connections the server closed while the client was sending
         self.games = 0
         self.bot_games = 0
+        self.state_messages = 0
+        self.state_bytes = 0  # the state messages' JSON text, in characters
 
 
 async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
@@ -241,6 +249,9 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
                 continue
             if m["type"] != "state":
                 continue
+            stats.state_messages += 1
+            stats.state_bytes += len(raw)
+            m["legal"] = legal_texts(m)
             last = m
             if sent_at is not None and m["ply"] > sent_ply:
                 stats.latencies.append(now - sent_at)
@@ -422,6 +433,9 @@ def main() -> None:
           + (f" = {server_cpu / moves * 1000:.2f} ms per move (all of its work: moves, "
              f"connections, table creation)" if moves else ""))
     print_latency(lat)
+    if stats.state_messages:
+        print(f"state messages: {stats.state_messages}, mean {stats.state_bytes / stats.state_messages:.0f} "
+              "characters of JSON")
 
 
 def closed_note(stats: Stats) -> str:

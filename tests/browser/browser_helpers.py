@@ -241,11 +241,11 @@ def state_message(game, st, seat: int, table_id: str, ply: int) -> dict:
     log = view.pop("log", []) or []
     current = game.current_seat(st)
     finished = game.is_terminal(st)
-    legal = ([game.action_to_text(st, a) for a in game.legal_actions(st)]
-             if current == seat and not finished else [])
+    legal, discards = (gamekit.legal_message(game, st) if current == seat and not finished
+                       else ([], None))
     return {"type": "state", "table": table_id, "game": game.name, "ply": ply, "seat": seat,
             "current": current, "finished": finished, "outcome": gamekit.outcome(game, st),
-            "view": view, "legal": legal, "side": [] if finished else gamekit.side_texts(game, st, seat),
+            "view": view, "legal": legal, "discards": discards, "side": [] if finished else gamekit.side_texts(game, st, seat),
             "log_start": 0, "log": log}
 
 

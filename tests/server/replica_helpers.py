@@ -23,6 +23,8 @@ from typing import Any, Callable
 
 import pytest
 
+from regalia.server import gamekit
+
 PG_URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("REGALIA_TEST_REDIS_URL")
 CI = bool(os.environ.get("CI"))
@@ -272,6 +274,7 @@ class Client:
                 msg = json.loads(raw)
                 with self.cond:
                     if msg.get("type") == "state":
+                        msg["legal"] = gamekit.legal_texts(msg)  # as the page does
                         self.log = self.log[:msg["log_start"]] + list(msg["log"])
                     self.messages.append((t, msg))
                     self.cond.notify_all()

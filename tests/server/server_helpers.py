@@ -14,6 +14,7 @@ import anyio
 
 from regalia.core.records import Match
 from regalia.games import get_game
+from regalia.server import gamekit
 
 
 class FixedSeeds:
@@ -116,6 +117,7 @@ class Peer:
         obj = json.loads(text)
         self.messages.append(obj)
         if obj["type"] == "state":
+            obj["legal"] = gamekit.legal_texts(obj)  # as the page does (raw: the wire form)
             self.log = self.log[:obj["log_start"]] + obj["log"]
             self.state = obj
         elif obj["type"] == "seats" and self.state is not None:

@@ -2,6 +2,9 @@
 and the communication its rules allow. No rule of play lives here.
 
 * ``games_info()``: names, player counts, rule options (for the lobby form) and bots.
+* Legal actions on the wire: ``legal_message(game, state)`` writes them out, except
+  Regicide's Step 4 discards (up to 255 sets of a hand), sent as the hand and the total to
+  reach; ``expand_discards`` (and the page's ``legal.js``) writes those out again.
 * Side actions: Regicide's ``prefer SEAT yes|no`` (rules 1.10) are taken by seats other
   than the one to act; ``side_texts(game, state, seat)`` lists those of ``seat``.
 * Talk: Regicide has no free chat (rules 1.15): a seat may only send one of ``SAYINGS``,
@@ -17,6 +20,10 @@ from regalia.bots import bot_names
 from regalia.bots import default_bot as table_bot
 from regalia.core.game import Game
 from regalia.games import GAME_NAMES, get_game
+from regalia.games.regicide import actions as R_ACTIONS
+from regalia.games.regicide import cards as R_CARDS
+from regalia.games.regicide import rules as R_RULES
+from regalia.games.regicide.state import SUFFER as R_SUFFER
 
 TITLES = {"regicide": "Regicide", "ribauds": "Le Roy des Ribauds"}
 
@@ -86,6 +93,51 @@ def default_bot(game: str) -> str:
         return best
     strong = [n for n in names if n != "random"]
     return strong[0] if strong else "random"
+
+
+def legal_message(game: Game, state: Any) -> tuple[list[str], dict[str, Any] | None]:
+    """The legal actions of the seat to act as a ``state`` message sends them:
+    ``(texts, discards)``.
+
+    ``texts`` holds every legal action in notation (formats.md 1.3) except Regicide's Step 4
+    discards. ``discards`` is ``None``, or in Regicide's Step 4 (rules 1.8, 3.R10) the
+    discards in compact form ``{"from": [card, ...], "at_least": N, "minimal": bool}``:
+    every non-empty set of the ``from`` cards (the hand, canonical order) whose total value
+    is at least ``N`` is legal; with ``minimal`` (option ``minimal_discard``) only the sets
+    in which every card is needed (the total less its smallest card is below ``N``).
+    ``expand_discards`` turns it back into the texts.
+    """
+    legal = game.legal_actions(state)
+    if game.name != "regicide" or state.phase != R_SUFFER:
+        return [game.action_to_text(state, a) for a in list(legal)], None
+    texts = [game.action_to_text(state, a) for a in legal if R_ACTIONS.kind(a) != R_ACTIONS.DISCARD]
+    if len(legal) == len(texts):
+        return texts, None
+    hand = state.hands[state.current]
+    return texts, {"from": R_CARDS.mask_texts(hand), "at_least": R_RULES.effective_attack(state),
+                   "minimal": bool(state.options.minimal_discard)}
+
+
+def expand_discards(discards: dict[str, Any] | None) -> list[str]:
+    """The discard texts of the compact form of ``legal_message`` (``None``: none), each set
+    once (two Jesters are the same ``X``), cards in the order of ``from``."""
+    if not discards:
+        return []
+    cards, need, minimal = discards["from"], discards["at_least"], discards["minimal"]
+    values = [R_CARDS.VALUE[R_CARDS.parse_card(c)] for c in cards]
+    out: dict[str, None] = {}
+    for m in range(1, 1 << len(cards)):
+        chosen = [i for i in range(len(cards)) if m >> i & 1]
+        total = sum(values[i] for i in chosen)
+        if total >= need and not (minimal and total - min(values[i] for i in chosen) >= need):
+            out["discard " + " ".join(cards[i] for i in chosen)] = None
+    return list(out)
+
+
+def legal_texts(msg: dict[str, Any]) -> list[str]:
+    """Every legal action of a ``state`` message in notation (its ``legal`` and its
+    ``discards`` written out), as a client reads them."""
+    return list(msg["legal"]) + expand_discards(msg.get("discards"))
 
 
 def side_texts(game: Game, state: Any, seat: int) -> list[str]:

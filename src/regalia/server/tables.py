@@ -138,7 +138,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         self.broken: str | None = None
         self.last_active = time.monotonic()
         self._seats_timer: asyncio.TimerHandle | None = None
-        self._legal_cache: tuple[int, list[str]] = (-1, [])
+        self._legal_cache: tuple[int, list[str], dict[str, Any] | None] = (-1, [], None)
 
     # -- state -----------------------------------------------------------------------
 
@@ -182,26 +182,28 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
 
     def state_message(self, seat: int | None, view: dict[str, Any], log_from: int) -> dict[str, Any]:
         """The ``state`` message for a connection of ``seat``: its view (the log as a tail
-        from ``log_from``), and its legal actions when it is to act."""
+        from ``log_from``), and its legal actions when it is to act (``legal`` and
+        ``discards``: ``gamekit.legal_message``)."""
         g, st = self.game, self.state
         view = dict(view)
         log_all = view.pop("log", []) or []
         current = g.current_seat(st)
         legal: list[str] = []
+        discards = None
         side: list[str] = []
         if seat is not None and self.open and not self.waiting and not self.seats[seat].by_bot:
             if current == seat:
                 if self._legal_cache[0] != self.ply:
-                    self._legal_cache = (self.ply, [g.action_to_text(st, a)
-                                                    for a in list(g.legal_actions(st))])
-                legal = self._legal_cache[1]
+                    self._legal_cache = (self.ply, *gamekit.legal_message(g, st))
+                _, legal, discards = self._legal_cache
             side = gamekit.side_texts(g, st, seat)
         outcome, log = self.outcome(), log_all[log_from:]
         if self.hints:  # a game played with hints earns no medal
             view, log = without_medal(view), [without_medal(e) for e in log]
         return {"type": "state", "table": self.id, "game": g.name, "ply": self.ply,
                 "seat": seat, "current": current, "finished": self.finished,
-                "outcome": outcome, "view": view, "legal": legal, "side": side,
+                "outcome": outcome, "view": view, "legal": legal, "discards": discards,
+                "side": side,
                 "log_start": log_from, "log": log, "seats": self.seats_info(),
                 "broken": self.broken, "expired": self.expired, "waiting": self.waiting,
                 "clock": self.clock_info(), "next_table": self.next_table, "hints": self.hints}

@@ -6,6 +6,7 @@
 // legal at the same ply, otherwise the player is told it was not sent.
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
+import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
 import { invitesFor, remember } from "./mytables.js";
@@ -134,6 +135,7 @@ function onMessage(msg) {
         document.querySelectorAll(".toast.hint").forEach((n) => n.remove());  // a hint is for its ply
       }
       if (M.inflight && msg.ply > M.inflight.ply) M.inflight = null;
+      msg.legal = legalTexts(msg);  // the page works with every legal action as text
       M.prev = M.state;
       M.state = msg;
       M.pending = false;
