@@ -72,8 +72,9 @@ def pretty(card: int) -> str:
     return ("10" if r == "T" else r) + SUIT_SYMBOLS[SUIT[card]]
 
 
-# A mask is read a byte at a time (bits 8k to 8k+7), through tables of the card ids and the
-# total value of every byte: a hand costs seven look-ups instead of a loop over its cards.
+# A mask is read a byte at a time (bits 8k to 8k+7, from ``mask.to_bytes(7, "little")``, so
+# no arithmetic on the whole mask), through tables of the card ids and the total value of every
+# byte: a hand costs seven look-ups instead of a loop over its cards.
 _BYTE_CARDS = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
                     for k in range(7))
 _BYTE_VALUE = tuple(tuple(sum(VALUE[c] for c in cards if c < 54) for cards in table)
@@ -84,29 +85,26 @@ _BYTE_VALUES = tuple(tuple(tuple(VALUE[c] for c in cards if c < 54) for cards in
 
 
 def cards_of(mask: int) -> list[int]:
-    """Card ids of a bit mask below ``2**56``, in canonical order (rank, then suit C D H S,
-    Jesters last)."""
+    """Card ids of a bit mask (``0 <= mask < 2**56``), in canonical order (rank, then suit
+    C D H S, Jesters last)."""
     c0, c1, c2, c3, c4, c5, c6 = _BYTE_CARDS
-    return [*c0[mask & 255], *c1[mask >> 8 & 255], *c2[mask >> 16 & 255],
-            *c3[mask >> 24 & 255], *c4[mask >> 32 & 255], *c5[mask >> 40 & 255],
-            *c6[mask >> 48 & 255]]
+    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+    return [*c0[b0], *c1[b1], *c2[b2], *c3[b3], *c4[b4], *c5[b5], *c6[b6]]
 
 
 def bits_of(mask: int) -> list[int]:
-    """The one-card masks ``1 << id`` of the cards of a mask below ``2**56``, in canonical
-    order."""
-    b0, b1, b2, b3, b4, b5, b6 = _BYTE_BITS
-    return [*b0[mask & 255], *b1[mask >> 8 & 255], *b2[mask >> 16 & 255],
-            *b3[mask >> 24 & 255], *b4[mask >> 32 & 255], *b5[mask >> 40 & 255],
-            *b6[mask >> 48 & 255]]
+    """The one-card masks ``1 << id`` of the cards of a mask (``0 <= mask < 2**56``), in
+    canonical order."""
+    c0, c1, c2, c3, c4, c5, c6 = _BYTE_BITS
+    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+    return [*c0[b0], *c1[b1], *c2[b2], *c3[b3], *c4[b4], *c5[b5], *c6[b6]]
 
 
 def values_of(mask: int) -> tuple[int, ...]:
     """The values of the cards of a mask (rules 1.2), in canonical order."""
     v0, v1, v2, v3, v4, v5, v6 = _BYTE_VALUES
-    return (*v0[mask & 255], *v1[mask >> 8 & 255], *v2[mask >> 16 & 255],
-            *v3[mask >> 24 & 255], *v4[mask >> 32 & 255], *v5[mask >> 40 & 255],
-            *v6[mask >> 48 & 255])
+    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+    return (*v0[b0], *v1[b1], *v2[b2], *v3[b3], *v4[b4], *v5[b5], *v6[b6])
 
 
 def mask_of(cards) -> int:
@@ -120,8 +118,8 @@ def mask_of(cards) -> int:
 def mask_value(mask: int) -> int:
     """Total value of the cards of ``mask`` (rules 1.2)."""
     v0, v1, v2, v3, v4, v5, v6 = _BYTE_VALUE
-    return (v0[mask & 255] + v1[mask >> 8 & 255] + v2[mask >> 16 & 255] + v3[mask >> 24 & 255]
-            + v4[mask >> 32 & 255] + v5[mask >> 40 & 255] + v6[mask >> 48 & 255])
+    b0, b1, b2, b3, b4, b5, b6 = mask.to_bytes(7, "little")
+    return v0[b0] + v1[b1] + v2[b2] + v3[b3] + v4[b4] + v5[b5] + v6[b6]
 
 
 def texts(cards) -> list[str]:

@@ -11,6 +11,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from collections.abc import Sequence
 from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
 from regalia.core.errors import IllegalAction, InvalidPosition
@@ -38,6 +39,7 @@ from regalia.games.regicide.cards import (
     mask_of,
     mask_texts,
     mask_value,
+    values_of,
 )
 from regalia.games.regicide.state import (
     CHOOSE,
@@ -200,26 +202,32 @@ _ALL_VALUE = mask_value((1 << 54) - 1)
 
 @lru_cache(maxsize=1 << 10)
 def _low_half(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``(masks, reach)`` for the low half of a hand whose cards have ``values``: the
-    position masks of its subsets sorted by value then mask, highest first, and
-    ``reach[_ALL_VALUE + t]``, how many of them (the first ones) total at least ``t``, for
-    every ``t`` from ``-_ALL_VALUE`` to ``_ALL_VALUE + 1``."""
+    """``(masks, fill)`` for the low half of a hand whose cards have ``values``: the position
+    masks of its subsets sorted by value then mask, highest first, and
+    ``fill[_ALL_VALUE + 1 - t]``, how many of them (the first ones) total at least ``t``, for
+    every ``t`` from ``_ALL_VALUE + 1`` down to ``-_ALL_VALUE``: a high-half subset totalling
+    ``x`` combines with the ``fill[_ALL_VALUE + 1 - attack + x]`` first ones."""
     subsets = _subset_sums(values)
     subsets.sort(reverse=True)
     totals = sorted(x for x, _ in subsets)
     n = len(totals)
     top = totals[-1]
-    reach = [n] * (_ALL_VALUE + 1)  # t <= 0: every subset
-    reach += [n - bisect_left(totals, t) for t in range(1, top + 1)]
-    reach += [0] * (_ALL_VALUE + 1 - top)  # t > top: none
-    return tuple(m for _, m in subsets), tuple(reach)
+    fill = [0] * (_ALL_VALUE + 1 - top)  # t > top: none
+    fill += [n - bisect_left(totals, t) for t in range(top, 0, -1)]
+    fill += [n] * (_ALL_VALUE + 1)  # t <= 0: every subset
+    return tuple(m for _, m in subsets), tuple(fill)
 
 
 @lru_cache(maxsize=1 << 12)
-def _high_half(values: tuple[int, ...]) -> tuple[int, ...]:
-    """Total value of every subset of the high half of a hand whose cards have ``values``,
-    in counting order (the subset at index ``i`` holds the positions of the bits of ``i``)."""
-    return tuple(x for x, _ in _subset_sums(values))
+def _high_half(values: tuple[int, ...]) -> tuple[Any, int]:
+    """``(read, top)`` for the high half of a hand whose cards have ``values``: ``top``, the
+    total of all its cards, and ``read(table)``, the tuple ``table[x]`` for the total ``x`` of
+    every subset in counting order (the subset at index ``i`` holds the positions of the bits
+    of ``i``)."""
+    totals = [x for x, _ in _subset_sums(values)]
+    if len(totals) == 1:  # no card: only the empty subset
+        return (lambda table: (table[0],)), 0
+    return itemgetter(*totals), totals[-1]
 
 
 def discard_options(hand: int, attack: int, minimal: bool = False, tag: int = 0) -> list[int]:
@@ -241,6 +249,14 @@ def discard_options(hand: int, attack: int, minimal: bool = False, tag: int = 0)
 _POSITIONS = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
 
 
+def _positions_mask(bits: list[int], positions: int) -> int:
+    """The sum (the union) of the one-card masks ``bits[i]`` for the bits ``i`` of
+    ``positions``."""
+    if positions < 256:  # up to 8 cards: every hand in play
+        return sum(map(bits.__getitem__, _POSITIONS[positions]))
+    return sum(bits[i] for i in range(positions.bit_length()) if positions >> i & 1)
+
+
 class DiscardOptions(Sequence):
     """The discards of ``hand`` totalling at least ``attack``, as a lazy sequence.
 
@@ -255,34 +271,21 @@ class DiscardOptions(Sequence):
     ``minimal_discard`` or two Jesters in one hand (``discard_options`` does).
     """
 
-    __slots__ = ("_hand", "_attack", "_tag", "_extra", "_cards", "_half", "_low", "_counts",
-                 "_total")
+    __slots__ = ("_hand", "_attack", "_tag", "_extra", "_half", "_low", "_counts", "_total")
 
     def __init__(self, hand: int, attack: int, tag: int = 0, extra: tuple[int, ...] = ()):
-        self._cards = cards = cards_of(hand)
-        values = tuple(map(VALUE.__getitem__, cards))
+        values = values_of(hand)
         half = len(values) >> 1
-        self._low, reach = _low_half(values[:half])
-        # reach's index of the attack; the clamp keeps every index in range and changes no
-        # count (no set totals more than _ALL_VALUE)
-        a = _ALL_VALUE + min(max(attack, 0), _ALL_VALUE + 1)
-        self._counts = counts = [reach[a - x] for x in _high_half(values[half:])]
+        self._low, fill = _low_half(values[:half])
+        read, top = _high_half(values[half:])
+        # the clamp keeps every index in range and changes no count (no set totals more
+        # than _ALL_VALUE)
+        start = _ALL_VALUE + 1 - min(max(attack, 0), _ALL_VALUE + 1)
+        self._counts = counts = read(fill[start:start + top + 1])
         self._total = sum(counts)
         self._half = half
         self._extra = extra
         self._hand, self._attack, self._tag = hand, attack, tag
-
-    def _mask(self, positions: int) -> int:
-        """``tag`` or-ed with the cards at the bits of the position mask ``positions``."""
-        cards = self._cards
-        m = self._tag
-        first = 0
-        while positions:
-            for i in _POSITIONS[positions & 255]:
-                m |= 1 << cards[first + i]
-            positions >>= 8
-            first += 8
-        return m
 
     def __len__(self) -> int:
         return self._total + len(self._extra)
@@ -301,18 +304,19 @@ class DiscardOptions(Sequence):
             while i < 0:
                 j -= 1
                 i += counts[j]
-            return self._mask(j << self._half | self._low[i])
+            return self._tag | _positions_mask(bits_of(self._hand), j << self._half | self._low[i])
         if not self._total <= i < len(self):
             raise IndexError(i)
         return self._extra[i - self._total]
 
     def __iter__(self):
-        mask = self._mask
-        low = [mask(m) for m in self._low]
+        bits = bits_of(self._hand)
+        tag = self._tag
+        low = [tag | _positions_mask(bits, m) for m in self._low]
         half = self._half
         for j, n in enumerate(self._counts):
             if n:
-                high = mask(j << half)
+                high = _positions_mask(bits, j << half)
                 for lm in low[:n]:
                     yield high | lm
         yield from self._extra
@@ -364,7 +368,7 @@ def legal_actions(s: State) -> Sequence[int]:
         if s.options.minimal_discard or (hand >> 52 & 3) == 3:
             return discard_options(hand, d, s.options.minimal_discard, A.DISCARD) + list(extra)
         out = DiscardOptions(hand, d, A.DISCARD, extra)
-        return out if len(out) > len(extra) else list(extra)  # no discard: a plain list
+        return out if out._total else list(extra)  # no discard: a plain list
     if phase == CHOOSE:
         return [A.CHOOSE | k for k in range(s.players)
                 if k != p or s.options.jester_choose_self]
