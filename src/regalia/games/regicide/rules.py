@@ -139,18 +139,19 @@ def play_codes(hand: int) -> list[int]:
     """Action codes of every legal Step 1 play from ``hand`` (rules 1.5), each once, in the
     order of ``play_options``."""
     s0, s1, s2, s3, s4, s5, s6 = _SINGLE_PLAYS
-    out = [*s0[hand & 255], *s1[hand >> 8 & 255], *s2[hand >> 16 & 255], *s3[hand >> 24 & 255],
-           *s4[hand >> 32 & 255], *s5[hand >> 40 & 255], *s6[hand >> 48 & 255]]
-    jesters = hand >> 52
+    b0, b1, b2, b3, b4, b5, b6 = hand.to_bytes(7, "little")  # bits 8k to 8k+7 in byte k
+    out = [*s0[b0], *s1[b1], *s2[b2], *s3[b3], *s4[b4], *s5[b5], *s6[b6]]
+    jesters = b6 >> 4  # bits 52 and 53
     if jesters == 3:
         out.pop()  # two Jesters: "play X" once
-    if hand & 0xF:  # Animal Companion pairs: each Ace with every later non-Jester card
+    aces = b0 & 0xF
+    if aces:  # Animal Companion pairs: each Ace with every later non-Jester card
         partners = out[:-1] if jesters else out[:]
-        for i in range((hand & 0xF).bit_count()):
+        for i in range(aces.bit_count()):
             ace = partners[i]
             out += [ace | c for c in partners[i + 1:]]
-    out += _SET_PLAYS[0][hand >> 4 & 255]
-    out += _SET_PLAYS[1][hand >> 12 & 255]
+    out += _SET_PLAYS[0][b0 >> 4 | (b1 & 0xF) << 4]  # bits 4 to 11: ranks 2 and 3
+    out += _SET_PLAYS[1][b1 >> 4 | (b2 & 0xF) << 4]  # bits 12 to 19: ranks 4 and 5
     return out
 
 
@@ -250,11 +251,16 @@ _POSITIONS = tuple(tuple(i for i in range(8) if m >> i & 1) for m in range(256))
 
 
 def _positions_mask(bits: list[int], positions: int) -> int:
-    """The sum (the union) of the one-card masks ``bits[i]`` for the bits ``i`` of
-    ``positions``."""
+    """The union of the one-card masks ``bits[i]`` for the bits ``i`` of ``positions``."""
+    m = 0
     if positions < 256:  # up to 8 cards: every hand in play
-        return sum(map(bits.__getitem__, _POSITIONS[positions]))
-    return sum(bits[i] for i in range(positions.bit_length()) if positions >> i & 1)
+        for i in _POSITIONS[positions]:
+            m |= bits[i]
+        return m
+    for i in range(positions.bit_length()):
+        if positions >> i & 1:
+            m |= bits[i]
+    return m
 
 
 class DiscardOptions(Sequence):
@@ -475,7 +481,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
 
     Raises ``IllegalAction`` (saying why and what is allowed) and leaves ``s`` unchanged.
     """
-    k = action & ~A.ARG_MASK
+    kind = action >> A.KIND_SHIFT
     arg = action & A.ARG_MASK
     phase = s.phase
     if phase in OVER:
@@ -483,21 +489,28 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
                             "game_over")
     p = s.current
     events: list[Event] = []
-    if k == A.PLAY:
-        if phase != PLAY:
-            raise _refuse(s, A.to_text(action),
-                          f"cards are played in Step 1, not in phase {phase}").coded("not_now")
+    if kind == _PLAY_KIND:
         hand = s.hands[p]
-        if arg == 0 or arg & ~hand:
-            raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
-                          + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
-                              "not_held", cards=mask_texts(arg & ~hand))
-        facts = _PLAY_FACTS.get(arg)
-        if facts is None:  # not a legal combination (rules 1.5)
-            raise _refuse(s, A.to_text(action), play_problem(arg)).coded("play_shape")
+        facts = _PLAY_FACTS.get(arg)  # None: not a legal combination (rules 1.5)
+        if phase != PLAY or facts is None or hand & arg != arg:
+            raise _refuse_play(s, action, hand)
         t = s.successor()
         _play(t, p, arg, facts, rng, events)
-    elif k == A.YIELD:
+    elif kind == _DISCARD_KIND:
+        hand = s.hands[p]
+        d = effective_attack(s)
+        total = mask_value(arg)
+        if (phase != SUFFER or not arg or hand & arg != arg or total < d
+                or s.options.minimal_discard and not _all_needed(arg, d)):
+            raise _refuse_discard(s, action, hand, d, total)
+        t = s.successor()
+        t.hands[p] = hand ^ arg
+        cards = cards_of(arg)
+        t.discard = t.discard + cards
+        _log(t, events, "discard", p, {"cards": [TEXT[c] for c in cards], "total": total,
+                                       "attack": d})
+        _next_turn(t, (p + 1) % t.players, events)
+    elif kind == _YIELD_KIND:
         if phase != PLAY:
             raise _refuse(s, "yield",
                           f"yielding happens in Step 1, not in phase {phase}").coded("not_now")
@@ -511,7 +524,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         t.yielded[p] = True
         _log(t, events, "yield", p, {})
         _step4(t, p, events)
-    elif k == A.JESTER_REFRESH:
+    elif kind == _REFRESH_KIND:
         if s.players != 1 and s.jesters == 0:
             raise _refuse(s, "jester", "the Jester refresh is a solo power (rules 1.14)").coded(
                 "jester_solo_only")
@@ -523,34 +536,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
                           "the refresh is used at the start of Step 1 or Step 4").coded("not_now")
         t = s.successor()
         _refresh(t, p, events)
-    elif k == A.DISCARD:
-        if phase != SUFFER:
-            raise _refuse(s, A.to_text(action), f"discarding to absorb the attack happens in "
-                          f"Step 4, not in phase {phase}").coded("not_now")
-        hand = s.hands[p]
-        if arg == 0 or arg & ~hand:
-            raise _refuse(s, A.to_text(action), f"seat {p} does not hold "
-                          + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
-                              "not_held", cards=mask_texts(arg & ~hand))
-        d = effective_attack(s)
-        total = mask_value(arg)
-        if total < d:
-            raise _refuse(s, A.to_text(action), f"the discarded cards total {total}, "
-                          f"less than the attack of {d} (rules 1.8)").coded(
-                              "discard_short", total=total, attack=d)
-        if s.options.minimal_discard:
-            if not _all_needed(arg, d):
-                raise _refuse(s, A.to_text(action), "with option minimal_discard every "
-                              "discarded card must be needed (rules 3.R10)").coded(
-                                  "discard_minimal")
-        t = s.successor()
-        t.hands[p] = hand & ~arg
-        cards = cards_of(arg)
-        t.discard = t.discard + cards
-        _log(t, events, "discard", p, {"cards": [TEXT[c] for c in cards], "total": total,
-                                       "attack": d})
-        _next_turn(t, (p + 1) % t.players, events)
-    elif k == A.CHOOSE:
+    elif kind == _CHOOSE_KIND:
         if phase != CHOOSE:
             raise _refuse(s, A.to_text(action), "the next player is chosen only after a "
                           "Jester is played (rules 1.10)").coded("not_now")
@@ -564,7 +550,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
         t = s.successor()
         _log(t, events, "choose", p, {"next": arg})
         _next_turn(t, arg, events)
-    elif k == A.PREFER:
+    elif kind == _PREFER_KIND:
         seat, yes = arg >> 1, arg & 1
         text = A.to_text(action)
         if phase != CHOOSE:
@@ -585,6 +571,46 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
     else:
         raise IllegalAction(f"action code {action} is not a Regicide action")
     return t, events
+
+
+# The kind of an action as a small number (``action >> KIND_SHIFT``), cheaper to compare
+# than its kind bits.
+_PLAY_KIND, _DISCARD_KIND, _YIELD_KIND, _REFRESH_KIND, _CHOOSE_KIND, _PREFER_KIND = (
+    code >> A.KIND_SHIFT
+    for code in (A.PLAY, A.DISCARD, A.YIELD, A.JESTER_REFRESH, A.CHOOSE, A.PREFER))
+
+
+def _refuse_play(s: State, action: int, hand: int) -> IllegalAction:
+    """Why the ``play`` ``action`` is refused (rules 1.5), checked in this order: not Step 1,
+    cards not held, not a legal combination."""
+    arg = action & A.ARG_MASK
+    if s.phase != PLAY:
+        return _refuse(s, A.to_text(action),
+                       f"cards are played in Step 1, not in phase {s.phase}").coded("not_now")
+    if arg == 0 or arg & ~hand:
+        return _refuse(s, A.to_text(action), f"seat {s.current} does not hold "
+                       + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
+                           "not_held", cards=mask_texts(arg & ~hand))
+    return _refuse(s, A.to_text(action), play_problem(arg)).coded("play_shape")
+
+
+def _refuse_discard(s: State, action: int, hand: int, d: int, total: int) -> IllegalAction:
+    """Why the ``discard`` ``action`` is refused (rules 1.8, 3.R10), checked in this order: not
+    Step 4, cards not held, too little, a card not needed (option ``minimal_discard``)."""
+    arg = action & A.ARG_MASK
+    if s.phase != SUFFER:
+        return _refuse(s, A.to_text(action), f"discarding to absorb the attack happens in "
+                       f"Step 4, not in phase {s.phase}").coded("not_now")
+    if arg == 0 or arg & ~hand:
+        return _refuse(s, A.to_text(action), f"seat {s.current} does not hold "
+                       + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
+                           "not_held", cards=mask_texts(arg & ~hand))
+    if total < d:
+        return _refuse(s, A.to_text(action), f"the discarded cards total {total}, "
+                       f"less than the attack of {d} (rules 1.8)").coded(
+                           "discard_short", total=total, attack=d)
+    return _refuse(s, A.to_text(action), "with option minimal_discard every discarded card "
+                   "must be needed (rules 3.R10)").coded("discard_minimal")
 
 
 _new_tuple = tuple.__new__
