@@ -66,11 +66,19 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from regalia.server import gamekit
+from regalia.server import broadcast
 
-# A state message's legal actions written out (Regicide's Step 4 discards come compact); a
-# server from before the compact form lists them all in "legal".
-legal_texts = getattr(gamekit, "legal_texts", lambda m: m["legal"])
+
+class _FullStates:
+    """How a client read a server from before the compact forms (every legal action in
+    "legal", a full "state" every time)."""
+
+    def read(self, msg: dict) -> dict:
+        return msg
+
+
+# A client's reading of the state messages (updates merged, legal actions written out).
+StateReader = getattr(broadcast, "StateReader", _FullStates)
 
 
 # All the load comes from one address: per-address limits would measure the limits.
@@ -228,7 +236,8 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_ply = -1
-        last: dict | None = None  # the last state received
+        last: dict | None = None  # the last state received, legal actions written out
+        reader = StateReader()
         while True:
             # a seat whose partner stopped at the deadline hears nothing more: stop waiting
             try:
@@ -247,11 +256,11 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
                     await ws.send(json.dumps({"type": "act", "ply": last["ply"],
                                               "action": rng.choice(last["legal"])}))
                 continue
-            if m["type"] != "state":
+            if m["type"] not in ("state", "update"):
                 continue
             stats.state_messages += 1
             stats.state_bytes += len(raw)
-            m["legal"] = legal_texts(m)
+            m = reader.read(m)
             last = m
             if sent_at is not None and m["ply"] > sent_ply:
                 stats.latencies.append(now - sent_at)

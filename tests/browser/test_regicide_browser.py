@@ -139,7 +139,7 @@ def test_two_players_play_a_whole_game_and_never_hold_each_others_hand(server, c
     for k in (0, 1):
         for raw in frames[k]:
             m = json.loads(raw)
-            if m.get("type") != "state":
+            if m.get("type") not in ("state", "update"):
                 continue
             n = m["ply"]
             other_now = hands[n][1 - k]

@@ -10,6 +10,8 @@ import random
 import pytest
 from websockets.sync.client import connect
 
+from regalia.server.broadcast import StateReader
+
 from browser_helpers import click_regicide, page_state, regicide_choice, wait_ply, wait_state
 
 pytestmark = pytest.mark.slow
@@ -23,11 +25,12 @@ class Seat:
         self.ws = self._cm.__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.state = None
+        self.reader = StateReader()
         self.until(lambda m: m["type"] == "state")
 
     def until(self, pred, timeout: float = 15):
         while True:
-            m = json.loads(self.ws.recv(timeout=timeout))
+            m = self.reader.read(json.loads(self.ws.recv(timeout=timeout)))
             if m["type"] == "state":
                 self.state = m
             if pred(m):

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import pytest
 
-from regalia.server import gamekit
+from regalia.server.broadcast import StateReader
 
 PG_URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("REGALIA_TEST_REDIS_URL")
@@ -259,6 +259,7 @@ class Client:
         self.cond = threading.Condition()
         self.closed_at: float | None = None
         self.log: list[Any] = []  # the log as this connection put it together (log_start)
+        self.reader = StateReader()
         self._cm = connect(f"{replica.ws_url}/ws/{table_id}", open_timeout=15, close_timeout=2,
                            max_size=None)
         self.ws = self._cm.__enter__()
@@ -273,8 +274,8 @@ class Client:
                 t = time.monotonic()
                 msg = json.loads(raw)
                 with self.cond:
+                    msg = self.reader.read(msg)  # as the page reads it
                     if msg.get("type") == "state":
-                        msg["legal"] = gamekit.legal_texts(msg)  # as the page does
                         self.log = self.log[:msg["log_start"]] + list(msg["log"])
                     self.messages.append((t, msg))
                     self.cond.notify_all()

@@ -14,7 +14,7 @@ import anyio
 
 from regalia.core.records import Match
 from regalia.games import get_game
-from regalia.server import gamekit
+from regalia.server.broadcast import StateReader
 
 
 class FixedSeeds:
@@ -86,7 +86,8 @@ class Peer:
         self.name = name
         self.messages: list[dict[str, Any]] = []
         self.raw: list[str] = []
-        self.state: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None  # the latest state, legal actions written out
+        self.reader = StateReader()
         self.log: list[dict[str, Any]] = []
         self.ws.send_json({"type": "hello", "token": token})
         if hasattr(client, "peers"):
@@ -115,9 +116,9 @@ class Peer:
         text = msg.get("text") or (msg.get("bytes") or b"").decode()
         self.raw.append(text)
         obj = json.loads(text)
+        obj = self.reader.read(obj)  # as the page reads it (raw: the wire form)
         self.messages.append(obj)
         if obj["type"] == "state":
-            obj["legal"] = gamekit.legal_texts(obj)  # as the page does (raw: the wire form)
             self.log = self.log[:obj["log_start"]] + obj["log"]
             self.state = obj
         elif obj["type"] == "seats" and self.state is not None:

@@ -1,7 +1,11 @@
 """The broadcaster of a table: its connections (``Conn``: one websocket each, with its own
 outgoing queue) and what they are sent. Every connection gets ``Game.view`` for its own seat
 only (spectators: ``None``), built once per seat for a move; a message for everyone is
-encoded once (orjson). Seat-list changes of the same moment are sent as one message."""
+encoded once (orjson). Seat-list changes of the same moment are sent as one message.
+
+A connection gets one full ``state`` message when it joins, then ``update`` messages: what
+changed since the state it was last sent (``increment``; ``merge_update`` is the client's
+side, as the page's ``table.js`` does it). The game log goes as new events in both."""
 
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ class Conn:
         self.seat: int | None = None
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.log_sent = 0
+        self.sent: dict[str, Any] | None = None  # the last state sent (full form)
         self.closed = False
         self.dropped = False
         self.pump_task: asyncio.Task | None = None
@@ -73,6 +78,62 @@ def encode(msg: dict[str, Any]) -> str:
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+# Fields of a state message an update always carries (the log is new events already).
+_ALWAYS = ("ply", "log_start", "log")
+_MISSING = object()
+
+
+def increment(sent: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
+    """What a connection that was sent the state message ``sent`` needs to know ``msg``:
+    ``msg`` itself when it was sent none, else ``{"type": "update", "ply", "log_start",
+    "log"}`` plus every other field that changed, the view as its changed keys only
+    (``view_removed``: its keys that are gone, when there are)."""
+    if sent is None:
+        return msg
+    out: dict[str, Any] = {"type": "update"}
+    for k, v in msg.items():
+        if k in _ALWAYS or (k not in ("type", "view") and sent.get(k, _MISSING) != v):
+            out[k] = v
+    before, view = sent["view"], msg["view"]
+    changed = {k: v for k, v in view.items() if before.get(k, _MISSING) != v}
+    if changed:
+        out["view"] = changed
+    gone = [k for k in before if k not in view]
+    if gone:
+        out["view_removed"] = gone
+    return out
+
+
+def merge_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """A client's side of ``increment``: the full state message that ``update`` (an
+    ``update`` message) makes of ``state`` (the previous full one), as a new dict."""
+    out = {**state, **update, "type": "state"}
+    view = {**state["view"], **update.get("view", {})}
+    for k in update.get("view_removed", ()):
+        view.pop(k, None)
+    out["view"] = view
+    out.pop("view_removed", None)
+    return out
+
+
+class StateReader:
+    """A client's side of the state messages, as the page's ``table.js`` reads them:
+    ``read(msg)`` turns a ``state`` or an ``update`` into the full ``state`` message with
+    every legal action written out (``gamekit.legal_texts``) and returns any other message
+    as it is; ``wire`` is the latest state as the server sent it (updates merged)."""
+
+    def __init__(self) -> None:
+        self.wire: dict[str, Any] | None = None
+
+    def read(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if msg.get("type") == "update":
+            msg = merge_update(self.wire, msg)
+        elif msg.get("type") != "state":
+            return msg
+        self.wire = msg
+        return {**msg, "legal": gamekit.legal_texts(msg)}
+
+
 class Broadcaster:
     """The connections of a ``Table`` (a mixin: it uses the table's ``conns``, ``game``,
     ``state``, ``state_message`` and ``_seats_timer``)."""
@@ -80,6 +141,7 @@ class Broadcaster:
     def join(self, conn: Conn, seat: int | None) -> None:
         conn.seat = seat
         conn.log_sent = 0
+        conn.sent = None
         self.conns.add(conn)
         self.last_active = time.monotonic()
         conn.put({"type": "welcome", "table": self.id, "game": self.game.name, "seat": seat,
@@ -110,7 +172,8 @@ class Broadcaster:
     def _send_state(self, conn: Conn, view: dict[str, Any]) -> None:
         msg = self.state_message(conn.seat, view, conn.log_sent)
         conn.log_sent = msg["log_start"] + len(msg["log"])
-        conn.put(msg)
+        conn.put(increment(conn.sent, msg))
+        conn.sent = msg
 
     def broadcast_state(self) -> None:
         views: dict[int | None, dict[str, Any]] = {}

@@ -25,6 +25,7 @@ const M = {
   token,
   welcome: null,
   state: null,
+  wire: null,        // the latest state as the server sent it (legal actions compact)
   log: [],
   talk: [],
   sel: [],
@@ -112,6 +113,16 @@ const C = {
 
 // ------------------------------------------------------------------ messages
 
+// The full state an "update" makes of the previous one: its fields replace those of `prev`,
+// its view's keys those of the view (view_removed: keys gone).
+function merged(prev, u) {
+  const view = { ...prev.view, ...(u.view || {}) };
+  for (const k of u.view_removed || []) delete view[k];
+  const out = { ...prev, ...u, type: "state", view };
+  delete out.view_removed;
+  return out;
+}
+
 function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
@@ -126,7 +137,11 @@ function onMessage(msg) {
       }
       setupChrome();
       break;
+    case "update":  // what changed since the last state (the server's broadcast.increment)
     case "state": {
+      const wire = msg.type === "update" ? merged(M.wire, msg) : msg;
+      M.wire = wire;
+      msg = { ...wire, legal: legalTexts(wire) };  // the page works with every legal action as text
       if (msg.log_start === 0) M.log = [];
       M.log = M.log.slice(0, msg.log_start).concat(msg.log);
       if (msg.ply !== M.selPly) {
@@ -135,7 +150,6 @@ function onMessage(msg) {
         document.querySelectorAll(".toast.hint").forEach((n) => n.remove());  // a hint is for its ply
       }
       if (M.inflight && msg.ply > M.inflight.ply) M.inflight = null;
-      msg.legal = legalTexts(msg);  // the page works with every legal action as text
       M.prev = M.state;
       M.state = msg;
       M.pending = false;
