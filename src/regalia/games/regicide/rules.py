@@ -94,7 +94,8 @@ def effective_attack(s: State) -> int:
         return 0
     if SUIT[enemy] == SPADES and not s.cancelled:
         return _ATTACK_OF[enemy]
-    return max(0, _ATTACK_OF[enemy] - s.spades)
+    d = _ATTACK_OF[enemy] - s.spades
+    return d if d > 0 else 0
 
 
 def can_yield(s: State, seat: int) -> bool:
@@ -284,9 +285,10 @@ class DiscardOptions(Sequence):
         half = len(values) >> 1
         self._low, fill = _low_half(values[:half])
         read, top = _high_half(values[half:])
-        # the clamp keeps every index in range and changes no count (no set totals more
-        # than _ALL_VALUE)
-        start = _ALL_VALUE + 1 - min(max(attack, 0), _ALL_VALUE + 1)
+        # the attack clamped to 0.._ALL_VALUE + 1 keeps every index in range and changes no
+        # count (no set totals more than _ALL_VALUE)
+        a = attack if attack > 0 else 0
+        start = _ALL_VALUE + 1 - a if a <= _ALL_VALUE else 0
         self._counts = counts = read(fill[start:start + top + 1])
         self._total = sum(counts)
         self._half = half
@@ -446,8 +448,8 @@ def new_game(config: dict[str, Any], rng: random.Random) -> State:
     first = options.first_player if options.first_player is not None else rng.randrange(players)
     s.current = first
     s.phase = PLAY
-    s.log = (Event("setup", None, {"players": players, "first": first, "enemy": TEXT[s.enemy]}),
-             None)
+    s.log = (_new_tuple(Event, ("setup", None, {"players": players, "first": first,
+                                                 "enemy": TEXT[s.enemy]}, None)), None)
     return s
 
 
@@ -637,7 +639,7 @@ def _take(t: State, n: int) -> tuple[list[int], list[int]]:
     tavern = t.tavern
     drawn = tavern[len(tavern) - n:][::-1]
     t.tavern = tavern[:len(tavern) - n]
-    known = min(t.known_top, n)
+    known = t.known_top if t.known_top < n else n
     t.known_top -= known
     return drawn, drawn[:known]
 
@@ -647,7 +649,10 @@ def _drawing_seats(t: State, p: int, v: int) -> list[int]:
     (rules 1.6): one card at a time from ``p`` around the table, skipping full hands, until
     ``v`` cards are drawn, every hand is full or the Tavern is empty."""
     if t.players == 1:
-        return [p] * min(v, t.max_hand - t.hands[p].bit_count(), len(t.tavern))
+        n = MAX_HAND[1] - t.hands[p].bit_count()  # room in the hand
+        if n > v:
+            n = v
+        return [p] * (n if n < len(t.tavern) else len(t.tavern))
     n_players = t.players
     room = [t.max_hand - h.bit_count() for h in t.hands]
     seats = []
@@ -684,6 +689,8 @@ def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, lis
 
 
 _CLUB, _DIAMOND, _HEART, _SPADE = 1 << CLUBS, 1 << DIAMONDS, 1 << HEARTS, 1 << SPADES
+_BIT = tuple(1 << c for c in range(54))  # the mask of each card
+_NO_WISHES = {n: [None] * n for n in range(1, 5)}  # preferences without a wish (never changed)
 _SUIT_BIT = tuple(1 << SUIT[c] for c in range(52))
 # Suit powers of a suit bit set, as letters in resolution order (Hearts before Diamonds).
 _SUIT_TEXT = tuple("".join(SUIT_LETTERS[x] for x in (HEARTS, DIAMONDS, CLUBS, SPADES)
@@ -711,14 +718,15 @@ _PLAY_FACTS = {m: _play_facts(m) for m in play_options((1 << 54) - 1) + (1 << 53
 def _play(t: State, p: int, mask: int, facts: PlayFacts, rng: random.Random,
           events: list[Event]) -> None:
     """Steps 1-3 of a card play (rules 1.5-1.7); ``facts``: ``_PLAY_FACTS[mask]``."""
-    t.hands[p] &= ~mask
+    t.hands[p] ^= mask  # the seat holds the cards (apply checked)
     t.table = t.table + [mask]
     if t.yielded[p]:  # a play ends the seat's yield
         t.yielded = t.yielded[:]
         t.yielded[p] = False
     _, texts, v, suits = facts
     played = list(texts)
-    if mask >> 52:  # a Jester (rules 1.10): cancel immunity, skip Steps 3 and 4
+    if not suits:  # a Jester, the one card without a suit (rules 1.10): cancel immunity,
+        # skip Steps 3 and 4
         t.cancelled = True
         t.phase = CHOOSE
         t.preferences = [None] * t.players
@@ -731,7 +739,7 @@ def _play(t: State, p: int, mask: int, facts: PlayFacts, rng: random.Random,
                                 "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]})
     if powers & _HEART and t.discard:  # Hearts before Diamonds (rules 1.6)
         pile = t.discard[:]
-        n = min(v, len(pile))
+        n = v if v < len(pile) else len(pile)
         shuffle(pile, rng)  # the whole pile is shuffled, then n cards are taken
         cut = len(pile) - n
         t.discard = pile[:cut]
@@ -741,11 +749,16 @@ def _play(t: State, p: int, mask: int, facts: PlayFacts, rng: random.Random,
         seats = _drawing_seats(t, p, v)
         if seats:
             drawn, known = _take(t, len(seats))
-            by_seat: dict[int, list[int]] = {}
             hands = t.hands
-            for seat, c in zip(seats, drawn):
-                by_seat.setdefault(seat, []).append(c)
-                hands[seat] |= 1 << c
+            if t.players == 1:
+                by_seat = {p: drawn}
+            else:
+                by_seat = {}
+                for seat, c in zip(seats, drawn):
+                    by_seat.setdefault(seat, []).append(c)
+            for seat, cs in by_seat.items():
+                for c in cs:
+                    hands[seat] |= _BIT[c]
             _draw_event(t, events, "draw", by_seat, known)
     if suits & _SPADE:
         t.spades += v  # counts now unless blocked; a Jester may unblock it later (rules 1.9)
@@ -809,7 +822,7 @@ def _next_turn(t: State, p: int, events: list[Event]) -> None:
     """Seat ``p`` starts a turn at Step 1 (rules 1.4, 1.13 loss at Step 1)."""
     t.current = p
     t.phase = PLAY
-    if any(t.preferences):  # wishes are cleared; a list without any is kept
+    if t.preferences != _NO_WISHES[t.players]:  # wishes are cleared; a list without any is kept
         t.preferences = [None] * t.players
     if not t.hands[p]:
         _check_start(t, p, events)
@@ -827,8 +840,12 @@ def _refresh(t: State, p: int, events: list[Event]) -> None:
     t.jesters -= 1
     old = cards_of(t.hands[p])
     t.discard = t.discard + old
-    drawn, known = _take(t, min(t.max_hand, len(t.tavern)))
-    t.hands[p] = mask_of(drawn)
+    n = MAX_HAND[t.players]
+    drawn, known = _take(t, n if n < len(t.tavern) else len(t.tavern))
+    hand = 0
+    for c in drawn:
+        hand |= _BIT[c]
+    t.hands[p] = hand
     _draw_event(t, events, "refresh", {p: drawn}, known,
                 {"discarded": [TEXT[c] for c in old], "jesters": t.jesters})
     if t.phase == SUFFER:
