@@ -20,12 +20,12 @@ def test_the_table_is_consistent_while_a_move_is_being_stored(client):
     store = m.append_move
     seen = []
 
-    async def watching(table_id, ply, *rest):
+    async def watching(table_id, ply, *rest, **options):
         # what any other task (the bot loop above all) sees during the durable write
         seen.append((table.ply, len(table.move_seats), len(table.side_move), ply))
         table.bot_job()
         table.window()
-        await store(table_id, ply, *rest)
+        await store(table_id, ply, *rest, **options)
 
     m.append_move = watching
     peers = {k: join(client, d, k) for k in (0, 1)}

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regalia.server.refusal import Refusal
-from regalia.server.store import HUMAN
+from regalia.server.store import HUMAN, Conflict
 
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
 
@@ -162,7 +162,9 @@ class ClockKeeper:
             left + 0.01, lambda: asyncio.ensure_future(self._time_out(running)))
 
     async def _time_out(self, seat: int) -> None:
-        """The seat's time ran out: a bot takes it, everyone is told."""
+        """The seat's time ran out: a bot takes it, everyone is told. Nothing changes when
+        another replica stored the seat's move first (the store checks the ply): this copy
+        catches up instead."""
         try:
             async with self.lock:
                 if self.closing or self.running_seat() != seat or not self.runs_bots:
@@ -174,7 +176,7 @@ class ClockKeeper:
                 clock.settle(seat, wall())
                 clock.timed_out.add(seat)
                 await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat,
-                                         True, clock.to_json())
+                                         True, clock.to_json(), self.ply)
                 self.seats[seat].bot_replaces = True
                 self.clock = clock
                 timeout = {"type": "timeout", "seat": seat, "ply": self.ply}
@@ -182,6 +184,9 @@ class ClockKeeper:
                 self.broadcast_state()
                 self.tell_others("sync", msg=timeout)
                 self.arm_clock()
+        except Conflict:  # another replica stored the seat's move first: catch up
+            self.request_sync()
+            return
         except Refusal:  # the database refused: try again shortly
             if not self.closing:
                 self._clock_timer = asyncio.get_running_loop().call_later(

@@ -117,13 +117,15 @@ class TableManager:
         self.store_error = why
 
     async def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
-                          finished: bool, clock_state: dict[str, Any] | None = None) -> None:
+                          finished: bool, clock_state: dict[str, Any] | None = None,
+                          human: bool = False) -> None:
         """Store one move durably; moves submitted while a write is under way are stored
         together in the next transaction (group commit: one disk sync for many tables).
         Returns once the move's transaction has committed; raises ``Conflict`` or the
-        database's error (bounded by the store's lock wait)."""
+        database's error (bounded by the store's lock wait). ``human``: see
+        ``Store.append_move``."""
         fut = asyncio.get_running_loop().create_future()
-        self._pending.append(((table_id, ply, seat, action, finished, clock_state), fut))
+        self._pending.append(((table_id, ply, seat, action, finished, clock_state, human), fut))
         self._pending_event.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())

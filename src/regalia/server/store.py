@@ -38,7 +38,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -133,6 +133,11 @@ metadata = Base.metadata
 
 class Conflict(Exception):
     """The move's ply is already taken: someone else's move was stored first."""
+
+
+class SeatHandedOver(Conflict):
+    """A human's move on a table with clocks came after the seat's time ran out: another
+    replica handed the seat to a bot first (``set_bot_replaces``)."""
 
 
 class StoreUnavailable(Exception):
@@ -386,28 +391,48 @@ class Store:
     # -- moves -----------------------------------------------------------------------
 
     def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
-                    finished: bool = False, clock_state: dict[str, Any] | None = None) -> None:
+                    finished: bool = False, clock_state: dict[str, Any] | None = None,
+                    human: bool = False) -> None:
         """Store the move at ``ply`` in one transaction (and mark the table finished when the
         move ends the game; ``clock_state``: the table's clocks after the move). Raises
-        ``Conflict`` when that ply is already stored."""
+        ``Conflict`` when that ply is already stored, and ``SeatHandedOver`` when ``human``
+        (a human's own move on a table with clocks) and the seat is stored as played by a bot.
+
+        The table's row is written first: it is the lock that orders a move and a time-out
+        (``set_bot_replaces`` with ``expect_ply``) of replicas racing on one table."""
         try:
             with self.engine.begin() as conn:
-                conn.execute(MoveRow.__table__.insert().values(
-                    table_id=table_id, ply=ply, seat=seat, action=action, created_at=now()))
-                values: dict[str, Any] = {"updated_at": now()}
-                if finished:
-                    values["status"] = FINISHED
-                if clock_state is not None:
-                    values["clock_state"] = clock_state
-                conn.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
+                self._write_moves(conn, [(table_id, ply, seat, action, finished, clock_state,
+                                          human)], now())
         except IntegrityError as e:
             raise Conflict(f"table {table_id}: ply {ply} is already stored") from e
+
+    @staticmethod
+    def _write_moves(conn: Connection, moves: list[tuple], t: datetime) -> None:
+        """The statements of ``append_moves`` in ``conn``'s transaction: each table's row
+        first, in one order (two replicas' batches cannot deadlock), the human seats' check,
+        then the moves."""
+        rows = []
+        for table_id, ply, seat, action, finished, *rest in sorted(moves, key=lambda m: m[:2]):
+            values: dict[str, Any] = {"updated_at": t}
+            if finished:
+                values["status"] = FINISHED
+            if rest and rest[0] is not None:
+                values["clock_state"] = rest[0]
+            conn.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
+            if len(rest) > 1 and rest[1] and conn.execute(select(SeatRow.bot_replaces).where(
+                    SeatRow.table_id == table_id, SeatRow.seat == seat)).scalar():
+                raise SeatHandedOver(f"table {table_id}: seat {seat}'s time ran out first")
+            rows.append({"table_id": table_id, "ply": ply, "seat": seat, "action": action,
+                         "created_at": t})
+        conn.execute(MoveRow.__table__.insert(), rows)
 
     def append_moves(self, moves: list[tuple]) -> list[Exception | None]:
         """Store several moves (of different tables) in one transaction: one durable write
         for all (group commit). Returns, per move, ``None`` (stored) or the exception that
         refused it; if the batch fails as a whole, each move is retried on its own. A move
-        is ``(table_id, ply, seat, action, finished[, clock_state])``."""
+        is ``(table_id, ply, seat, action, finished[, clock_state[, human]])`` (as
+        ``append_move``'s arguments)."""
         if len(moves) == 1:
             try:
                 self.append_move(*moves[0])
@@ -416,19 +441,9 @@ class Store:
                 return [e]
         try:
             with self.engine.begin() as conn:
-                t = now()
-                conn.execute(MoveRow.__table__.insert(), [
-                    {"table_id": tid, "ply": ply, "seat": seat, "action": action, "created_at": t}
-                    for tid, ply, seat, action, *_ in moves])
-                for tid, _, _, _, finished, *clock in moves:
-                    values: dict[str, Any] = {"updated_at": t}
-                    if finished:
-                        values["status"] = FINISHED
-                    if clock and clock[0] is not None:
-                        values["clock_state"] = clock[0]
-                    conn.execute(update(GameTable).where(GameTable.id == tid).values(**values))
+                self._write_moves(conn, moves, now())
             return [None] * len(moves)
-        except IntegrityError:
+        except (IntegrityError, Conflict):
             out: list[Exception | None] = []
             for m in moves:
                 try:
@@ -439,14 +454,22 @@ class Store:
             return out
 
     def set_bot_replaces(self, table_id: str, seat: int, on: bool,
-                         clock_state: dict[str, Any] | None = None) -> None:
-        """Hand ``seat`` to a bot (``on``) or back, with the table's clocks after it."""
+                         clock_state: dict[str, Any] | None = None,
+                         expect_ply: int | None = None) -> None:
+        """Hand ``seat`` to a bot (``on``) or back, with the table's clocks after it.
+        ``expect_ply``: the number of moves the change was decided at (a time-out); raises
+        ``Conflict`` and changes nothing when a move at that ply was stored first (by
+        another replica). The table's row is written first (see ``append_move``)."""
         with self.engine.begin() as conn:
+            values: dict[str, Any] = {"updated_at": now()}
+            if clock_state is not None:
+                values["clock_state"] = clock_state
+            conn.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
+            if expect_ply is not None and conn.execute(select(MoveRow.id).where(
+                    MoveRow.table_id == table_id, MoveRow.ply >= expect_ply).limit(1)).first():
+                raise Conflict(f"table {table_id}: a move at ply {expect_ply} came first")
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                          .values(bot_replaces=on))
-            if clock_state is not None:
-                conn.execute(update(GameTable).where(GameTable.id == table_id)
-                             .values(clock_state=clock_state))
 
     def update_seat(self, table_id: str, seat: int, clock_state: dict[str, Any] | None = None,
                     expect: dict[str, Any] | None = None, **values: Any) -> None:

@@ -57,7 +57,7 @@ from regalia.server.clocks import Clock, ClockKeeper
 from regalia.server.refusal import Refusal
 from regalia.server.replication import Replicated
 from regalia.server.seats import Seat, SeatKeeper
-from regalia.server.store import FINISHED, HUMAN, Conflict, TableData
+from regalia.server.store import FINISHED, HUMAN, Conflict, SeatHandedOver, TableData
 from regalia.server.talk import Talk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -296,12 +296,17 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
             try:
                 await self.manager.append_move(self.id, self.ply, seat, move.text,
                                                g.is_terminal(move.state),
-                                               move.clock.to_json() if move.clock else None)
+                                               move.clock.to_json() if move.clock else None,
+                                               human=move.clock is not None and not by_bot)
             except asyncio.CancelledError:
                 # Only at shutdown: whether the move was stored is unknown here, and the
                 # database is the truth the next start rebuilds from.
                 self.closing = True
                 raise
+            except SeatHandedOver:  # another replica's clock handed the seat to a bot first
+                self.request_sync()
+                raise Refusal("bot_seat", "your time ran out: a bot is playing this seat; "
+                                          "take the seat back first") from None
             except Conflict:  # another replica stored this ply first: catch up
                 self.request_sync()
                 raise Refusal("stale", "stale submission: another move was stored at "
