@@ -59,6 +59,20 @@ def log_events(log: tuple | None) -> list[Event]:
     return out
 
 
+def events_since(log: tuple | None, older: tuple | None) -> list[Event]:
+    """Events of the persistent log ``log`` added after ``older`` (the log of an earlier
+    state of the same game, ``None``: from the start), oldest first: a walk over the new
+    events only. Raises ``ValueError`` when ``older`` is not part of ``log``."""
+    out = []
+    while log is not older:
+        if log is None:
+            raise ValueError("the older log is not part of this one")
+        out.append(log[0])
+        log = log[1]
+    out.reverse()
+    return out
+
+
 class Game(ABC):
     """One game's rules. Subclasses are stateless singletons."""
 
@@ -86,8 +100,10 @@ class Game(ABC):
         """``(new_state, events)`` after ``action``; raises ``IllegalAction``, state untouched."""
 
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        """JSON-able dict of what ``seat`` may know; ``None`` is a spectator."""
+    def view(self, state: Any, seat: int | None, log: bool = True) -> dict[str, Any]:
+        """JSON-able dict of what ``seat`` may know; ``None`` is a spectator. Its ``log``
+        (the events as ``seat`` sees them, oldest first) is left out with ``log=False``
+        (a caller that keeps the log itself: ``events_since``)."""
 
     @abstractmethod
     def is_terminal(self, state: Any) -> bool:

@@ -150,7 +150,7 @@ class Broadcaster:
                   "sayings": list(gamekit.SAYINGS) if self.game.name == "regicide" else [],
                   "spectate": f"/t/{self.id}#s={self.watch_token}" if self.watch_token else None,
                   "open": self.is_open})
-        self._send_state(conn, self.game.view(self.state, seat))
+        self._send_state(conn, self.game.view(self.state, seat, log=False))
         if self.messages:
             conn.put({"type": "talk_history", "messages": self.messages[-50:]})
         if self.broken:
@@ -179,7 +179,7 @@ class Broadcaster:
         views: dict[int | None, dict[str, Any]] = {}
         for conn in list(self.conns):
             if conn.seat not in views:
-                views[conn.seat] = self.game.view(self.state, conn.seat)
+                views[conn.seat] = self.game.view(self.state, conn.seat, log=False)
             self._send_state(conn, views[conn.seat])
 
     def _seats_changed(self) -> None:

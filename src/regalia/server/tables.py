@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from regalia.core.errors import IllegalAction, RegaliaError
+from regalia.core.game import Event, events_since
 from regalia.core.records import Match
 from regalia.games import get_game
 from regalia.server import gamekit
@@ -119,6 +120,10 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                       if data.clock else None)
         self._clock_timer: asyncio.TimerHandle | None = None
         self.match = Match(self.game, self.config, self.seed)
+        # the game log, kept as the moves come (a view is built without it): all events, and
+        # the state's persistent log they were read up to
+        self.events: list[Event] = events_since(self.match.state.log, None)
+        self._events_read = self.match.state.log
         self.move_seats: list[int | None] = []
         self.side_move: list[bool] = []
         self.wished: set[tuple[int, int]] = set()  # (window ply, seat) asked for a wish
@@ -181,12 +186,11 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         return without_medal(out) if self.hints else out
 
     def state_message(self, seat: int | None, view: dict[str, Any], log_from: int) -> dict[str, Any]:
-        """The ``state`` message for a connection of ``seat``: its view (the log as a tail
-        from ``log_from``), and its legal actions when it is to act (``legal`` and
-        ``discards``: ``gamekit.legal_message``)."""
+        """The ``state`` message for a connection of ``seat``: its view (``Game.view``
+        without the log), the log's events from ``log_from`` as ``seat`` sees them, and its
+        legal actions when it is to act (``legal`` and ``discards``:
+        ``gamekit.legal_message``)."""
         g, st = self.game, self.state
-        view = dict(view)
-        log_all = view.pop("log", []) or []
         current = g.current_seat(st)
         legal: list[str] = []
         discards = None
@@ -197,7 +201,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                     self._legal_cache = (self.ply, *gamekit.legal_message(g, st))
                 _, legal, discards = self._legal_cache
             side = gamekit.side_texts(g, st, seat)
-        outcome, log = self.outcome(), log_all[log_from:]
+        outcome = self.outcome()
+        log = [e.seen_by(seat) for e in self.events[log_from:]]
         if self.hints:  # a game played with hints earns no medal
             view, log = without_medal(view), [without_medal(e) for e in log]
         return {"type": "state", "table": self.id, "game": g.name, "ply": self.ply,
@@ -242,6 +247,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         m.state = move.state
         m.rng = move.rng
         m.actions.append(move.text)
+        self.events += events_since(move.state.log, self._events_read)
+        self._events_read = move.state.log
         self.move_seats.append(move.seat)
         self.side_move.append(move.side)
         if not move.side:

@@ -44,8 +44,8 @@ class Regicide(Game):
         """``prefer`` actions seats other than the one to act may take (rules 1.10)."""
         return _rules.side_actions(state)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return _view(state, seat)
+    def view(self, state: State, seat: int | None, log: bool = True) -> dict[str, Any]:
+        return _view(state, seat, log)
 
     def is_terminal(self, state: State) -> bool:
         return state.phase in OVER

@@ -24,7 +24,7 @@ from regalia.games.regicide.rules import (
 from regalia.games.regicide.state import State
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
+def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
     """JSON-able dict of what ``seat`` may know (``None``: a spectator).
 
     Keys: ``game``, ``seat``, ``players``, ``current``, ``phase``, ``enemy`` (card text or
@@ -34,7 +34,8 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     ``tavern`` (size), ``tavern_top`` (publicly known top cards, top first), ``discard``
     (size), ``discard_top``, ``hand`` (own cards, absent for spectators), ``hand_sizes``,
     ``yielded``, ``can_yield``, ``jesters``, ``preferences``, ``options``, ``medal``,
-    ``enemies_defeated``, ``log`` (events as that seat sees them, oldest first).
+    ``enemies_defeated``, ``log`` (events as that seat sees them, oldest first; left out
+    with ``log=False``).
     """
     out: dict[str, Any] = {
         "game": "regicide",
@@ -66,8 +67,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "options": s.options.to_dict(),
         "medal": medal(s),
         "enemies_defeated": enemies_defeated(s),
-        "log": [e.seen_by(seat) for e in log_events(s.log)],
     }
+    if log:
+        out["log"] = [e.seen_by(seat) for e in log_events(s.log)]
     if seat is not None:
         out["hand"] = [TEXT[c] for c in cards_of(s.hands[seat])]
     return out

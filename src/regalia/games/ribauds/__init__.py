@@ -50,8 +50,8 @@ class Ribauds(Game):
     def apply(self, state: State, action: int, rng: random.Random):
         return _rules.apply(state, action, rng)
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return _view(state, seat)
+    def view(self, state: State, seat: int | None, log: bool = True) -> dict[str, Any]:
+        return _view(state, seat, log)
 
     def is_terminal(self, state: State) -> bool:
         return state.phase == WON

@@ -15,7 +15,7 @@ from regalia.games.ribauds.cards import LETTERS, cards_of
 from regalia.games.ribauds.state import State
 
 
-def view(s: State, seat: int | None) -> dict[str, Any]:
+def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
     """JSON-able dict of what ``seat`` (0 or 1) may know; ``None`` is a spectator.
 
     Keys:
@@ -35,7 +35,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
       pile are publicly known Reines (3.L17); ``discard``: the discard pile, top first
       (public, rules 2.7);
     * ``redeals``: the public setup re-deals (rules 2.2 step 4, 3.L17);
-    * ``log``: the events as this seat sees them, oldest first.
+    * ``log``: the events as this seat sees them, oldest first (left out with ``log=False``).
     """
     court = []
     for i in range(4):
@@ -66,8 +66,9 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "deck_bottom_reines": s.bottom_reines,
         "discard": [LETTERS[c] for c in reversed(s.discard)],
         "redeals": [dict(r) for r in s.redeals],
-        "log": [e.seen_by(seat) for e in log_events(s.log)],
     }
+    if log:
+        out["log"] = [e.seen_by(seat) for e in log_events(s.log)]
     if seat is not None:
         out["hand"] = [LETTERS[c] for c in cards_of(s.hands[seat])]
         out["opponent_hand_known"] = [LETTERS[c] for c in cards_of(s.seen[seat])]
