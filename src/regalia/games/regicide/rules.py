@@ -25,6 +25,7 @@ from regalia.games.regicide.cards import (
     HEALTH,
     HEARTS,
     JACK,
+    JESTER_MASK,
     JESTERS,
     KING,
     QUEEN,
@@ -373,7 +374,7 @@ def legal_actions(s: State) -> Sequence[int]:
         hand = s.hands[p]
         d = effective_attack(s)
         extra = (A.JESTER_REFRESH,) if s.jesters else ()
-        if s.options.minimal_discard or (hand >> 52 & 3) == 3:
+        if s.options.minimal_discard or hand & JESTER_MASK == JESTER_MASK:  # two Jesters
             return discard_options(hand, d, s.options.minimal_discard, A.DISCARD) + list(extra)
         out = DiscardOptions(hand, d, A.DISCARD, extra)
         return out if out._total else list(extra)  # no discard: a plain list
@@ -679,9 +680,7 @@ def _draw_event(t: State, events: list[Event], kind: str, by_seat: dict[int, lis
         counts[q] = len(cs)
         if cs:
             private[q] = {"cards": [TEXT[c] for c in cs]}
-    data: dict[str, Any] = {"counts": counts}
-    if extra:
-        data.update(extra)
+    data: dict[str, Any] = {"counts": counts, **extra} if extra else {"counts": counts}
     if known:
         data["known"] = {q: [TEXT[c] for c in cs if c in known] for q, cs in by_seat.items()
                          if any(c in known for c in cs)}
