@@ -188,6 +188,29 @@ def test_the_bots_of_a_stopped_replica_go_on_on_another_within_5_s(db_url, redis
         assert [m[0] for m in moves] == list(range(len(moves)))  # no gap, none twice
 
 
+def test_after_a_stall_longer_than_a_lease_the_bots_wait_for_its_renewal(db_url, redis_url):
+    """A replica whose process stalled (its last renewal older than the lease could live)
+    does not trust its leases: its bots and clocks wait until the next renewal succeeds."""
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    with running_app(db_url, redis_url=redis_url, replica="a", bot_delay=0.2) as a:
+        m = a.app.state.manager
+        t = new_table(a, "regicide", ["random", "random"])
+        table = m.tables[t["id"]]
+        wait_for(lambda: table.runs_bots, what="the lease taken")
+
+        def stall() -> bool:  # a renewal already in flight may land between set and check
+            m.cluster._lease_ok -= 60
+            return not table.runs_bots and not m.cluster.holds(t["id"])
+
+        assert any(stall() for _ in range(3))
+        assert t["id"] in m.cluster.leases  # still held in Redis: only not trusted
+        ply = table.ply
+        wait_for(lambda: table.runs_bots, 3, "the next renewal")
+        wait_for(lambda: table.ply > ply or table.finished, 5, "the bots going on")
+
+
 def test_a_clock_run_by_one_replica_times_out_for_the_players_of_both(db_url, redis_url):
     import redis
 

@@ -231,7 +231,13 @@ class Cluster:
     # -- leases ----------------------------------------------------------------------
 
     def holds(self, table_id: str) -> bool:
-        return table_id in self.leases
+        """This replica holds the table's lease, and its last renewal is recent enough
+        that the lease cannot have expired meanwhile (after a stall of this process longer
+        than that, the bots and clocks wait for the next renewal)."""
+        return table_id in self.leases and self._leases_fresh()
+
+    def _leases_fresh(self) -> bool:
+        return time.monotonic() - self._lease_ok < LEASE_TTL * 0.8
 
     async def acquire(self, table_id: str) -> bool:
         """Take the table's lease if nobody holds it (free or parked), or this replica
@@ -268,6 +274,7 @@ class Cluster:
             self._lease_ok = time.monotonic()
             return
         ttl = int(LEASE_TTL * 1000)
+        sent = time.monotonic()  # a renewed lease lives at least LEASE_TTL from here
         try:
             async with self.redis.pipeline(transaction=False) as p:
                 for table_id in held:
@@ -281,11 +288,13 @@ class Cluster:
                 for table_id in list(self.leases):
                     self._lost(table_id)
             raise
-        self._lease_ok = time.monotonic()
+        stale, self._lease_ok = not self._leases_fresh(), sent
         for table_id, ok in zip(held, results):
             if not ok:
                 log.warning("table %s: lease lost; another replica runs its bots", table_id)
                 self._lost(table_id)
+            elif stale and table_id in tables:  # the bots and the clock waited for it
+                tables[table_id].lease_gained()
         for table_id, ok in zip(wanted, results[len(held):]):
             if ok and table_id in tables:
                 self.leases.add(table_id)
