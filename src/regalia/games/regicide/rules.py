@@ -7,10 +7,10 @@ before changing it, so the caller's state never changes, refused action or not.
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import accumulate, combinations
 from operator import itemgetter
 from typing import Any
 
@@ -129,12 +129,13 @@ def _set_plays(r: int, nibble: int) -> list[int]:
             if r * size <= 10 for combo in combinations(cards, size)]
 
 
-# Play codes by byte of the hand: the single cards of each byte, and the sets of ranks 2-3
-# (bits 4-11) and 4-5 (bits 12-19).
+# Play codes by byte of the hand: the single cards of each byte, and the sets of each byte's
+# number cards (ranks 2 to 5: bits 4 to 19, in bytes 0 to 2), in rank order.
 _SINGLE_PLAYS = tuple(tuple(tuple(A.PLAY | bit for bit in bits_of(b << 8 * k)) for b in range(256))
                       for k in range(7))
-_SET_PLAYS = tuple(tuple(_set_plays(r, b & 15) + _set_plays(r + 1, b >> 4) for b in range(256))
-                   for r in (2, 4))
+_SET_PLAYS = (tuple(tuple(_set_plays(2, b >> 4)) for b in range(256)),
+              tuple(tuple(_set_plays(3, b & 15) + _set_plays(4, b >> 4)) for b in range(256)),
+              tuple(tuple(_set_plays(5, b & 15)) for b in range(256)))
 
 
 def play_codes(hand: int) -> list[int]:
@@ -152,8 +153,8 @@ def play_codes(hand: int) -> list[int]:
         for i in range(aces.bit_count()):
             ace = partners[i]
             out += [ace | c for c in partners[i + 1:]]
-    out += _SET_PLAYS[0][b0 >> 4 | (b1 & 0xF) << 4]  # bits 4 to 11: ranks 2 and 3
-    out += _SET_PLAYS[1][b1 >> 4 | (b2 & 0xF) << 4]  # bits 12 to 19: ranks 4 and 5
+    t0, t1, t2 = _SET_PLAYS
+    out += [*t0[b0], *t1[b1], *t2[b2]]
     return out
 
 
@@ -273,13 +274,14 @@ class DiscardOptions(Sequence):
     The cards are split in two halves by position (canonical order). The subsets of the low
     half are sorted by value, so each subset of the high half, taken in counting order,
     combines with a prefix of them: the ``counts[j]`` first for the high subset ``j``, read
-    in a table of the low half by the value it lacks. The halves' subsets depend only on their
+    in a table of the low half by the value it lacks; ``ends[j]``, the sum of the counts up
+    to ``j``, finds an item's high subset by bisection. The halves' subsets depend only on their
     cards' values, so they are computed once per values (``_low_half``, ``_high_half``).
     Items are ``mask | tag``, then the ``extra`` codes. Does not handle option
     ``minimal_discard`` or two Jesters in one hand (``discard_options`` does).
     """
 
-    __slots__ = ("_hand", "_attack", "_tag", "_extra", "_half", "_low", "_counts", "_total")
+    __slots__ = ("_hand", "_attack", "_tag", "_extra", "_half", "_low", "_ends", "_total")
 
     def __init__(self, hand: int, attack: int, tag: int = 0, extra: tuple[int, ...] = ()):
         values = values_of(hand)
@@ -290,8 +292,8 @@ class DiscardOptions(Sequence):
         # count (no set totals more than _ALL_VALUE)
         a = attack if attack > 0 else 0
         start = _ALL_VALUE + 1 - a if a <= _ALL_VALUE else 0
-        self._counts = counts = read(fill[start:start + top + 1])
-        self._total = sum(counts)
+        self._ends = ends = list(accumulate(read(fill[start:start + top + 1])))
+        self._total = ends[-1]
         self._half = half
         self._extra = extra
         self._hand, self._attack, self._tag = hand, attack, tag
@@ -306,13 +308,10 @@ class DiscardOptions(Sequence):
             i += len(self)
         total = self._total
         if 0 <= i < total:
-            # the high subsets' items, from the last one back (where most items are)
-            counts = self._counts
-            i -= total
-            j = len(counts)
-            while i < 0:
-                j -= 1
-                i += counts[j]
+            ends = self._ends
+            j = bisect_right(ends, i)  # the item's high subset
+            if j:
+                i -= ends[j - 1]
             return self._tag | _positions_mask(bits_of(self._hand), j << self._half | self._low[i])
         if not self._total <= i < len(self):
             raise IndexError(i)
@@ -323,11 +322,13 @@ class DiscardOptions(Sequence):
         tag = self._tag
         low = [tag | _positions_mask(bits, m) for m in self._low]
         half = self._half
-        for j, n in enumerate(self._counts):
-            if n:
+        done = 0
+        for j, end in enumerate(self._ends):
+            if end > done:
                 high = _positions_mask(bits, j << half)
-                for lm in low[:n]:
+                for lm in low[:end - done]:
                     yield high | lm
+                done = end
         yield from self._extra
 
     def __contains__(self, action) -> bool:
@@ -655,7 +656,8 @@ def _drawing_seats(t: State, p: int, v: int) -> list[int]:
             n = v
         return [p] * (n if n < len(t.tavern) else len(t.tavern))
     n_players = t.players
-    room = [t.max_hand - h.bit_count() for h in t.hands]
+    full = MAX_HAND[n_players]
+    room = [full - h.bit_count() for h in t.hands]
     seats = []
     left = min(v, len(t.tavern))
     seat = p
