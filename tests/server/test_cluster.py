@@ -77,9 +77,8 @@ def test_a_move_stored_by_one_replica_reaches_the_players_of_the_other(replicas)
     for p in (pa, pb):  # each page sees the other seat connected (to the other replica)
         wait_for(lambda: p.drain() or all(s["connected"] for s in p.state["seats"]),
                  what="both seats shown connected")
-    for _ in range(6):
-        # the seat to act, once its page has the legal actions (a state may come first
-        # without them: seen once in about ten runs)
+    played = 0
+    while played < 6 and not pa.state["finished"]:  # a Ribauds game may end in 4 moves
         mover = wait_for(lambda: pa.drain() or pb.drain()
                          or next((p for p in (pa, pb) if p.state["legal"]), None),
                          what="a seat with legal actions")
@@ -89,7 +88,8 @@ def test_a_move_stored_by_one_replica_reaches_the_players_of_the_other(replicas)
         mine, theirs = mover.state_at(ply + 1), other.state_at(ply + 1)
         assert mine["ply"] == theirs["ply"] == ply + 1
         assert mine["current"] == theirs["current"] and mine["seats"] == theirs["seats"]
-    assert health(a)["moves"] + health(b)["moves"] == 6
+        played += 1
+    assert played >= 4 and health(a)["moves"] + health(b)["moves"] == played
     assert health(a)["redis"] == health(b)["redis"] == "ok"
 
 
@@ -311,6 +311,36 @@ def test_events_missed_while_the_subscription_reconnects_are_caught_up(replicas,
     assert r.client_kill_filter(_type="pubsub") >= 1
     wait_for(lambda: b.get(f"/api/tables/{t['id']}").json()["ply"] == 1, 3,
              "b's copy catching up")
+
+
+def test_a_count_redis_missed_at_a_close_is_written_again_at_the_next_heartbeat(db_url, redis_url):
+    # Redis fails while a websocket closes: the site's count for that address stays one
+    # too high until this replica's next heartbeat writes its own count again
+    import redis
+
+    r = redis.Redis.from_url(redis_url)
+    r.flushdb()
+    with running_app(db_url, redis_url=redis_url, replica="a") as a:
+        t = new_table(a, "regicide", ["human"])
+        cluster = a.app.state.manager.cluster
+        p, q = join(a, t, 0), join(a, t, 0)
+        key = next(iter(r.scan_iter("regalia:conns:*")))
+        assert r.hget(key, cluster.instance) == b"2"
+        real = cluster.redis.hincrby
+
+        async def fails(*args, **kw):
+            raise ConnectionError("Redis is down")
+
+        cluster.redis.hincrby = fails
+        try:
+            p.close()
+            wait_for(lambda: cluster._recount, what="the failed count noticed")
+        finally:
+            cluster.redis.hincrby = real
+        assert r.hget(key, cluster.instance) == b"2"  # too high for now
+        wait_for(lambda: r.hget(key, cluster.instance) == b"1", 5, "the count written again")
+        q.close()
+        wait_for(lambda: r.hget(key, cluster.instance) in (b"0", None), what="the last close")
 
 
 def test_a_connection_not_counted_in_redis_is_not_uncounted_there(db_url, redis_url):

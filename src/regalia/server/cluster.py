@@ -106,6 +106,7 @@ class Cluster:
         self._tasks: list[asyncio.Task] = []
         self._lease_ok = time.monotonic()
         self._unbuildable: set[str] = set()  # tables whose move log cannot be replayed
+        self._recount: set[str] = set()  # addresses whose count in Redis may be too high
         self._stopping = False
 
     # -- life ------------------------------------------------------------------------
@@ -350,10 +351,18 @@ class Cluster:
 
     async def _heartbeat(self) -> None:
         """Say this replica lives; tell the others again which seats are connected here
-        (their copies forget counts not repeated within ``PRESENCE_TTL``)."""
+        (their copies forget counts not repeated within ``PRESENCE_TTL``); write again the
+        connection counts a failed ``disconnect`` left too high."""
         await self._beat()
         for t in list(self.manager.tables.values()):
             t.presence_beat()
+        for address in list(self._recount):
+            n = self.manager.shared_connections(address)
+            key = f"{PREFIX}conns:{address}"
+            self.round_trips += 1
+            await (self.redis.hset(key, self.instance, n) if n else
+                   self.redis.hdel(key, self.instance))
+            self._recount.discard(address)
 
     async def connect(self, address: str, limit: int) -> bool:
         """Count one more websocket of ``address`` unless all replicas together already
@@ -374,5 +383,11 @@ class Cluster:
         return True
 
     async def disconnect(self, address: str) -> None:
+        """Count one websocket of ``address`` less; when Redis fails, the count is written
+        again at the next heartbeat that reaches it."""
         self.round_trips += 1
-        await self.redis.hincrby(f"{PREFIX}conns:{address}", self.instance, -1)
+        try:
+            await self.redis.hincrby(f"{PREFIX}conns:{address}", self.instance, -1)
+        except Exception:
+            self._recount.add(address)
+            raise

@@ -475,6 +475,10 @@ class TableManager:
         self.connections[address] += 1
         return True
 
+    def shared_connections(self, address: str) -> int:
+        """Websockets of ``address`` on this replica that Redis counted."""
+        return self._shared_connections.get(address, 0)
+
     async def connection_closed(self, address: str) -> None:
         self.connections[address] -= 1
         if self.connections[address] <= 0:
@@ -485,7 +489,7 @@ class TableManager:
                 del self._shared_connections[address]
             try:
                 await self.cluster.disconnect(address)
-            except Exception as e:  # noqa: BLE001 - its count is dropped with the replica
+            except Exception as e:  # noqa: BLE001 - written again at a later heartbeat
                 log.warning("shared connection count failed: %s", e)
 
     def on_event(self, event: dict[str, Any]) -> None:
