@@ -433,7 +433,7 @@ def new_game(config: dict[str, Any], rng: random.Random) -> State:
     # Deal one card at a time around the table from the top: the card drawn i-th goes to
     # seat i % players.
     dealt = players * MAX_HAND[players]
-    top = tavern[len(tavern) - dealt:][::-1]
+    top = tavern[-1:-dealt - 1:-1]  # the dealt cards, top first
     del tavern[len(tavern) - dealt:]
     s.hands = [mask_of(top[p::players]) for p in range(players)]
     s.discard = []
@@ -635,13 +635,15 @@ def _log(t: State, events: list[Event], kind: str, seat: int | None, data: dict[
     t.log = (ev, t.log)
 
 
-def _take(t: State, n: int) -> tuple[list[int], list[int]]:
+def _take(t: State, n: int) -> tuple[list[int], Sequence[int]]:
     """Remove the ``n`` top Tavern cards: ``(cards in drawing order, those that were public)``
     (the public cards are the top ``known_top``)."""
     tavern = t.tavern
-    drawn = tavern[len(tavern) - n:][::-1]
+    drawn = tavern[-1:-n - 1:-1]  # the n top cards, top first
     t.tavern = tavern[:len(tavern) - n]
     known = t.known_top if t.known_top < n else n
+    if not known:
+        return drawn, ()
     t.known_top -= known
     return drawn, drawn[:known]
 
@@ -720,7 +722,7 @@ def _play(t: State, p: int, mask: int, facts: PlayFacts, rng: random.Random,
           events: list[Event]) -> None:
     """Steps 1-3 of a card play (rules 1.5-1.7); ``facts``: ``_PLAY_FACTS[mask]``."""
     t.hands[p] ^= mask  # the seat holds the cards (apply checked)
-    t.table = t.table + [mask]
+    t.table = [*t.table, mask]
     if t.yielded[p]:  # a play ends the seat's yield
         t.yielded = t.yielded[:]
         t.yielded[p] = False
@@ -776,7 +778,7 @@ def _defeat(t: State, p: int, exact: bool, events: list[Event]) -> None:
     enemy = t.enemy
     discard = t.discard[:]
     if exact:
-        t.tavern = t.tavern + [enemy]
+        t.tavern = [*t.tavern, enemy]
         t.known_top += 1
     else:
         discard.append(enemy)
