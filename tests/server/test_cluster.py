@@ -109,6 +109,33 @@ def test_talk_and_who_is_connected_are_seen_on_every_replica(replicas):
              what="seat 1 shown gone")
 
 
+def test_talk_whose_event_was_missed_is_found_by_a_catch_up_and_said_once(replicas, redis_url):
+    import orjson
+    import redis
+
+    a, b = replicas
+    t = new_table(a, "regicide", ["human", "human"])
+    pa, pb = join(a, t, 0), join(b, t, 1)
+    for _ in range(2):  # the same line twice: two messages, each shown once everywhere
+        pa.send({"type": "say", "message_id": "thanks"})
+        pb.recv_until(lambda m: m["type"] == "talk")
+    # a line another replica stored and whose event b missed (b was loading the table);
+    # any later catch-up (here another replica's sync event) shows it on b, once
+    body = {"kind": "say", "seat": 0, "ply": 0, "message_id": "hello", "params": {},
+            "text": "Hello!", "id": "missed"}
+    b.app.state.manager.store.add_message(t["id"], 0, "say", body)
+    redis.Redis.from_url(redis_url).publish("regalia:tables", orjson.dumps(
+        {"k": "sync", "t": t["id"], "r": "another"}))
+    wait_for(lambda: pb.drain() or any(m.get("id") == "missed" for m in pb.messages), 5,
+             "the missed line shown on b")
+    pb.drain(0.3)
+    talk = [m for m in pb.messages if m["type"] == "talk"]
+    assert [m["message_id"] for m in talk] == ["thanks", "thanks", "hello"]
+    assert len({m["id"] for m in talk}) == 3
+    pa.drain(0.3)  # a's copy missed the line too: its catch-up shows it, once
+    assert [m["message_id"] for m in pa.messages if m["type"] == "talk"] == ["thanks"] * 2 + ["hello"]
+
+
 def test_a_move_another_replica_stored_first_is_refused_as_stale_and_the_copy_catches_up(replicas):
     a, b = replicas
     t = new_table(a, "ribauds", ["human", "human"])

@@ -121,7 +121,7 @@ class Replicated:
 
     async def sync(self) -> None:
         """Catch up with the database: the moves stored since this copy's ply, then the
-        seats, clocks and status as stored (another replica changed them)."""
+        seats, clocks, status and latest talk as stored (another replica changed them)."""
         m = self.manager
         data = await m.db(m.store.load_table, self.id)
         if data is None:
@@ -143,6 +143,11 @@ class Replicated:
                 self.clock, changed = clock, True
         if (data.status, data.next_table) != (self.status, self.next_table):
             self.status, self.next_table, changed = data.status, data.next_table, True
+        for body in data.messages:  # talk whose event this copy missed (e.g. while loading)
+            if body not in self.messages:
+                self.messages.append(body)
+                self.broadcast({"type": "talk", **body})
+        del self.messages[:-100]
         if changed:
             self._show_change()
 

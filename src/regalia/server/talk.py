@@ -5,6 +5,7 @@ created with hints."""
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 from typing import Any
 
@@ -39,12 +40,14 @@ class Talk:
             if text is None:
                 raise Refusal("bad_message", f"text: 1 to {gamekit.CHAT_MAX} characters")
             body = {"kind": "chat", "seat": conn.seat, "ply": self.ply, "text": text}
+        body["id"] = secrets.token_hex(6)  # tells a repeated line from a catch-up's copy
         await self.manager.limits.hit("talk_rate", self.id, str(conn.seat))
         await self.manager.write(self.manager.store.add_message, self.id, conn.seat, body["kind"], body)
-        self.messages.append(body)
-        del self.messages[:-100]
         self.last_active = time.monotonic()
-        self.broadcast({"type": "talk", **body})
+        if body not in self.messages:  # a catch-up during the write may have shown it
+            self.messages.append(body)
+            del self.messages[:-100]
+            self.broadcast({"type": "talk", **body})
         self.tell_others("talk", body=body)
 
     def announce_rematch(self, table_id: str) -> None:
