@@ -4,6 +4,14 @@ tables created with hints give them, and their games earn no medal (state, log, 
 
 from __future__ import annotations
 
+import io
+
+import pytest
+from rich.console import Console
+
+from regalia.cli.replay import ReplayScreen
+from regalia.core.errors import InvalidPosition
+from regalia.core.records import RECORD_FORMAT, GameRecord
 from regalia.games import get_game
 from regalia.sim.solve import solve_seed
 from server_helpers import join, new_table
@@ -75,3 +83,16 @@ def test_a_game_won_with_hints_shows_no_medal(client):
         assert bool(replay["outcome"]["medal"]) is medal_shown
         assert replay["hints"] is hints
         assert all(not e.get("medal") for s in replay["steps"] for e in s["events"]) is not medal_shown
+        # the record says so too, and the terminal's replay of it shows no medal
+        record = GameRecord.from_json(replay["record"])
+        assert record.hints is hints and GameRecord.from_json(record.to_json()) == record
+        out = io.StringIO()
+        ReplayScreen(record, None, Console(file=out, width=120, color_system=None)).print_all()
+        assert ("medal!" in out.getvalue()) is medal_shown
+        assert ("played with hints (no medal)" in out.getvalue()) is hints
+
+
+def test_a_record_refuses_a_hints_field_that_is_not_true_or_false():
+    with pytest.raises(InvalidPosition, match="hints: must be true or false"):
+        GameRecord.from_json({"format": RECORD_FORMAT, "game": "regicide", "config": {"players": 1},
+                              "seed": 1, "actions": [], "hints": "yes"})

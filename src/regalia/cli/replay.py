@@ -15,7 +15,7 @@ from rich.text import Text
 
 from regalia.cli.screens import indented, screen_for
 from regalia.core.game import log_events
-from regalia.core.records import GameRecord, Match
+from regalia.core.records import GameRecord, Match, without_medal
 from regalia.core.words import count
 from regalia.games import get_game
 
@@ -44,7 +44,8 @@ class ReplayScreen:
         replay does."""
         if n == 0:
             return [self.screen.describe(e) for e in self.view(0)["log"]]
-        return [self.screen.describe(e.seen_by(e.seat if self.seat is None else self.seat))
+        plain = without_medal if self.record.hints else (lambda obj: obj)
+        return [self.screen.describe(plain(e.seen_by(e.seat if self.seat is None else self.seat)))
                 for e in self.steps[n][2]]
 
     def view(self, n: int) -> dict[str, Any]:
@@ -54,6 +55,9 @@ class ReplayScreen:
         view = self.game.view(state, self.seat)
         if self.seat is None:
             view["log"] = [e.seen_by(e.seat) for e in log_events(state.log)]
+        if self.record.hints:  # played with hints: no medal
+            view = without_medal(view)
+            view["log"] = [without_medal(e) for e in view["log"]]
         return view
 
     def heading(self, n: int) -> str:
@@ -82,7 +86,8 @@ class ReplayScreen:
         """The whole game in one listing: every move and its sentences, then the last table."""
         self.console.print(f"[bold]{self.record.game}[/bold] record: config "
                            f"{self.record.config}, seed {self.record.seed}, "
-                           f"{count(self.last, 'move')}")
+                           f"{count(self.last, 'move')}"
+                           + (", played with hints (no medal)" if self.record.hints else ""))
         for line in self.sentences(0):
             self.console.print(indented(line))
         moves = Table.grid(padding=(0, 1))

@@ -28,23 +28,34 @@ from regalia.core.rng import DrawOnUse
 RECORD_FORMAT = "regalia-record/1"
 
 
+def without_medal(obj: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A view, outcome or log entry with its solo medal removed (a game played with hints
+    earns none)."""
+    return {**obj, "medal": None} if obj and obj.get("medal") else obj
+
+
 @dataclass
 class GameRecord:
     """A finished or unfinished game: ``game`` name, ``config``, ``seed``, action texts,
-    and the bot name of each bot seat (``bots``: seat -> name, 0-based seats)."""
+    the bot name of each bot seat (``bots``: seat -> name, 0-based seats), and ``hints``:
+    a solo game played with the Hint button, which earns no medal."""
 
     game: str
     config: dict[str, Any]
     seed: int
     actions: list[str] = field(default_factory=list)
     bots: dict[int, str] = field(default_factory=dict)
+    hints: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """The record as a JSON-able dict (``bots`` only when some seat is a bot)."""
+        """The record as a JSON-able dict (``bots`` only when some seat is a bot, ``hints``
+        only when true)."""
         out = {"format": RECORD_FORMAT, "game": self.game, "config": self.config,
                "seed": self.seed, "actions": list(self.actions)}
         if self.bots:
             out["bots"] = {str(seat): name for seat, name in sorted(self.bots.items())}
+        if self.hints:
+            out["hints"] = True
         return out
 
     @classmethod
@@ -54,7 +65,7 @@ class GameRecord:
             raise InvalidPosition("record: must be a JSON object")
         if obj.get("format") != RECORD_FORMAT:
             raise InvalidPosition(f"format: expected {RECORD_FORMAT!r}")
-        extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots"}
+        extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots", "hints"}
         if extra:
             raise InvalidPosition(f"{sorted(extra)[0]}: unknown field of a game record")
         if not isinstance(obj.get("game"), str):
@@ -71,8 +82,10 @@ class GameRecord:
                 isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in bots.items()):
             raise InvalidPosition('bots: must map seat numbers (0-based) to bot names, '
                                   'e.g. {"1": "heuristic"}')
+        if type(obj.get("hints", False)) is not bool:
+            raise InvalidPosition("hints: must be true or false")
         return cls(obj["game"], dict(obj["config"]), obj["seed"], list(acts),
-                   {int(k): v for k, v in bots.items()})
+                   {int(k): v for k, v in bots.items()}, obj.get("hints", False))
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON to ``path``."""

@@ -65,14 +65,14 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
-from regalia.core.records import Match
+from regalia.core.records import Match, without_medal
 from regalia.server import gamekit
 from regalia.server.broadcast import Conn
 from regalia.server.manager import TableManager
 from regalia.server.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed
 from regalia.server.store import DEFAULT_DATABASE_URL, Store, StoreUnavailable
-from regalia.server.tables import Table, without_medal
+from regalia.server.tables import Table
 from regalia.server.web import Guard
 
 log = logging.getLogger("regalia.server")
@@ -492,6 +492,7 @@ def replay_of(table) -> dict[str, Any]:
     g = table.game
     plain = without_medal if table.hints else (lambda obj: obj)
     record = table.match.record()
+    record.hints = table.hints
     steps = []
     seats = range(len(table.seats))
     for i, (text, st, events) in enumerate(Match.replay(record)):

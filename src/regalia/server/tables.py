@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.game import Event, events_since
-from regalia.core.records import Match
+from regalia.core.records import Match, without_medal
 from regalia.games import get_game
 from regalia.server import gamekit
 from regalia.server.botrunner import BotLoop
@@ -82,15 +82,6 @@ class Move:
     rng: Any  # the match's random generator after the move
     events: list[Any]
     clock: Clock | None = None  # the clocks after the move (``None``: unchanged)
-
-
-def without_medal(obj: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A view, outcome or log entry with its solo medal removed (a game played with hints)."""
-    return {**obj, "medal": None} if obj and obj.get("medal") else obj
-
-
-
-
 
 
 class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
