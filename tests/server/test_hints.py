@@ -5,6 +5,7 @@ tables created with hints give them, and their games earn no medal (state, log, 
 from __future__ import annotations
 
 import io
+import time
 
 import pytest
 from rich.console import Console
@@ -14,7 +15,7 @@ from regalia.core.errors import InvalidPosition
 from regalia.core.records import RECORD_FORMAT, GameRecord
 from regalia.games import get_game
 from regalia.sim.solve import solve_seed
-from server_helpers import join, new_table
+from server_helpers import join, new_table, running_app
 
 REGICIDE = get_game("regicide")
 SOLO = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}], "hints": True}
@@ -38,6 +39,31 @@ def test_a_hint_is_a_legal_move_at_its_ply(client):
         me.act(hint["action"])
         me.state_at(hint["ply"] + 1)
     assert not me.errors()
+
+
+def test_a_hint_is_worked_out_aside_while_the_connection_goes_on(db_url):
+    # the search takes its budget (here 0.5 s); a ping sent after the hint is answered first
+    with running_app(db_url, bot_budget=0.5) as c:
+        me = join(c, hint_table(c), 0)
+        me.send({"type": "hint"})
+        me.send({"type": "ping"})
+        first = me.recv_until(lambda m: m["type"] in ("pong", "hint"))
+        assert first["type"] == "pong"
+        assert me.recv_until(lambda m: m["type"] == "hint", timeout=10)["action"] in me.state["legal"]
+
+
+def test_the_bot_workers_start_with_the_first_table_not_at_the_first_hint(db_url):
+    # starting a worker process loads the compiled kernels (seconds on a fresh machine):
+    # it happens in the background when a table starts, not while a player waits
+    with running_app(db_url, bot_processes=True, bot_workers=1) as c:
+        pool = c.app.state.manager.bots
+        assert pool._executor is None
+        hint_table(c)
+        deadline = time.monotonic() + 30
+        while not (pool._executor is not None and pool._warming.done()):
+            assert time.monotonic() < deadline, "the bot workers did not start"
+            time.sleep(0.05)
+        assert pool._warming.exception() is None and len(pool._executor._processes) == 1
 
 
 def test_hints_are_refused_without_the_option_to_spectators_and_out_of_turn(client):

@@ -471,8 +471,8 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
             await table.set_bot(conn.seat, obj.get("seat"), obj.get("on"))
         elif kind == "name":
             await table.rename(conn.seat, obj.get("name"))
-        elif kind == "hint":
-            conn.put(await table.hint(conn.seat))
+        elif kind == "hint":  # worked out aside: this connection's next messages go on
+            background(hint_for(table, conn))
         elif kind == "ping":
             conn.put({"type": "pong"})
         elif kind == "hello":
@@ -481,8 +481,36 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
             raise Refusal("unknown_type", f"unknown message type {kind[:40]!r}; the types are "
                                           "act, wish, say, chat, bot, name, hint, ping")
     except Refusal as e:
-        conn.put({"type": "error", "code": e.code, "message": e.message,
-                  "ply": table.ply, **({"reason": e.reason} if e.reason else {})})
+        conn.put(refusal_message(table, e))
+
+
+def refusal_message(table, e: Refusal) -> dict[str, Any]:
+    return {"type": "error", "code": e.code, "message": e.message, "ply": table.ply,
+            **({"reason": e.reason} if e.reason else {})}
+
+
+async def hint_for(table, conn: Conn) -> None:
+    """The ``hint`` message for the connection's seat, or the refusal."""
+    try:
+        conn.put(await table.hint(conn.seat))
+    except Refusal as e:
+        conn.put(refusal_message(table, e))
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+def background(coro) -> None:
+    """Run ``coro`` as a task of its own, kept until it ends; its failure is logged."""
+    task = asyncio.get_running_loop().create_task(coro)
+    _BACKGROUND.add(task)
+    task.add_done_callback(_ended)
+
+
+def _ended(task: asyncio.Task) -> None:
+    _BACKGROUND.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a background task failed", exc_info=task.exception())
 
 
 def replay_of(table) -> dict[str, Any]:

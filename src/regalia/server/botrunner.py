@@ -105,6 +105,10 @@ def _start_worker(server_pid: int) -> None:
         pass
 
 
+def _ready() -> None:
+    """A task that only makes a worker process start (``BotPool.warm_soon``)."""
+
+
 # -------------------------------------------------------------------- the pool
 
 class BotPool:
@@ -116,6 +120,20 @@ class BotPool:
         self.slots = asyncio.Semaphore(workers)  # waiters are served first come, first served
         self._executor: Executor | None = None
         self.closed = False
+        self._warming: asyncio.Task | None = None
+
+    def warm_soon(self) -> None:
+        """Start the worker processes in the background (each loads the compiled kernels,
+        several seconds), once, so that a table's first bot move or hint does not wait
+        for them; a table with bots or hints calls it when it starts."""
+        if self.processes and self._warming is None and not self.closed:
+            self._warming = asyncio.get_running_loop().create_task(self._warm())
+
+    async def _warm(self) -> None:
+        try:
+            await asyncio.gather(*(self.run(_ready) for _ in range(self.workers)))
+        except Exception as e:  # noqa: BLE001 - the first decision starts them instead
+            log.warning("the bot workers could not be started ahead: %r", e)
 
     def _pool(self) -> Executor:
         if self.closed:

@@ -342,6 +342,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
 
     def start(self) -> None:
         if not self.finished and not self.expired:
+            self.manager.bots.warm_soon()  # a bot may play any seat (hand-over, clock)
             self.bots.start()
             self.arm_clock()
 
