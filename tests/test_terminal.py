@@ -220,6 +220,37 @@ def test_help_is_the_games_own():
     assert "play 5C 5D" in out.getvalue()
 
 
+def test_help_sums_up_the_rules_of_the_decision_at_hand():
+    """`help` (or `rules`) also says what the rules allow now, with the table's numbers:
+    Regicide's Step 1 and Step 4 (rules 1.5, 1.8), Le Roy des Ribauds' actions and
+    conspiracies (rules 2.3, 2.5)."""
+    from regalia.cli.screens import regicide as screen
+
+    m = Match(REGICIDE, {"players": 1}, 3)
+    view = REGICIDE.view(m.state, 0)
+    out = io.StringIO()
+    TerminalTable(m, {}, console=Console(file=out, width=400),
+                  read=scripted(["rules", "quit"])).run()
+    left = view["health"] - view["damage"]
+    assert "Step 1: play one card" in out.getvalue() and f"{left} more damage defeats it" in out.getvalue()
+    assert "Jester alone" not in out.getvalue()  # solo: no Jester in hand to play
+    rng = random.Random(2)
+    s = m.state
+    while s.phase != "suffer":  # a Step 4 of a random game
+        legal = list(REGICIDE.legal_actions(s))
+        s, _ = REGICIDE.apply(s, legal[0] if s.phase != "play" else legal[-1], rng)
+    v = REGICIDE.view(s, s.current)
+    text = screen.rules_now(v)
+    assert text.startswith(f"Step 4: the enemy attacks for {v['attack_to_absorb']}")
+    assert "K=20, Jester 0" in text and "minimal_discard" not in text
+    from regalia.games.ribauds import RIBAUDS
+
+    out = io.StringIO()
+    TerminalTable(Match(RIBAUDS, {"players": 2}, 3), {1: make_bot("ribauds", "random")},
+                  console=Console(file=out, width=400), read=scripted(["help", "quit"])).run()
+    assert "(Coronation)" in out.getvalue() and "(Marriage)" in out.getvalue()
+
+
 def _frames(text: str) -> list[list[str]]:
     """The frames (panels) printed in ``text``, as lists of lines."""
     frames, current = [], None

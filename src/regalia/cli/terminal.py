@@ -135,8 +135,9 @@ class TerminalTable:
                 low = answer.lower()
                 if low in ("q", "quit", "exit"):
                     raise Quit()
-                if low in ("h", "help", "?"):
+                if low in ("h", "help", "?", "rules"):
                     self.console.print(self.screen.HELP)
+                    self.console.print(self.screen.rules_now(view), style="yellow")
                     continue
                 if low == "log":
                     for e in view["log"]:

@@ -1,6 +1,7 @@
 """Per-game terminal screens.
 
-A screen module offers ``HELP`` (what to type at its prompt), ``seat_name(seat)``,
+A screen module offers ``HELP`` (what to type at its prompt), ``rules_now(view)`` (the
+rules of the decision at hand, shown by ``help``), ``seat_name(seat)``,
 ``describe(event) -> str``, ``cards_text(cards)`` (cards, e.g. a hand, as Rich text), ``render(view)`` (a Rich renderable of a seat's view),
 ``menu(view, legal) -> list`` (the actions to number, at most ``MENU_LIMIT``),
 ``label(action_text) -> str``, ``complete(text, view) -> str`` (turns typed shorthand into

@@ -16,7 +16,7 @@ from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import VALUE, cards_of, parse_card, pretty
 from regalia.games.regicide.describe import describe, seat_name
 
-__all__ = ["HELP", "cards_text", "complete", "describe", "label", "menu", "refusal", "render",
+__all__ = ["HELP", "cards_text", "rules_now", "complete", "describe", "label", "menu", "refusal", "render",
            "result", "seat_name"]
 
 SUIT_STYLE = {"H": "bold red", "D": "bold red", "C": "bold", "S": "bold"}
@@ -25,6 +25,39 @@ MENU_LIMIT = 14
 HELP = ("Type the number of a move, or the move itself in notation (e.g. 'play 5C 5D', "
         "'discard 9D', 'yield' where yielding is allowed); cards alone are played or "
         "discarded. 'log' shows the whole log, 'quit' leaves the game.")
+
+
+def rules_now(view: dict[str, Any]) -> str:
+    """The rules of the decision at hand, in a few sentences (rules 1.5 to 1.10), with the
+    numbers of ``view`` (the seat to act's view)."""
+    solo = view["players"] == 1
+    jester = (f" Solo: 'jester' flips one of your Jesters ({view['jesters']} left): discard "
+              "your hand and draw 8 cards." if solo and view["jesters"] else "")
+    if view["phase"] == "play":
+        suit = SUIT_NAME.get(view["enemy_suit"] or "", "")
+        left = view["health"] - view["damage"]
+        return ("Step 1: play one card; or an Ace with one other card (not a Jester); or 2 to 4 "
+                "cards of one number totalling 10 or less" + ("" if solo else "; or a Jester alone")
+                + (". You may also yield (play nothing)." if view["can_yield"]
+                   else ". You may not yield now.")
+                + " Each suit of the play gives its power once, at the play's whole value: "
+                "Hearts heal that many cards from the discard pile into the Tavern, Diamonds "
+                "draw that many (players in turn), Clubs double the damage, Spades add a shield. "
+                + (f"This enemy blocks {suit}. " if view["immune"] else
+                   "A Jester cancelled this enemy's immunity. ")
+                + f"{left} more damage defeats it (exactly {left}: it goes on top of the Tavern "
+                "and can be drawn), and you play again; otherwise it attacks (Step 4)." + jester)
+    if view["phase"] == "suffer":
+        need = view["attack_to_absorb"]
+        return (f"Step 4: the enemy attacks for {need} (attack {view['attack']} less shield "
+                f"{view['shield']}). Discard cards whose values total at least {need}: A=1, "
+                "2 to 10 as numbered, J=10, Q=15, K=20, Jester 0."
+                + (" Every card you discard must be needed (option minimal_discard)."
+                   if view["options"].get("minimal_discard") else "") + jester)
+    if view["phase"] == "choose":
+        return ("Your Jester cancelled the enemy's immunity: choose who takes the next turn "
+                "(the others may have said whether they want it).")
+    return ""
 
 
 def card_text(text: str) -> Text:

@@ -16,7 +16,7 @@ from regalia.core.words import count
 from regalia.games.ribauds import actions as A
 from regalia.games.ribauds.describe import CONSPIRACIES, describe, name, seat_name
 
-__all__ = ["HELP", "cards_text", "complete", "describe", "label", "menu", "refusal", "render",
+__all__ = ["HELP", "cards_text", "rules_now", "complete", "describe", "label", "menu", "refusal", "render",
            "result", "seat_name"]
 
 HELP = ("Type the number of a move, or the move as the menu writes it (e.g. 'reveal C2', "
@@ -34,6 +34,21 @@ PHASE_HELP = {
     "king_discard": "Roi: discard 2 cards from your hand.",
     "assassin": "Assassin: look at face-down Court cards.",
 }
+
+
+def rules_now(view: dict[str, Any]) -> str:
+    """The rules of the decision at hand, in a few sentences (rules 2.3 to 2.5)."""
+    now = PHASE_HELP.get(view["phase"], "")
+    if not now:
+        return ""
+    return (now + " A card's effect resolves only when Reveal or a face-up Replace turns it "
+            "face up: Chevalier swaps two Court cards, then flips one; Reine looks at 2 random "
+            "cards of the opponent's hand and discards the Reines among them; Roi reveals a "
+            "face-down card, or draws 2 then discards 2; Assassin looks at 2 face-down cards. "
+            "You win if, during your turn, 3 Rois lie face up (Coronation) or a face-up card "
+            "lies between two face-up Assassins (Murder), or if you hold 3 Reines at the start "
+            "of your turn (Marriage). A conspiracy wins for whoever's turn it is when it "
+            "comes true, whoever's cards complete it.")
 
 
 def _card(letter: str | None, face_up: bool, known: bool) -> Text:
