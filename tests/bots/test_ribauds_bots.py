@@ -185,3 +185,17 @@ def test_default_bot_never_hands_over_a_win_another_action_avoids():
                     assert not safe, (seed, step, G.action_to_text(s, a), safe)
             s, _ = G.apply(s, a, rng)
     assert checked > 200
+
+
+def test_win_set_agrees_with_sure_win():
+    """The memoized win set (ISMCTS rollouts) accepts exactly the actions ``sure_win`` does."""
+    from regalia.bots.ribauds import _fast_threats, win_set
+
+    checked = 0
+    for s in _positions(200):
+        w = win_set(s)
+        for a in G.legal_actions(s):
+            assert (a in w) == sure_win(s, a)
+            checked += 1
+        assert _fast_threats(s) == (_threats(s) > 0)
+    assert checked > 100

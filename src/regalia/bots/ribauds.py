@@ -61,8 +61,12 @@ def _counts(texts) -> list[int]:
     return out
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> State:
-    """A full position consistent with ``view``'s seat's knowledge (see the module doc)."""
+def determinize(view: dict[str, Any], rng: random.Random, queen_bias: float = 1.0) -> State:
+    """A full position consistent with ``view``'s seat's knowledge (see the module doc).
+
+    ``queen_bias``: how much likelier an unknown card of the opponent's hand is dealt a Reine
+    than any other hidden card (1: uniform). An opponent model, not knowledge: players
+    keep the Reines they hold for the Marriage (rules 2.5)."""
     me = view["seat"]
     o = 1 - me
     pool = list(COPIES)
@@ -95,7 +99,20 @@ def determinize(view: dict[str, Any], rng: random.Random) -> State:
     s.court = [c if c is not None else (rest.pop() if rest else KING) for c in court]
     opp = opp_known[:]
     for _ in range(view["hand_sizes"][o] - sum(opp_known)):
-        if rest:
+        if not rest:
+            break
+        if queen_bias != 1.0:
+            q = rest.count(QUEEN)
+            if q and rng.random() * (len(rest) - q + q * queen_bias) < q * queen_bias:
+                rest.remove(QUEEN)
+                opp[QUEEN] += 1
+            else:
+                others = [i for i, c in enumerate(rest) if c != QUEEN]
+                if others:
+                    opp[rest.pop(others[rng.randrange(len(others))])] += 1
+                else:
+                    opp[rest.pop()] += 1
+        else:
             opp[rest.pop()] += 1
     hands = [None, None]
     hands[me] = hand
@@ -231,13 +248,63 @@ def sure_win(s: State, action: int, effects: bool = True) -> bool:
     return False
 
 
+class _Probe:
+    """The fields of a ``State`` that ``sure_win`` reads."""
+
+    __slots__ = ("current", "court", "up", "know", "phase")
+
+
+# Candidate sure-win codes by phase (legal or not: the caller intersects with legal actions).
+_CANDIDATES = {
+    ACT: tuple([A.reveal(i) for i in range(4)]
+               + [A.replace(i, c, True) for i in range(4) for c in range(4)]),
+    KING_CHOICE: tuple(A.reveal(i) for i in range(4)),
+    KNIGHT_SWAP: tuple(A.swap(i, j) for i in range(4) for j in range(i + 1, 4)),
+    KNIGHT_FLIP: tuple(A.flip(i) for i in range(4)),
+}
+_WINS: dict[tuple, frozenset] = {}
+_NONE: frozenset = frozenset()
+
+
+def win_set(s: State) -> frozenset:
+    """The action codes that ``sure_win(s, a)`` accepts (with effects), legal or not:
+    a function of the Court, the face-up mask, the active seat's Court knowledge and the
+    phase only, so it is memoized on them."""
+    phase = s.phase
+    cands = _CANDIDATES.get(phase)
+    if cands is None:
+        return _NONE
+    court, up, know = s.court, s.up, s.know[s.current]
+    key = (phase, up, court[0], court[1], court[2], court[3], know[0], know[1], know[2], know[3])
+    w = _WINS.get(key)
+    if w is None:
+        if len(_WINS) > 500_000:
+            _WINS.clear()
+        pr = _Probe()
+        pr.current, pr.court, pr.up, pr.know, pr.phase = 0, list(court), up, [list(know)], phase
+        w = _WINS[key] = frozenset(a for a in cands if sure_win(pr, a)) or _NONE
+    return w
+
+
+def _fast_threats(s: State) -> bool:
+    """Whether the seat to act has a legal sure win (``_threats(s) > 0``, memoized)."""
+    if s.phase == WON:
+        return False
+    w = win_set(s)
+    if not w:
+        return False
+    return any(a in w for a in G.legal_actions(s))
+
+
 def _rollout_action(s: State, legal: Sequence[int], rng: random.Random) -> int:
     """A known win; otherwise a noisy choice that leans toward the Marriage (keep and
     collect Reines, rules 2.5) and toward sending a Reine against a hand known to hold
     Reines (rules 2.4)."""
-    for a in legal:
-        if sure_win(s, a):
-            return a
+    w = win_set(s)
+    if w:
+        for a in legal:
+            if a in w:
+                return a
     if s.phase != ACT:
         return legal[rng.randrange(len(legal))]
     p = s.current
@@ -271,7 +338,7 @@ def playout(s: State, rng: random.Random, max_steps: int = 200, careful: int = 3
         t, _ = G.apply(s, a, rng)
         if t.phase != WON and careful and t.current != s.current:
             for _ in range(careful):
-                if not _threats(t):
+                if not _fast_threats(t):
                     break
                 a = legal[rng.randrange(len(legal))]
                 t, _ = G.apply(s, a, rng)
@@ -393,12 +460,14 @@ class ISMCTSBot:
     name = "ismcts"
 
     def __init__(self, budget: float | None = None, iterations: int | None = None,
-                 exploration: float = 0.35, prior_visits: int = 16, prior_samples: int = 4) -> None:
+                 exploration: float = 0.35, prior_visits: int = 16, prior_samples: int = 4,
+                 queen_bias: float = 1.0) -> None:
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.iterations = iterations
         self.c = exploration
         self.prior_visits = prior_visits
         self.prior_samples = prior_samples
+        self.queen_bias = queen_bias
         self.last_iterations = 0
 
     def wish(self, view, rng):
@@ -425,7 +494,7 @@ class ISMCTSBot:
                     break
             elif n > 0 and time.perf_counter() - start >= budget:
                 break
-            self._iterate(root, determinize(view, rng), rng, me)
+            self._iterate(root, determinize(view, rng, self.queen_bias), rng, me)
             n += 1
         self.last_iterations = n
         best = max((a for a in legal if a in root.stats),
@@ -437,7 +506,7 @@ class ISMCTSBot:
         """Seed the root with ``prior_visits`` virtual visits per action, valued by a
         one-ply look-ahead on a few samples: an action after which the opponent surely
         wins this turn (as it knows) is worth 0, one that surely wins 1, others 0.5."""
-        worlds = [determinize(view, rng) for _ in range(self.prior_samples)]
+        worlds = [determinize(view, rng, self.queen_bias) for _ in range(self.prior_samples)]
         k = self.prior_visits
         for a in legal:
             value = 0.0
@@ -445,7 +514,7 @@ class ISMCTSBot:
                 t, _ = G.apply(w, a, rng)
                 if t.phase == WON:
                     value += 1.0 if t.winner == me else 0.0
-                elif t.current != me and _threats(t):
+                elif t.current != me and _fast_threats(t):
                     value += 0.0
                 else:
                     value += 0.5
