@@ -71,8 +71,8 @@ def test_determinization_agrees_with_the_view():
     for s in _positions():
         for seat in (0, 1):
             v = G.view(s, seat)
-            for _ in range(3):
-                d = determinize(v, rng)
+            for bias in (1.0, 1.0, 3.0, 50.0):
+                d = determinize(v, rng, bias)
                 # every card in exactly one place, the 16 of rules 2.1 / 3.L1
                 counts = [0, 0, 0, 0]
                 for c in d.court + d.deck + d.discard:
@@ -130,9 +130,10 @@ def test_decisions_depend_only_on_the_view():
             a1 = _bot(name).act(v1, G.legal_actions(s), random.Random(9), 0.01)
             a2 = _bot(name).act(v2, G.legal_actions(t), random.Random(9), 0.01)
             assert a1 == a2, name
-        d1 = determinize(v1, random.Random(1))
-        d2 = determinize(v2, random.Random(1))
-        assert d1 == d2
+        for bias in (1.0, 3.0):
+            d1 = determinize(v1, random.Random(1), bias)
+            d2 = determinize(v2, random.Random(1), bias)
+            assert d1 == d2
     assert tried >= 10
 
 

@@ -20,9 +20,13 @@
   (Cowling, Powley & Whitehouse 2012): each iteration samples a position with
   ``determinize``, descends the tree of action histories restricted to the actions legal in
   that sample (UCB1 with availability counts), expands one node, plays out with a policy
-  that takes a win it knows of and otherwise plays at random, and backs up the result for
-  the seat that moved. It returns the most visited root action. Budget: seconds per
-  decision or a fixed number of iterations.
+  that takes a win it knows of and otherwise plays at random (keeping Reines), and backs
+  up the result for the seat that moved. It returns the most visited root action. Budget:
+  seconds per decision or a fixed number of iterations. Its samples deal the opponent's
+  unknown cards Reines ``queen_bias`` (3) times likelier than other cards: an opponent
+  model (players keep Reines for the Marriage; against ``heuristic`` the uniform deal
+  predicted a hand of 2+ Reines 24% of the time, 46% observed; 3 predicts 46-50%), never a
+  look at hidden cards. The sure wins of the rollouts are memoized (``win_set``).
 """
 
 from __future__ import annotations
@@ -306,6 +310,10 @@ def _rollout_action(s: State, legal: Sequence[int], rng: random.Random) -> int:
             if a in w:
                 return a
     if s.phase != ACT:
+        if s.phase == KING_DISCARD:
+            # keep the Reines (the Marriage, rules 2.5): discard as few as possible
+            fewest = min(((a & A.ARG) >> 2 == QUEEN) + ((a & 3) == QUEEN) for a in legal)
+            legal = [a for a in legal if ((a & A.ARG) >> 2 == QUEEN) + ((a & 3) == QUEEN) == fewest]
         return legal[rng.randrange(len(legal))]
     p = s.current
     hand = s.hands[p]
@@ -461,7 +469,7 @@ class ISMCTSBot:
 
     def __init__(self, budget: float | None = None, iterations: int | None = None,
                  exploration: float = 0.35, prior_visits: int = 16, prior_samples: int = 4,
-                 queen_bias: float = 1.0) -> None:
+                 queen_bias: float = 3.0) -> None:
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.iterations = iterations
         self.c = exploration
