@@ -7,13 +7,15 @@ set (CI), on PostgreSQL, with the two racing in threads many times."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
 
 import pytest
+from sqlalchemy import update
 
-from regalia.server.store import Conflict, SeatHandedOver, Store
+from regalia.server.store import ABANDONED, Conflict, GameTable, SeatHandedOver, Store
 from server_helpers import join, running_app
 
 PG_URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")
@@ -32,71 +34,87 @@ def clock_state(timed_out=()):
     return {"banks": [1.0, 1.0], "since": time.time(), "timed_out": list(timed_out)}
 
 
-def new_clock_table(store: Store) -> str:
-    tid, _, _ = store.create_table("regicide", {"players": 2}, 1, [("human", None)] * 2,
-                                   clock=CLOCK, clock_state=clock_state())
-    return tid
+@contextlib.contextmanager
+def clock_tables(url: str):
+    """A store and a maker of 2-seat clock tables; the tables made are closed at the end
+    (their moves need not be legal: a server started later on the same PostgreSQL database
+    must not load them)."""
+    store, made = Store(url), []
+
+    def new_clock_table() -> str:
+        tid, _, _ = store.create_table("regicide", {"players": 2}, 1, [("human", None)] * 2,
+                                       clock=CLOCK, clock_state=clock_state())
+        made.append(tid)
+        return tid
+
+    try:
+        yield store, new_clock_table
+    finally:
+        with store.engine.begin() as conn:
+            conn.execute(update(GameTable).where(GameTable.id.in_(made)).values(status=ABANDONED))
+        store.close()
 
 
 def test_a_stored_move_refuses_the_time_out_and_a_time_out_refuses_the_move(tmp_path):
     for url in urls(tmp_path):
-        s = Store(url)
-        tid = new_clock_table(s)
-        s.append_move(tid, 0, 0, "yield", False, clock_state(), human=True)
-        with pytest.raises(Conflict):
-            s.set_bot_replaces(tid, 0, True, clock_state([0]), expect_ply=0)
-        data = s.load_table(tid)
-        assert not data.seats[0].bot_replaces and data.clock_state["timed_out"] == []
-        # the other way round: seat 1 timed out at ply 1, then its player's move arrives
-        s.set_bot_replaces(tid, 1, True, clock_state([1]), expect_ply=1)
-        with pytest.raises(SeatHandedOver):
-            s.append_move(tid, 1, 1, "yield", False, clock_state(), human=True)
-        assert s.append_moves([(tid, 1, 1, "yield", False, None, True)])[0].__class__ is SeatHandedOver
-        assert len(s.load_table(tid).moves) == 1
-        s.append_move(tid, 1, 1, "yield", False, clock_state([1]))  # the bot's move
-        assert len(s.load_table(tid).moves) == 2
-        s.close()
-
-
-@pytest.mark.parametrize("trials", [40])
-def test_racing_a_move_and_a_time_out_leaves_exactly_one_of_them(tmp_path, trials):
-    for url in urls(tmp_path):
-        s = Store(url)
-        results = {"move": 0, "timeout": 0}
-        for _ in range(trials):
-            tid = new_clock_table(s)
-            go = threading.Barrier(2)
-            errors: dict[str, BaseException | None] = {}
-
-            def move():
-                go.wait()
-                try:
-                    s.append_move(tid, 0, 0, "yield", False, clock_state(), human=True)
-                    errors["move"] = None
-                except Conflict as e:
-                    errors["move"] = e
-
-            def timeout():
-                go.wait()
-                try:
-                    s.set_bot_replaces(tid, 0, True, clock_state([0]), expect_ply=0)
-                    errors["timeout"] = None
-                except Conflict as e:
-                    errors["timeout"] = e
-
-            threads = [threading.Thread(target=f) for f in (move, timeout)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(30)
+        with clock_tables(url) as (s, new_clock_table):
+            tid = new_clock_table()
+            s.append_move(tid, 0, 0, "yield", False, clock_state(), human=True)
+            with pytest.raises(Conflict):
+                s.set_bot_replaces(tid, 0, True, clock_state([0]), expect_ply=0)
             data = s.load_table(tid)
-            stored, handed = len(data.moves) == 1, data.seats[0].bot_replaces
-            assert stored != handed, (url, errors)  # exactly one of the two happened
-            assert (errors["move"] is None) == stored and (errors["timeout"] is None) == handed
-            assert isinstance(errors["move"], (SeatHandedOver, type(None)))
-            results["move" if stored else "timeout"] += 1
-        assert sum(results.values()) == trials
-        s.close()
+            assert not data.seats[0].bot_replaces and data.clock_state["timed_out"] == []
+            # the other way round: seat 1 timed out at ply 1, then its player's move arrives
+            s.set_bot_replaces(tid, 1, True, clock_state([1]), expect_ply=1)
+            with pytest.raises(SeatHandedOver):
+                s.append_move(tid, 1, 1, "yield", False, clock_state(), human=True)
+            refused = s.append_moves([(tid, 1, 1, "yield", False, None, True)])[0]
+            assert isinstance(refused, SeatHandedOver) and len(s.load_table(tid).moves) == 1
+            s.append_move(tid, 1, 1, "yield", False, clock_state([1]))  # the bot's move
+            assert len(s.load_table(tid).moves) == 2
+
+
+def race(s: Store, tid: str) -> dict[str, BaseException | None]:
+    """A human's move and a time-out of its seat at ply 0, started together in two
+    threads; what each raised (``None``: done)."""
+    go = threading.Barrier(2)
+    errors: dict[str, BaseException | None] = {}
+
+    def move():
+        go.wait()
+        try:
+            s.append_move(tid, 0, 0, "yield", False, clock_state(), human=True)
+            errors["move"] = None
+        except Conflict as e:
+            errors["move"] = e
+
+    def timeout():
+        go.wait()
+        try:
+            s.set_bot_replaces(tid, 0, True, clock_state([0]), expect_ply=0)
+            errors["timeout"] = None
+        except Conflict as e:
+            errors["timeout"] = e
+
+    threads = [threading.Thread(target=f) for f in (move, timeout)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return errors
+
+
+def test_racing_a_move_and_a_time_out_leaves_exactly_one_of_them(tmp_path):
+    for url in urls(tmp_path):
+        with clock_tables(url) as (s, new_clock_table):
+            for _ in range(40):
+                tid = new_clock_table()
+                errors = race(s, tid)
+                data = s.load_table(tid)
+                stored, handed = len(data.moves) == 1, data.seats[0].bot_replaces
+                assert stored != handed, (url, errors)  # exactly one of the two happened
+                assert (errors["move"] is None) == stored and (errors["timeout"] is None) == handed
+                assert isinstance(errors["move"], (SeatHandedOver, type(None)))
 
 
 def test_a_time_out_after_a_move_stored_elsewhere_catches_up_instead(db_url):

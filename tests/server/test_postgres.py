@@ -23,7 +23,9 @@ pytestmark = pytest.mark.skipif(not URL and not os.environ.get("CI"),
 
 def test_postgres_migrates_stores_moves_once_and_plays():
     assert URL, "REGALIA_TEST_POSTGRES_URL must name a PostgreSQL database in CI"
-    from regalia.server.store import Conflict, Store, current_revision
+    from sqlalchemy import update
+
+    from regalia.server.store import ABANDONED, Conflict, GameTable, Store, current_revision
     from server_helpers import join, new_table, play_randomly, running_app
 
     s = Store(URL)
@@ -34,6 +36,8 @@ def test_postgres_migrates_stores_moves_once_and_plays():
     with pytest.raises(Conflict):
         s.append_move(tid, 0, 0, "yield")
     assert s.append_moves([(tid, 1, 0, "a", False), (tid, 1, 0, "b", False)])[1] is not None
+    with s.engine.begin() as conn:  # its moves are not a game: no server may load it
+        conn.execute(update(GameTable).where(GameTable.id == tid).values(status=ABANDONED))
     s.close()
     with running_app(URL) as client:
         d = new_table(client, "regicide", ["human", "heuristic"], seed=5)
