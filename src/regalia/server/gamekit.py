@@ -4,7 +4,8 @@ and the communication its rules allow. No rule of play lives here.
 * ``games_info()``: names, player counts, rule options (for the lobby form) and bots.
 * Legal actions on the wire: ``legal_message(game, state)`` writes them out, except
   Regicide's Step 4 discards (up to 255 sets of a hand), sent as the hand and the total to
-  reach; ``expand_discards`` (and the page's ``legal.js``) writes those out again.
+  reach; ``expand_discards`` (and the page's ``legal.js``) writes those out again: the one
+  rule that a client repeats (rules 1.8, 3.R10), tested against the engine's list.
 * Side actions: Regicide's ``prefer SEAT yes|no`` (rules 1.10) are taken by seats other
   than the one to act; ``side_texts(game, state, seat)`` lists those of ``seat``.
 * Talk: Regicide has no free chat (rules 1.15): a seat may only send one of ``SAYINGS``,
