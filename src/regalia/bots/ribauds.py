@@ -110,12 +110,9 @@ def determinize(view: dict[str, Any], rng: random.Random, queen_bias: float = 1.
             if q and rng.random() * (len(rest) - q + q * queen_bias) < q * queen_bias:
                 rest.remove(QUEEN)
                 opp[QUEEN] += 1
-            else:
+            else:  # a non-Reine (there is one: with only Reines left the draw above is sure)
                 others = [i for i, c in enumerate(rest) if c != QUEEN]
-                if others:
-                    opp[rest.pop(others[rng.randrange(len(others))])] += 1
-                else:
-                    opp[rest.pop()] += 1
+                opp[rest.pop(others[rng.randrange(len(others))])] += 1
         else:
             opp[rest.pop()] += 1
     hands = [None, None]
@@ -312,8 +309,9 @@ def _rollout_action(s: State, legal: Sequence[int], rng: random.Random) -> int:
     if s.phase != ACT:
         if s.phase == KING_DISCARD:
             # keep the Reines (the Marriage, rules 2.5): discard as few as possible
-            fewest = min(((a & A.ARG) >> 2 == QUEEN) + ((a & 3) == QUEEN) for a in legal)
-            legal = [a for a in legal if ((a & A.ARG) >> 2 == QUEEN) + ((a & 3) == QUEEN) == fewest]
+            reines = {a: ((a & A.ARG) >> 2 == QUEEN) + ((a & 3) == QUEEN) for a in legal}
+            fewest = min(reines.values())
+            legal = [a for a in legal if reines[a] == fewest]
         return legal[rng.randrange(len(legal))]
     p = s.current
     hand = s.hands[p]
