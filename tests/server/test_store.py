@@ -83,3 +83,29 @@ def test_moves_of_several_tables_share_one_transaction_and_a_duplicate_is_refuse
     assert [m[2] for m in s.load_table(t1).moves] == ["yield", "play 5C"]
     assert s.load_table(t2).status == "finished"
     s.close()
+
+
+def test_a_seat_changes_only_when_it_still_holds_the_expected_values(db_url):
+    s = Store(db_url)
+    tid, _, _ = s.create_table("regicide", {"players": 2}, 3,
+                               [("human", None), ("human", None)], clock={"bank": 60})
+    s.update_seat(tid, 1, expect={"claimed": False, "name": None}, claimed=True, name="Ana")
+    with pytest.raises(Conflict):  # taken meanwhile: nothing changes
+        s.update_seat(tid, 1, expect={"claimed": False}, claimed=True, name="Bo")
+    with pytest.raises(Conflict):
+        s.update_seat(tid, 1, expect={"name": None}, name="Bo")
+    s.update_seat(tid, 0, {"banks": [60, 60]}, expect={"name": None}, claimed=True, name="Cy")
+    t = s.load_table(tid)
+    assert [(x.name, x.claimed) for x in t.seats] == [("Cy", True), ("Ana", True)]
+    assert t.clock_state == {"banks": [60, 60]} and t.clock == {"bank": 60}
+    s.close()
+
+
+def test_a_table_loads_its_latest_messages_oldest_first(db_url):
+    s = Store(db_url)
+    tid, _, _ = s.create_table("ribauds", {}, 3, [("human", None), ("bot", "random")])
+    for i in range(5):
+        s.add_message(tid, 0, "say", {"kind": "say", "message_id": f"m{i}"})
+    assert [m["message_id"] for m in s.load_table(tid, messages=3).messages] == ["m2", "m3", "m4"]
+    assert s.load_table("nothing-here") is None
+    s.close()

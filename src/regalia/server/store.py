@@ -19,6 +19,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     func,
@@ -129,6 +131,42 @@ class MessageRow(Base):
 
 
 metadata = Base.metadata
+
+
+# The statements of the hot paths (a move, a new table, a seat, a table's load), built once
+# with bound parameters: SQLAlchemy then reuses their cache keys and compiled forms, where a
+# statement built at each call is coerced, keyed and looked up again (about half of a move's
+# database CPU). Parameters are named ``p_*``, as a column's own name is reserved in a SET.
+_TABLE_ID = bindparam("p_table_id")
+_TOUCH_TABLE = {  # the table's row at a move: (finished, with clock_state) -> UPDATE
+    (finished, clocked): update(GameTable).where(GameTable.id == _TABLE_ID).values(
+        updated_at=bindparam("p_t"),
+        **({"status": FINISHED} if finished else {}),
+        **({"clock_state": bindparam("p_clock_state")} if clocked else {}))
+    for finished in (False, True) for clocked in (False, True)}
+_SEAT_HANDED_OVER = select(SeatRow.bot_replaces).where(
+    SeatRow.table_id == _TABLE_ID, SeatRow.seat == bindparam("p_seat"))
+_INSERT_MOVES = MoveRow.__table__.insert()
+_INSERT_TABLE = GameTable.__table__.insert()
+_INSERT_SEATS = SeatRow.__table__.insert()
+_INSERT_MESSAGE = MessageRow.__table__.insert()
+_TABLE_EXISTS = select(GameTable.id).where(GameTable.id == _TABLE_ID)
+_LOAD_TABLE = select(GameTable).where(GameTable.id == _TABLE_ID)
+_LOAD_SEATS = select(SeatRow).where(SeatRow.table_id == _TABLE_ID).order_by(SeatRow.seat)
+_LOAD_MOVES = (select(MoveRow.ply, MoveRow.seat, MoveRow.action)
+               .where(MoveRow.table_id == _TABLE_ID).order_by(MoveRow.ply))
+_LOAD_MESSAGES = (select(MessageRow.body).where(MessageRow.table_id == _TABLE_ID)
+                  .order_by(MessageRow.id.desc()).limit(bindparam("p_limit")))
+
+
+@lru_cache(maxsize=64)
+def _seat_update(columns: tuple[str, ...], expect: tuple[tuple[str, bool], ...]):
+    """The UPDATE of a seat's ``columns`` (parameters ``p_<column>``) where the stored seat
+    has the expected values (``(column, is None)``; parameters ``p_expect_<column>``)."""
+    where = [SeatRow.table_id == _TABLE_ID, SeatRow.seat == bindparam("p_seat")]
+    where += [getattr(SeatRow, k).is_(None) if none
+              else getattr(SeatRow, k) == bindparam(f"p_expect_{k}") for k, none in expect]
+    return update(SeatRow).where(*where).values({k: bindparam(f"p_{k}") for k in columns})
 
 
 class Conflict(Exception):
@@ -299,14 +337,14 @@ class Store:
         with self.engine.begin() as conn:
             for _ in range(8):
                 table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-                if conn.execute(select(GameTable.id).where(GameTable.id == table_id)).first() is None:
+                if conn.execute(_TABLE_EXISTS, {"p_table_id": table_id}).first() is None:
                     break
             t = now()
-            conn.execute(GameTable.__table__.insert().values(
-                id=table_id, game=game, config=config, seed=seed, status=PLAYING,
-                created_at=t, updated_at=t, watch_token=watch, is_open=is_open, clock=clock,
-                clock_state=clock_state, hints=hints))
-            conn.execute(SeatRow.__table__.insert(), [
+            conn.execute(_INSERT_TABLE, {
+                "id": table_id, "game": game, "config": config, "seed": seed, "status": PLAYING,
+                "created_at": t, "updated_at": t, "watch_token": watch, "is_open": is_open,
+                "clock": clock, "clock_state": clock_state, "hints": hints, "next_table": None})
+            conn.execute(_INSERT_SEATS, [
                 {"table_id": table_id, "seat": i, "kind": s.kind, "bot": s.bot,
                  "token_hash": token_hash(tok) if tok else s.token_hash, "bot_replaces": False,
                  "name": s.name, "claimed": s.claimed}
@@ -320,20 +358,16 @@ class Store:
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order) and latest messages."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(GameTable).where(GameTable.id == table_id)).mappings().first()
+            key = {"p_table_id": table_id}
+            row = conn.execute(_LOAD_TABLE, key).mappings().first()
             if row is None:
                 return None
             seats = [SeatData(r.seat, r.kind, r.bot, r.token_hash, bool(r.bot_replaces),
                               r.name, bool(r.claimed))
-                     for r in conn.execute(select(SeatRow).where(SeatRow.table_id == table_id)
-                                           .order_by(SeatRow.seat))]
-            moves = [(r.ply, r.seat, r.action)
-                     for r in conn.execute(select(MoveRow.ply, MoveRow.seat, MoveRow.action)
-                                           .where(MoveRow.table_id == table_id)
-                                           .order_by(MoveRow.ply))]
+                     for r in conn.execute(_LOAD_SEATS, key)]
+            moves = [(r.ply, r.seat, r.action) for r in conn.execute(_LOAD_MOVES, key)]
             msgs = [dict(r.body) for r in conn.execute(
-                select(MessageRow.body).where(MessageRow.table_id == table_id)
-                .order_by(MessageRow.id.desc()).limit(messages))]
+                _LOAD_MESSAGES, {"p_table_id": table_id, "p_limit": messages})]
         msgs.reverse()
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
                          row["status"], row["created_at"], seats, row["watch_token"], moves, msgs,
@@ -414,18 +448,15 @@ class Store:
         then the moves."""
         rows = []
         for table_id, ply, seat, action, finished, *rest in sorted(moves, key=lambda m: m[:2]):
-            values: dict[str, Any] = {"updated_at": t}
-            if finished:
-                values["status"] = FINISHED
-            if rest and rest[0] is not None:
-                values["clock_state"] = rest[0]
-            conn.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
-            if len(rest) > 1 and rest[1] and conn.execute(select(SeatRow.bot_replaces).where(
-                    SeatRow.table_id == table_id, SeatRow.seat == seat)).scalar():
+            clock_state = rest[0] if rest else None
+            conn.execute(_TOUCH_TABLE[bool(finished), clock_state is not None],
+                         {"p_table_id": table_id, "p_t": t, "p_clock_state": clock_state})
+            if len(rest) > 1 and rest[1] and conn.execute(
+                    _SEAT_HANDED_OVER, {"p_table_id": table_id, "p_seat": seat}).scalar():
                 raise SeatHandedOver(f"table {table_id}: seat {seat}'s time ran out first")
             rows.append({"table_id": table_id, "ply": ply, "seat": seat, "action": action,
                          "created_at": t})
-        conn.execute(MoveRow.__table__.insert(), rows)
+        conn.execute(_INSERT_MOVES, rows)
 
     def append_moves(self, moves: list[tuple]) -> list[Exception | None]:
         """Store several moves (of different tables) in one transaction: one durable write
@@ -476,22 +507,23 @@ class Store:
         """Change a seat's ``name``, ``claimed`` or ``token_hash`` (with the table's clocks
         when they start). ``expect``: the seat's stored values the change needs (e.g.
         ``{"claimed": False}``); raises ``Conflict`` and changes nothing when they differ."""
+        expect = expect or {}
+        statement = _seat_update(tuple(values), tuple((k, v is None) for k, v in expect.items()))
+        params = {"p_table_id": table_id, "p_seat": seat, "p_t": now(),
+                  "p_clock_state": clock_state}
+        params.update({f"p_{k}": v for k, v in values.items()})
+        params.update({f"p_expect_{k}": v for k, v in expect.items() if v is not None})
         with self.engine.begin() as conn:
-            where = [SeatRow.table_id == table_id, SeatRow.seat == seat]
-            where += [getattr(SeatRow, k) == v if v is not None else getattr(SeatRow, k).is_(None)
-                      for k, v in (expect or {}).items()]
-            if conn.execute(update(SeatRow).where(*where).values(**values)).rowcount != 1:
+            if conn.execute(statement, params).rowcount != 1:
                 raise Conflict(f"table {table_id}: seat {seat} is no longer {expect}")
-            tv: dict[str, Any] = {"updated_at": now()}
-            if clock_state is not None:
-                tv["clock_state"] = clock_state
-            conn.execute(update(GameTable).where(GameTable.id == table_id).values(**tv))
+            conn.execute(_TOUCH_TABLE[False, clock_state is not None], params)
 
     def add_message(self, table_id: str, seat: int | None, kind: str, body: dict[str, Any]) -> None:
+        t = now()
         with self.engine.begin() as conn:
-            conn.execute(MessageRow.__table__.insert().values(
-                table_id=table_id, seat=seat, kind=kind, body=body, created_at=now()))
-            conn.execute(update(GameTable).where(GameTable.id == table_id).values(updated_at=now()))
+            conn.execute(_INSERT_MESSAGE, {"table_id": table_id, "seat": seat, "kind": kind,
+                                           "body": body, "created_at": t})
+            conn.execute(_TOUCH_TABLE[False, False], {"p_table_id": table_id, "p_t": t})
 
 
 def reason(e: BaseException) -> str:
