@@ -158,3 +158,24 @@ def test_readme_contract_example(tmp_path):
     assert run("legal", path).exit_code == 0
     r = run("apply", path, "play 5D", "discard 4S 7H", "--seed", "3")
     assert r.exit_code == 0, r.stderr
+
+
+def test_version_prints_the_package_version():
+    from regalia import __version__
+
+    r = run("--version")
+    assert r.exit_code == 0 and r.stdout.strip() == f"regalia {__version__}"
+
+
+def test_a_first_solve_says_it_compiles(monkeypatch, capsys):
+    """The solver's first run compiles for up to a minute: it says so instead of looking
+    hung; with numba's cache in place it says nothing."""
+    import regalia.sim._jit as jit
+    from regalia.cli.app import _say_if_compiling
+
+    monkeypatch.setattr(jit, "cached", lambda module_file: False)
+    _say_if_compiling("regalia.sim.solve", "the solver")
+    assert "compiling the solver" in capsys.readouterr().err
+    monkeypatch.setattr(jit, "cached", lambda module_file: True)
+    _say_if_compiling("regalia.sim.solve", "the solver")
+    assert capsys.readouterr().err == ""

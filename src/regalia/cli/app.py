@@ -29,6 +29,20 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Regalia: Regicide and Le Roy des Ribauds, rules engines, tables and bots.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from regalia import __version__
+
+        typer.echo(f"regalia {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_version,
+                                          is_eager=True, help="print the version and exit")) -> None:
+    """Regalia: Regicide and Le Roy des Ribauds, rules engines, tables and bots."""
+
+
 def _fail(message: str) -> None:
     """Print one line on standard error and exit with status 2."""
     typer.echo(" ".join(str(message).split()), err=True)
@@ -357,6 +371,19 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
     report.print_report(rep)
 
 
+def _say_if_compiling(module: str, what: str) -> None:
+    """Tell the user (on standard error) that ``module``'s compiled code is being built,
+    when numba has not cached it yet: the first run waits up to a minute in silence."""
+    import importlib.util
+
+    from regalia.sim._jit import cached
+
+    spec = importlib.util.find_spec(module)
+    if spec is not None and spec.origin and not cached(spec.origin):
+        typer.echo(f"compiling {what} for this machine (first run only, up to a minute)...",
+                   err=True)
+
+
 @app.command()
 def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of this seed"),
           deal_file: Optional[Path] = typer.Option(None, help="deal set file (default: the published one)"),
@@ -370,6 +397,7 @@ def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of 
           out: Optional[Path] = typer.Option(None, help="deal set: write the JSON report here, "
                                              "rewritten after each deal")) -> None:
     """Decide solo deals knowing the whole future: winnable, best medal, a winning line."""
+    _say_if_compiling("regalia.sim.solve", "the solver")
     from regalia.sim import solve as S
     from regalia.sim import solve_set
     from regalia.sim.deals import load_deals
@@ -439,7 +467,8 @@ def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of 
 @app.command()
 def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved by 'regalia play --save'"),
             seat: int = typer.Option(1, help="whose decisions, numbered from 1 as on screen"),
-            worlds: int = typer.Option(200, help="positions sampled from the seat's view per decision"),
+            worlds: int = typer.Option(200, help="positions sampled from the seat's view per decision "
+                                        "(half choose the best move, half estimate the chances)"),
             candidates: int = typer.Option(8, help="moves the policy proposes beside the one played"),
             seed: int = typer.Option(0, help="seed of the sampling"),
             json_output: bool = typer.Option(False, "--json", help="print the analysis as JSON")) -> None:
@@ -471,7 +500,8 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
         return
     typer.echo(f"player {seat}: {len(decisions)} decisions with a choice; win chance of the "
                f"move played and of the best move ({worlds} positions sampled from the "
-               f"player's view each); ! marks the three costliest")
+               f"player's view each: half pick the best move, the other {worlds - worlds // 2} "
+               f"estimate both chances); ! marks the three costliest")
     def words(action: str) -> str:  # "play TC 5C" -> "play 10♣ 5♣", as the log writes cards
         verb, *rest = action.split()
         try:

@@ -49,3 +49,13 @@ def refresh_cache_if_changed(module_file: str, *dependencies: str) -> None:
         stamp.write_text(digest)
     except OSError:  # pragma: no cover - a read-only install keeps its cache
         pass
+
+
+def cached(module_file: str) -> bool:
+    """Whether numba's on-disk cache holds compiled functions of ``module_file`` (so they
+    load at once instead of compiling, which takes up to a minute the first time).
+    ``True`` without numba: nothing is compiled."""
+    from pathlib import Path
+
+    here = Path(module_file)
+    return not HAVE_NUMBA or any((here.parent / "__pycache__").glob(f"{here.stem}.*.nbi"))
