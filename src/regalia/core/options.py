@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from regalia.core.errors import InvalidPosition
@@ -36,7 +37,14 @@ class RuleOptions:
         return cls(**obj)
 
     def to_dict(self) -> dict[str, Any]:
-        """Only the options that differ from the defaults."""
-        default = type(self)()
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if getattr(self, f.name) != getattr(default, f.name)}
+        """Only the options that differ from the defaults (a new dict at each call)."""
+        return dict(_changed(self))
+
+
+@lru_cache(maxsize=256)
+def _changed(options: RuleOptions) -> tuple[tuple[str, Any], ...]:
+    """``(name, value)`` of the options that differ from the defaults: views ask at every
+    move, and options never change (frozen)."""
+    default = type(options)()
+    return tuple((f.name, getattr(options, f.name)) for f in fields(options)
+                 if getattr(options, f.name) != getattr(default, f.name))
