@@ -48,7 +48,8 @@ def test_bad_input_gets_a_message_and_a_new_prompt():
     lines = ["", "banana", "99", "play KS KH", "help", "log", "quit"]
     TerminalTable(match, {}, console=console, read=scripted(lines)).run()
     text = out.getvalue()
-    assert text.count("Refused:") == 3
+    assert text.count("Refused:") == 2
+    assert "Not understood: 'banana'" in text
     assert "not on the menu" in text
     assert "Game left unfinished" in text
     assert match.actions == [], "refused input changed nothing"
@@ -146,6 +147,12 @@ def test_ribauds_typed_as_on_screen():
 
     assert screen.complete("replace C3 Roi up", {}) == "replace 2 K up"
     assert screen.complete("reveal c1", {}) == "reveal 0"
+    # a bare slot number after a verb counts from 1 as on the screen
+    assert screen.complete("reveal 2", {}) == "reveal 1"
+    assert screen.complete("replace 3 Roi up", {}) == "replace 2 K up"
+    assert screen.complete("swap 1 4", {}) == "swap 0 3"
+    assert screen.complete("look at 1 and 3", {}) == "peek 0 2"
+    assert screen.complete("blah blah", {}) is None
     assert screen.refusal("reveal 0 is refused: seat 0 may: reveal 1") == \
         "Refused: Player 1 may: reveal C2"
 
@@ -178,7 +185,7 @@ def _ribauds_match(position: dict) -> Match:
 
 def test_ribauds_menu_words_are_understood():
     """What the menu shows ("look at C1 and C2") can be typed as it is, and shorter."""
-    for typed in ("look at C1 and C3", "Look at c1 and c3", "look at C1, C3", "peek 0 2"):
+    for typed in ("look at C1 and C3", "Look at c1 and c3", "look at C1, C3", "peek 1 3"):
         match = _ribauds_match(ASSASSIN_PHASE)
         out = io.StringIO()
         TerminalTable(match, {1: make_bot("ribauds", "random")}, console=Console(file=out, width=100),
@@ -319,3 +326,77 @@ def test_terminal_bots_random_source_is_not_derived_from_the_game_seed():
                .bot_rng.random() for _ in range(3)}
     assert len(sources) == 3
     assert random.Random(6).random() not in sources
+
+
+# ------------------------------------------------ a new player's report (slots, refusals, quit)
+
+ACT_PHASE = {
+    "game": "ribauds", "current": 0, "phase": "act",
+    "court": ["K-", "Q-", "A+", "N-"], "hands": [["N", "Q", "A"], ["A", "A", "K"]],
+    "deck": ["K", "N"], "discard": [], "winner": None, "conspiracy": None, "options": {}}
+
+
+def _play_ribauds(position: dict, lines: list[str], save=None) -> tuple[Match, str]:
+    out = io.StringIO()
+    match = _ribauds_match(position)
+    TerminalTable(match, {1: make_bot("ribauds", "random")}, console=Console(file=out, width=400),
+                  read=scripted(lines + ["quit"]), bot_seed=1, save=save).run()
+    return match, out.getvalue()
+
+
+def test_ribauds_bare_slot_number_counts_from_1_like_the_screen():
+    """`reveal 2` reveals C2, the card the screen and the menu call C2 (C3, the 0-based slot
+    2, is face up: read so, it would be refused); a number that is no Court card (0, 5) is
+    refused and changes nothing."""
+    match, text = _play_ribauds(ACT_PHASE, ["reveal 2"])
+    assert match.actions[0] == "reveal 1"
+    assert "Player 1 reveals C2" in text
+    match, text = _play_ribauds(ACT_PHASE, ["reveal 0", "swap 1 5"])
+    assert match.actions == []
+    refusals = [ln for ln in text.splitlines() if "Refused" in ln]
+    assert len(refusals) == 2
+    assert all("there is no Court card" in r and "C1 to C4" in r for r in refusals), refusals
+    _, text = _play_ribauds(ACT_PHASE, ["help"])
+    assert "'reveal 2' reveals C2" in text and "0 to 3" in text  # help says so
+
+
+def test_ribauds_refusal_in_the_games_words_and_short():
+    """A refused move is explained with the game's words (no phase names, card names as on
+    the screen), and the 27 legal moves are shortened to their kinds and a few examples."""
+    match, text = _play_ribauds(ACT_PHASE, ["swap C1 and C2", "replace C1 Roi up", "discard Q A"])
+    assert match.actions == []
+    refusals = [ln for ln in text.splitlines() if "Refused" in ln]
+    assert len(refusals) == 3
+    assert refusals[0].startswith("Refused: you can swap two Court cards only as the first step "
+                                  "of a Chevalier's effect (rules 2.4); now it is your turn to act")
+    assert refusals[1].startswith("Refused: you hold no Roi; your hand is Reine, Chevalier, "
+                                  "Assassin (rules 2.3)")
+    assert refusals[2].startswith("Refused: you can discard 2 cards only after drawing 2 with "
+                                  "the Roi's option (b) (rules 2.4); now it is your turn to act")
+    for line in refusals:
+        assert "Player 1 may: reveal, replace (27 moves, all on the menu); e.g. reveal C1, " in line
+        assert line.count("replace C") <= 6 and line.endswith(", ...")
+        for internal in ("knight_swap", "phase", " K ", "(Roi)", "seat", "slot"):
+            assert internal not in line, (internal, line)
+
+
+def test_free_text_is_not_understood_in_both_games():
+    """Text that is no move says so and points to `help` and the menu, without echoing a
+    verb that was never typed."""
+    _, text = _play_ribauds(ACT_PHASE, ["blah blah"])
+    assert "Not understood: 'blah blah'. Type a number from the menu (1 to 27)" in text
+    assert "'help'" in text and "Refused" not in text
+    out = io.StringIO()
+    TerminalTable(Match(REGICIDE, {"players": 1}, 3), {}, console=Console(file=out, width=400),
+                  read=scripted(["blah blah", "[bold]x", "quit"])).run()
+    text = out.getvalue()
+    assert "Not understood: 'blah blah'" in text and "Not understood: '[bold]x'" in text
+    assert "play blah" not in text and "'help'" in text
+
+
+def test_quit_without_save_tells_how_to_keep_a_game(tmp_path):
+    _, text = _play_ribauds(ACT_PHASE, [])
+    assert "Game left unfinished" in text and "--save FILE" in text
+    assert "regalia play --load FILE" in text
+    _, text = _play_ribauds(ACT_PHASE, [], save=tmp_path / "g.json")
+    assert "--save FILE" not in text and "resume it with: regalia play --load" in text

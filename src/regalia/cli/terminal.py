@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rich.console import Console
+from rich.markup import escape
 
 from regalia.cli.screens import indented, screen_for
 from regalia.core.errors import RegaliaError
@@ -24,6 +25,11 @@ from regalia.core.records import Match
 
 class Quit(Exception):
     """The human asked to leave the game."""
+
+
+class NotUnderstood(RegaliaError):
+    """Typed text that is no move at all (neither a menu number, nor the menu's words, nor
+    a move's verb or cards)."""
 
 
 class TerminalTable:
@@ -66,6 +72,10 @@ class TerminalTable:
                     self._human_turn(seat)
         except Quit:
             self.console.print("[bold]Game left unfinished.[/bold]")
+            if not self.save:
+                self.console.print("It was not saved: a game started with --save FILE (e.g. "
+                                   f"regalia play {self.game.name} --save game.json) can be "
+                                   "resumed later with: regalia play --load FILE.")
         else:
             self._finish()
         if self.save:
@@ -146,15 +156,21 @@ class TerminalTable:
                 try:
                     action = self._parse(answer, menu, legal, view)
                     self._apply(action)
+                except NotUnderstood:
+                    self.console.print(f"[red]Not understood: {escape(repr(answer))}.[/red] Type "
+                                       f"a number from the menu (1 to {len(menu)}), a move as "
+                                       "the menu writes it, or 'help' to see what you can type.")
+                    continue
                 except RegaliaError as e:
-                    self.console.print(f"[red]{self.screen.refusal(str(e))}[/red]")
+                    self.console.print(f"[red]{escape(self.screen.refusal(str(e)))}[/red]")
                     continue
                 return
 
     def _parse(self, answer: str, menu: list[int], legal: list[int],
                view: dict[str, Any]) -> int:
         """The action typed: a menu number, a move in the menu's own words, or notation
-        (completed by the screen). Raises ``RegaliaError`` when it is none of these."""
+        (completed by the screen). Raises ``NotUnderstood`` when it is none of these and
+        ``RegaliaError`` (the engine's refusal) when it is a move not allowed now."""
         if answer.isdigit():
             n = int(answer)
             if not 1 <= n <= len(menu):
@@ -166,6 +182,8 @@ class TerminalTable:
             if " ".join(words.lower().split()) == typed:
                 return a
         text = self.screen.complete(answer, view)
+        if text is None:
+            raise NotUnderstood(answer)
         return self.game.action_from_text(self.match.state, text)
 
     def _side_window(self) -> None:

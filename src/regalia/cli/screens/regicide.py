@@ -13,7 +13,7 @@ from rich.text import Text
 from regalia.cli.screens import FRAME_WIDTH, indented
 from regalia.core.words import count
 from regalia.games.regicide import actions as A
-from regalia.games.regicide.cards import VALUE, cards_of, parse_card, pretty
+from regalia.games.regicide.cards import VALUE, CardError, cards_of, parse_card, pretty
 from regalia.games.regicide.describe import describe, seat_name
 
 __all__ = ["HELP", "cards_text", "rules_now", "complete", "describe", "label", "menu", "refusal", "render",
@@ -170,11 +170,17 @@ def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
     return sorted(legal, key=cost)[:MENU_LIMIT]
 
 
-def complete(text: str, view: dict[str, Any]) -> str:
-    """Typed cards alone mean ``play`` in Step 1 and ``discard`` in Step 4."""
+def complete(text: str, view: dict[str, Any]) -> str | None:
+    """Typed cards alone mean ``play`` in Step 1 and ``discard`` in Step 4; ``None`` when
+    the text starts with no verb and is not cards alone (``blah blah``)."""
     first = text.split()[0].lower()
     if first in ("play", "discard", "yield", "jester", "choose", "prefer"):
         return text
+    try:
+        for word in text.split():
+            parse_card(word)
+    except CardError:
+        return None
     verb = "discard" if view["phase"] == "suffer" else "play"
     return f"{verb} {text}"
 

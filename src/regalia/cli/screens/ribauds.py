@@ -14,16 +14,17 @@ from regalia.cli.screens import FRAME_WIDTH, indented
 from regalia.core.errors import RegaliaError
 from regalia.core.words import count
 from regalia.games.ribauds import actions as A
-from regalia.games.ribauds.describe import CONSPIRACIES, describe, name, seat_name
+from regalia.games.ribauds.describe import CONSPIRACIES, describe, name, names, seat_name
 
 __all__ = ["HELP", "cards_text", "rules_now", "complete", "describe", "label", "menu", "refusal", "render",
            "result", "seat_name"]
 
 HELP = ("Type the number of a move, or the move as the menu writes it (e.g. 'reveal C2', "
         "'replace C3 with your Roi face up', 'swap C1 and C4', 'look at C1 and C2', "
-        "'discard Reine and Assassin'); shorter forms work too ('replace C3 Roi up'), and so "
-        "does the notation of the formats, where slots are 0 to 3 ('replace 2 K up'). "
-        "'log' shows the whole log, 'quit' leaves the game.")
+        "'discard Reine and Assassin'); shorter forms work too ('replace C3 Roi up', "
+        "'swap 1 4'). Court cards are C1 to C4, as on the screen; a number after a move "
+        "counts the same way ('reveal 2' reveals C2). (Only the command-line tools' "
+        "notation numbers the slots 0 to 3.) 'log' shows the whole log, 'quit' leaves the game.")
 
 STYLE = {"K": "bold yellow", "Q": "bold magenta", "N": "bold cyan", "A": "bold red"}
 PHASE_HELP = {
@@ -135,21 +136,34 @@ _WORDS = {"roi": "K", "king": "K", "reine": "Q", "queen": "Q", "chevalier": "N",
 _FILLER = {"and", "with", "your", "face", "at", "the", "in", "into", "then"}
 
 
-def complete(text: str, view: dict[str, Any]) -> str:
-    """Typed text in notation (formats.md 2.3), also as the screen and the menu write it:
-    slots C1-C4, card names and the menu's own words (``replace C3 with your Roi face up``
-    and ``replace C3 Roi up`` are ``replace 2 K up``; ``look at C1 and C2`` is ``peek 0 1``;
-    ``draw 2 cards, then discard 2`` is ``draw``)."""
-    words = []
+_SLOT_VERBS = ("reveal", "replace", "swap", "flip", "peek")
+
+
+def complete(text: str, view: dict[str, Any]) -> str | None:
+    """Typed text as the screen and the menu write it, in notation (formats.md 2.3): slots
+    C1-C4, card names and the menu's own words (``replace C3 with your Roi face up`` and
+    ``replace C3 Roi up`` are ``replace 2 K up``; ``look at C1 and C2`` is ``peek 0 1``;
+    ``draw 2 cards, then discard 2`` is ``draw``). A bare slot number after a verb counts
+    from 1 like the screen (``reveal 2`` is ``reveal 1``, i.e. C2); ``0`` or ``5`` there is
+    refused (``RegaliaError``). ``None`` when the text does not start with a move's verb."""
+    words: list[str] = []
     for w in text.replace(",", " ").split():
         low = w.lower()
         if low in _FILLER:
             continue
+        verb = words[0].lower() if words else ""
         if len(low) == 2 and low[0] == "c" and low[1] in "1234":
             words.append(str(int(low[1]) - 1))
+        elif low.isdigit() and verb in _SLOT_VERBS and (verb != "replace" or len(words) == 1):
+            if low not in ("1", "2", "3", "4"):
+                raise RegaliaError(f"there is no Court card {low}: the Court is C1 to C4 "
+                                   "(or 1 to 4 after a move), as on the screen")
+            words.append(str(int(low) - 1))
         else:
             words.append(_WORDS.get(low, w))
-    if words and words[0].lower() == "draw":
+    if not words or words[0].lower() not in A.VERBS:
+        return None
+    if words[0].lower() == "draw":
         return "draw"
     return " ".join(words)
 
@@ -164,21 +178,78 @@ def result(view: dict[str, Any]) -> Text:
                 style="bold green")
 
 
+SHORT_LIST = 12
+"""Above this many legal moves a refusal names the kinds of move and a few examples."""
+
+_WHEN = {
+    "reveal": "you can reveal a Court card only as your turn's action or as the Roi's "
+              "option (a) (rules 2.3, 2.4)",
+    "replace": "you can replace a Court card only as your turn's action (rules 2.3)",
+    "swap": "you can swap two Court cards only as the first step of a Chevalier's effect "
+            "(rules 2.4)",
+    "flip": "you can flip a Court card only as the second step of a Chevalier's effect "
+            "(rules 2.4)",
+    "draw": "you can draw 2 cards only as the Roi's option (b) (rules 2.4)",
+    "discard": "you can discard 2 cards only after drawing 2 with the Roi's option (b) "
+               "(rules 2.4)",
+    "peek": "you can look at Court cards only as the Assassin's effect (rules 2.4)",
+}
+_NOW = {
+    "act": "now it is your turn to act: reveal or replace a Court card",
+    "knight_swap": "now the Chevalier's effect asks you to swap two Court cards",
+    "knight_flip": "now the Chevalier's effect asks you to flip one Court card",
+    "king": "now the Roi's effect asks you to reveal a face-down card or to draw 2 cards",
+    "king_discard": "now the Roi's effect asks you to discard 2 cards",
+    "assassin": "now the Assassin's effect lets you look at face-down Court cards",
+}
+
+
 def refusal(message: str) -> str:
     """An engine refusal for people, written as the screen writes things: "Refused: why",
-    the typed text not echoed, players numbered from 1, slots C1-C4, moves as the menu
-    writes them (``slot 0 is face up; seat 0 may: reveal 1`` -> ``C1 is face up; Player 1
-    may: reveal C2``)."""
+    the typed text not echoed, players numbered from 1, slots C1-C4, cards by name, the
+    game's phases in words, moves as the menu writes them (``slot 0 is face up; seat 0 may:
+    reveal 1`` -> ``C1 is face up; Player 1 may: reveal C2``), and more than
+    ``SHORT_LIST`` moves shortened to their kinds and a few examples (all are on the menu)."""
     why = message.split(" is refused: ", 1)[-1]
     why = re.sub(r"^'[^']*': ", "", why)
     why, may, allowed = why.partition(" may: ")
+    why = re.sub(r"^(\w+) [^;]*; the phase is (\w+)", _not_now, why)
+    why = re.sub(r"\bseat \d holds no ([KQNA]) \(\w+\)", lambda m: f"you hold no {name(m[1])}",
+                 why)
+    why = re.sub(r"\bseat \d does not hold (\d) ([KQNA])\b",
+                 lambda m: f"you do not hold {count(int(m[1]), name(m[2]))}", why)
+    why = re.sub(r"\bthe hand is ([KQNA](?: [KQNA])*|nothing)\b",
+                 lambda m: "your hand is " + (names(m[1].split()) if m[1] != "nothing"
+                                              else "empty"), why)
+    why = why.replace("write K (Roi), Q (Reine), N (Chevalier) or A (Assassin)",
+                      "write Roi, Reine, Chevalier or Assassin")
     if may:
-        why += may + ", ".join(label(t) for t in allowed.split(", "))
+        why += may + _allowed(allowed.split(", "))
     why = re.sub(r"'([^']+)'", lambda m: f"'{_as_menu(m.group(1))}'", why)
     why = re.sub(r"\bslot (\d)\b", lambda m: f"C{int(m.group(1)) + 1}", why)
     why = why.replace("slots are 0 to 3", "slots are C1 to C4")
     why = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", why)
     return "Refused: " + why
+
+
+def _not_now(m: re.Match[str]) -> str:
+    """A move of another phase in the game's words (``swap is the first step of ...; the
+    phase is act`` -> ``you can swap two Court cards only ...; now it is your turn ...``)."""
+    if m[1].lower() not in _WHEN or m[2] not in _NOW:
+        return m[0]
+    return f"{_WHEN[m[1].lower()]}; {_NOW[m[2]]}"
+
+
+def _allowed(texts: list[str]) -> str:
+    """The legal moves of a refusal as the menu writes them; beyond ``SHORT_LIST``, their
+    kinds and the first few (``reveal, replace (28 moves, all on the menu); e.g. ...``)."""
+    labels = [label(t) for t in texts]
+    if len(labels) <= SHORT_LIST:
+        return ", ".join(labels)
+    kinds = list(dict.fromkeys("look at" if t.startswith("peek") else t.split()[0]
+                               for t in texts))
+    return (f"{', '.join(kinds)} ({len(labels)} moves, all on the menu); "
+            f"e.g. {', '.join(labels[:6])}, ...")
 
 
 def _as_menu(text: str) -> str:
