@@ -1,13 +1,18 @@
-"""Shared fixtures: where the shared cases live."""
+"""Shared fixtures: where the shared cases live; the helper modules of this folder
+(``serve_process``) importable from every test folder."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
 
 
 def shared_dir() -> Path:

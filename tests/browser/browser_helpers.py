@@ -3,17 +3,11 @@ what a person would click (cards, Court slots, the phase's buttons)."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
-from typing import Any
+
+from serve_process import ServeProcess, free_port  # noqa: F401 - free_port for the tests
 
 CHROMIUM = os.environ.get("REGALIA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -21,74 +15,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-dev-shm-usage"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``regalia serve`` in a subprocess (bots act at once)."""
+class Server(ServeProcess):
+    """``regalia serve`` on a SQLite file ``db`` in a subprocess (bots act at once unless
+    ``bot_delay``; ``extra``: more ``regalia serve`` options), its log beside the file."""
 
     def __init__(self, db: Path, port: int, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
-        self.extra = tuple(extra)  # more ``regalia serve`` options
         self.db = Path(db)
-        self.port = port
-        self.bot_delay = bot_delay
-        self.proc: subprocess.Popen | None = None
-        self.log = self.db.with_suffix(".log")
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = 30.0) -> None:
-        cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--database-url", f"sqlite:///{self.db}",
-               "--bot-delay", str(self.bot_delay), "--log-level", "warning", *self.extra]
-        out = open(self.log, "ab")
-        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill9()
-
-    def get(self, path: str) -> Any:
-        with urllib.request.urlopen(self.url + path, timeout=10) as r:
-            return json.load(r)
-
-    def create(self, game: str, seats: list[str], options=None) -> dict:
-        """A new table (the server deals it from its secret source)."""
-        body = {"game": game, "players": len(seats), "options": options or {},
-                "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats]}
-        req = urllib.request.Request(self.url + "/api/tables", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return json.load(r)
+        super().__init__(port, f"sqlite:///{self.db}", self.db.with_suffix(".log"),
+                         ("--bot-delay", str(bot_delay), *extra))
 
 
 # ---------------------------------------------------------------- the page

@@ -10,30 +10,21 @@ import os
 import random
 import secrets
 import shutil
-import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
 from regalia.server.broadcast import StateReader
+from serve_process import ServeProcess, free_port
 
 PG_URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")
 REDIS_URL = os.environ.get("REGALIA_TEST_REDIS_URL")
 CI = bool(os.environ.get("CI"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def need(condition: bool, reason: str) -> None:
@@ -143,93 +134,27 @@ class RedisServer:
 
 # ---------------------------------------------------------------- replicas
 
-class Replica:
-    """``regalia serve --replica NAME`` in a subprocess, its log in ``log``."""
+class Replica(ServeProcess):
+    """``regalia serve --redis-url URL --replica NAME`` in a subprocess, its log in ``log``
+    (limits raised for the test clients, which share one address)."""
 
     def __init__(self, name: str, database_url: str, redis_url: str, tmp: Path,
                  bot_delay: float, extra: tuple[str, ...] = ()) -> None:
+        super().__init__(free_port(), database_url, tmp / f"replica-{name}.log", (
+            "--redis-url", redis_url, "--replica", name, "--bot-delay", str(bot_delay),
+            "--bot-budget", "0.02", "--bot-threads", "--message-rate", "1000/second",
+            "--table-rate", "1000/second", "--join-rate", "1000/second",
+            "--connections-per-address", "1000", *extra))
         self.name = name
-        self.port = free_port()
-        self.database_url = database_url
+        self.label = f"replica {name}"
         self.redis_url = redis_url
-        self.log = tmp / f"replica-{name}.log"
-        self.bot_delay = bot_delay
-        self.extra = extra
-        self.proc: subprocess.Popen | None = None
-        self.killed_at: float | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    @property
-    def alive(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def launch(self) -> None:
-        cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--database-url", self.database_url,
-               "--redis-url", self.redis_url, "--replica", self.name,
-               "--bot-delay", str(self.bot_delay), "--bot-budget", "0.02", "--bot-threads",
-               "--message-rate", "1000/second", "--table-rate", "1000/second",
-               "--join-rate", "1000/second", "--connections-per-address", "1000",
-               "--log-level", "warning", *self.extra]
-        self._out = open(self.log, "ab")
-        self.proc = subprocess.Popen(cmd, stdout=self._out, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-
-    def wait_ready(self, timeout: float = 60.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc is None or self.proc.poll() is not None:
-                raise RuntimeError(f"replica {self.name} exited at start:\n{self.tail()}")
-            try:
-                h = self.health(timeout=2)
-                if h.get("ok"):
-                    return h
-            except (OSError, ValueError):
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"replica {self.name} did not answer /healthz in {timeout}s:\n{self.tail()}")
-
-    def health(self, timeout: float = 10) -> dict[str, Any]:
-        """``/healthz``'s JSON body (a 503 too)."""
-        try:
-            with urllib.request.urlopen(self.url + "/healthz", timeout=timeout) as r:
-                return json.load(r)
-        except urllib.error.HTTPError as e:
-            return json.loads(e.read() or b"{}")
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        self.killed_at = time.monotonic()
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
 
     def stop(self) -> None:
+        """A replica is stopped with SIGKILL (what is tested is that nothing depends on a
+        clean stop)."""
         if self.alive:
-            self.proc.kill()
-            self.proc.wait(10)
-        if self.proc is not None:
-            self._out.close()
-
-    def tail(self, chars: int = 4000) -> str:
-        try:
-            return self.log.read_text(errors="replace")[-chars:]
-        except OSError:
-            return "(no log)"
-
-    def create(self, game: str, seats: list[str], options: dict | None = None) -> dict[str, Any]:
-        body = {"game": game, "players": len(seats), "options": options or {},
-                "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats]}
-        req = urllib.request.Request(self.url + "/api/tables", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=20) as r:
-            return json.load(r)
+            self.kill9()
+        super().stop()
 
 
 def spectator_token(created: dict[str, Any]) -> str:
