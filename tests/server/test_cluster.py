@@ -191,6 +191,9 @@ def test_rate_limits_and_connection_caps_count_for_the_whole_site(db_url, redis_
             m = ws.receive_json()
             assert m["code"] == "too_many_connections"
         assert health(a)["redis_round_trips"] > 0 and health(b)["db_round_trips"] > 0
+        m = a.app.state.manager  # the limits use the cluster's connections, closed at its stop
+        client = m.limits.shared.storage.bridge.storage
+        assert client.connection_pool is m.cluster.redis.connection_pool
 
 
 def test_the_bots_of_a_stopped_replica_go_on_on_another_within_5_s(db_url, redis_url):

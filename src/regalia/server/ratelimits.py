@@ -92,7 +92,8 @@ class RateLimits:
 
 class SharedRateLimits(RateLimits):
     """The same limits counted in Redis for all the replicas of a site (``hit``: one Redis
-    round trip, counted in the cluster's ``round_trips``)."""
+    round trip, counted in the cluster's ``round_trips``), over the cluster's own connection
+    pool, which the cluster closes at its stop."""
 
     def __init__(self, settings: Settings, cluster: "Cluster") -> None:
         from limits.aio.storage import RedisStorage
@@ -100,8 +101,9 @@ class SharedRateLimits(RateLimits):
 
         super().__init__(settings)
         self.cluster = cluster
-        self.shared = AsyncWindow(RedisStorage(cluster.url, implementation="redispy",
-                                               key_prefix="regalia:limits"))
+        self.shared = AsyncWindow(RedisStorage(
+            cluster.url, implementation="redispy", key_prefix="regalia:limits",
+            connection_pool=cluster.redis.connection_pool))
 
     async def hit(self, name: str, *key: str) -> None:
         """When Redis fails, this replica's own window decides."""
