@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from regalia.server.cluster import table_channel
 from server_helpers import Peer, join, new_table, running_app
 
 
@@ -124,7 +125,7 @@ def test_talk_whose_event_was_missed_is_found_by_a_catch_up_and_said_once(replic
     body = {"kind": "say", "seat": 0, "ply": 0, "message_id": "hello", "params": {},
             "text": "Hello!", "id": "missed"}
     b.app.state.manager.store.add_message(t["id"], 0, "say", body)
-    redis.Redis.from_url(redis_url).publish("regalia:tables", orjson.dumps(
+    redis.Redis.from_url(redis_url).publish(table_channel(t["id"]), orjson.dumps(
         {"k": "sync", "t": t["id"], "r": "another"}))
     wait_for(lambda: pb.drain() or any(m.get("id") == "missed" for m in pb.messages), 5,
              "the missed line shown on b")
@@ -313,7 +314,7 @@ def test_an_event_arriving_while_the_table_loads_is_not_lost(replicas, redis_url
         data = load(table_id, *args, **kw)
         if table_id == t["id"] and not data.moves:
             store.append_move(table_id, 0, seat, action)
-            r.publish("regalia:tables", orjson.dumps(
+            r.publish(table_channel(table_id), orjson.dumps(
                 {"k": "move", "ply": 0, "seat": seat, "action": action, "clock": None,
                  "t": table_id, "r": "another"}))
             time.sleep(0.3)  # the event reaches b before the copy is in place
@@ -492,6 +493,11 @@ def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_ur
         t = new_table(a, "ribauds", ["human", "tactical"])  # nobody opens seat 0's link
         wait_for(lambda: a.get(f"/api/tables/{t['id']}").json()["current"] == 0,
                  what="the human's turn")
+
+        def listeners() -> int:  # the replicas subscribed to the table's events
+            return dict(r.pubsub_numsub(table_channel(t["id"])))[table_channel(t["id"]).encode()]
+
+        assert listeners() == 1  # a only: b has not loaded the table
         # the bot has nothing to do and nobody is connected: unloaded, its lease parked,
         # and no replica's scan loads it again
         wait_for(lambda: r.get(lease_key(t["id"])) == PARKED.encode(), 5, "the lease parked")
@@ -499,8 +505,10 @@ def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_ur
         for c in (a, b):
             assert t["id"] not in c.app.state.manager.tables
         assert r.get(lease_key(t["id"])) == PARKED.encode()
+        assert listeners() == 0  # unloaded: a left the table's channel
         # the player comes back through replica b: b takes the lease and its bot answers
         p = join(b, t, 0)
+        assert listeners() == 1
         while p.state["current"] == 0:  # the player's turn, to its end
             ply = p.state["ply"]
             p.act(p.state["legal"][0])

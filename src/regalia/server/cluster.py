@@ -3,7 +3,9 @@ database (the tables, their move logs and seats) and one Redis (``Cluster``).
 
 What Redis carries (redis-py's asyncio client), all under the ``regalia:`` prefix:
 
-* **Table events**, published on one pub/sub channel after the change was stored: a move
+* **Table events**, published on the table's pub/sub channel (``regalia:table:ID``; a
+  replica subscribes to the channels of the tables it has loaded, before it reads them from
+  the database, and leaves them when it unloads them) after the change was stored: a move
   (``{"k": "move", "ply", "seat", "action", "clock"}``: every replica that holds the table
   applies it with the engine, which is deterministic from config + seed + moves), talk
   (``"talk"``), a rematch (``"rematch"``), a connection count (``"presence"``: which seats
@@ -49,7 +51,9 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("regalia.server")
 
 PREFIX = "regalia:"
-CHANNEL = PREFIX + "tables"      # the table events of every replica
+SITE_CHANNEL = PREFIX + "site"   # always subscribed: the subscription stays open when no
+                                 # table is loaded
+FOLLOW_WAIT = 2.0                # seconds to wait for Redis to confirm a table's subscription
 LEASE_TTL = 2.5                  # seconds a lease lives without renewal
 LEASE_RENEW = 0.8                # seconds between two renewals of the leases held
 SCAN_EVERY = 1.0                 # seconds between two scans for tables nobody runs
@@ -70,6 +74,11 @@ ACQUIRE = ("local v = redis.call('get', KEYS[1]) "
            "return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) else return false end")
 PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
         f"return redis.call('set', KEYS[1], '{PARKED}', 'PX', ARGV[2]) else return 0 end")
+
+
+def table_channel(table_id: str) -> str:
+    """The pub/sub channel of a table's events."""
+    return f"{PREFIX}table:{table_id}"
 
 
 def lease_key(table_id: str) -> str:
@@ -101,13 +110,16 @@ class Cluster:
         self.round_trips = 0
         self.error: str | None = None
         self.live: set[str] = {self.instance}  # replicas whose heart beats
-        self._outbox: asyncio.Queue[bytes] = asyncio.Queue()
-        self._unsent: list[bytes] = []  # a batch whose round trip failed: sent again first
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()  # (channel, event)
+        self._unsent: list[tuple[str, bytes]] = []  # a batch whose round trip failed: sent again first
         self._tasks: list[asyncio.Task] = []
         self._lease_ok = time.monotonic()
         self._unbuildable: set[str] = set()  # tables whose move log cannot be replayed
         self._recount: set[str] = set()  # addresses whose count in Redis may be too high
         self._stopping = False
+        self.followed: set[str] = set()  # the tables whose channel this replica listens to
+        self._pubsub: Any = None  # the subscription, while the subscriber runs
+        self._confirm: dict[bytes, asyncio.Future] = {}  # channel -> Redis said "subscribed"
 
     # -- life ------------------------------------------------------------------------
 
@@ -185,12 +197,13 @@ class Cluster:
     def publish(self, table_id: str, event: dict[str, Any]) -> None:
         """Send ``event`` about the table to the other replicas (in order, soon: the
         publisher task sends what is queued in one round trip)."""
-        self._outbox.put_nowait(orjson.dumps({**event, "t": table_id, "r": self.instance}))
+        self._outbox.put_nowait((table_channel(table_id),
+                                 orjson.dumps({**event, "t": table_id, "r": self.instance})))
 
     async def _publish_loop(self) -> None:
         await self._flush(None if self._unsent else await self._outbox.get())
 
-    async def _flush(self, first: bytes | None = None) -> None:
+    async def _flush(self, first: tuple[str, bytes] | None = None) -> None:
         batch, self._unsent = self._unsent, []
         if first is not None:
             batch.append(first)
@@ -202,8 +215,8 @@ class Cluster:
         # the other replicas may wait for it (the move that makes it their player's turn).
         try:
             async with self.redis.pipeline(transaction=False) as p:
-                for data in batch:
-                    p.publish(CHANNEL, data)
+                for channel, data in batch:
+                    p.publish(channel, data)
                 self.round_trips += 1
                 await p.execute()
         except BaseException:
@@ -211,23 +224,69 @@ class Cluster:
             raise
         self.error = None
 
-    async def _subscribe_loop(self) -> None:
-        async with self.redis.pubsub(ignore_subscribe_messages=True) as ps:
-            await ps.subscribe(CHANNEL)
+    async def follow(self, table_id: str) -> bool:
+        """Listen to the table's channel: called before the table is read from the database,
+        so that no event stored after that read is missed. Returns once Redis confirmed the
+        subscription; ``False`` when it did not within ``FOLLOW_WAIT`` seconds (or the
+        subscriber is not running): the table must then be read again later (the subscriber
+        reads every table again when its subscription comes back)."""
+        self.followed.add(table_id)
+        ps = self._pubsub
+        if ps is None:
+            return False
+        channel = table_channel(table_id).encode()
+        confirmed = self._confirm.get(channel)
+        if confirmed is None:
+            confirmed = self._confirm[channel] = asyncio.get_running_loop().create_future()
+        try:
             self.round_trips += 1
-            # Events may have been missed before (a new or a lost subscription): read
-            # every table held again from the database.
-            for t in list(self.manager.tables.values()):
-                t.request_sync()
-            async for msg in ps.listen():
-                if msg.get("type") != "message":
-                    continue
-                try:
-                    event = orjson.loads(msg["data"])
-                    if event.get("r") != self.instance:
-                        self.manager.on_event(event)
-                except Exception:  # noqa: BLE001 - one bad event must not stop the others
-                    log.exception("a table event could not be applied: %r", msg.get("data"))
+            await ps.subscribe(channel)
+            await asyncio.wait_for(asyncio.shield(confirmed), FOLLOW_WAIT)
+            return True
+        except Exception as e:  # noqa: BLE001 - Redis is down: the subscriber catches up
+            log.warning("table %s: no subscription to its events yet: %s", table_id, e or
+                        "no answer")
+            return False
+        finally:
+            if self._confirm.get(channel) is confirmed and confirmed.done():
+                del self._confirm[channel]
+
+    async def unfollow(self, table_id: str) -> None:
+        """Stop listening to the table's channel (it was unloaded)."""
+        self.followed.discard(table_id)
+        ps = self._pubsub
+        if ps is not None:
+            try:
+                self.round_trips += 1
+                await ps.unsubscribe(table_channel(table_id))
+            except Exception as e:  # noqa: BLE001 - its events are ignored here anyway
+                log.warning("table %s: could not leave its channel: %s", table_id, e)
+
+    async def _subscribe_loop(self) -> None:
+        async with self.redis.pubsub() as ps:
+            await ps.subscribe(SITE_CHANNEL, *(table_channel(i) for i in self.followed))
+            self.round_trips += 1
+            self._pubsub = ps
+            try:
+                # Events may have been missed before (a new or a lost subscription): read
+                # every table held again from the database.
+                self.manager.read_all_again()
+                async for msg in ps.listen():
+                    kind = msg.get("type")
+                    if kind == "subscribe":
+                        confirmed = self._confirm.get(msg["channel"])
+                        if confirmed is not None and not confirmed.done():
+                            confirmed.set_result(None)
+                    if kind != "message":
+                        continue
+                    try:
+                        event = orjson.loads(msg["data"])
+                        if event.get("r") != self.instance:
+                            self.manager.on_event(event)
+                    except Exception:  # noqa: BLE001 - one bad event must not stop the others
+                        log.exception("a table event could not be applied: %r", msg.get("data"))
+            finally:
+                self._pubsub = None
 
     # -- leases ----------------------------------------------------------------------
 

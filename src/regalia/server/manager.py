@@ -215,6 +215,7 @@ class TableManager:
             await t.stop()
             if self.cluster is not None:  # no scan loads it again while it has nothing to do
                 await self.cluster.park(t.id)
+                await self.cluster.unfollow(t.id)
         return len(gone)
 
     async def _expire(self) -> None:
@@ -250,6 +251,8 @@ class TableManager:
         fut = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
+            if self.cluster is not None and not await self.cluster.follow(table_id):
+                self._missed.add(table_id)  # events may come before the subscription
             try:
                 data = await self.db(self.store.load_table, table_id)
             except Exception as e:
@@ -270,6 +273,8 @@ class TableManager:
                 t.start()
             return t
         finally:
+            if self.cluster is not None and table_id not in self.tables:  # none, or unreadable
+                await self.cluster.unfollow(table_id)
             del self._loading[table_id]
             self._missed.discard(table_id)
             fut.set_result(self.tables.get(table_id))
@@ -491,6 +496,13 @@ class TableManager:
                 await self.cluster.disconnect(address)
             except Exception as e:  # noqa: BLE001 - written again at a later heartbeat
                 log.warning("shared connection count failed: %s", e)
+
+    def read_all_again(self) -> None:
+        """Read every table loaded or being loaded again from the database: another
+        replica's events may have been missed (a new or a lost subscription)."""
+        for t in list(self.tables.values()):
+            t.request_sync()
+        self._missed.update(self._loading)
 
     def on_event(self, event: dict[str, Any]) -> None:
         """Another replica's event about a table (``cluster``): applied to the table's copy
