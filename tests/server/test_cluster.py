@@ -515,3 +515,113 @@ def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_ur
             p.state_at(ply + 1)
         p.state_at(p.state["ply"] + 1, timeout=10)  # the bot's move, played on b
         assert t["id"] in health(b)["leases"]
+
+
+class _Manager:
+    """What a ``Cluster``'s subscriber needs of a manager: the tables it reads again and the
+    events it hands over."""
+
+    def __init__(self) -> None:
+        self.tables: dict = {}
+        self.read: list[str] = []
+        self.events: list[dict] = []
+
+    def read_again(self, table_id: str) -> None:
+        self.read.append(table_id)
+
+    def on_event(self, event: dict) -> None:
+        self.events.append(event)
+
+
+def _subscriptions(redis_url: str, test) -> None:
+    """Run ``test(cluster, manager, redis, table_id)`` with a started subscriber."""
+    import asyncio
+    import secrets
+
+    import redis.asyncio as aioredis
+
+    from regalia.server.cluster import Cluster
+
+    async def main() -> None:
+        m = _Manager()
+        c = Cluster(redis_url, m, name="test")
+        r = aioredis.Redis.from_url(redis_url)
+        task = asyncio.create_task(c._forever("subscriber", c._subscribe_loop, 0.0))
+        try:
+            await test(c, m, r, "t" + secrets.token_hex(5))
+        finally:
+            c._stopping = True
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await c.redis.aclose()
+            await r.aclose()
+
+    asyncio.run(main())
+
+
+async def _listeners(r, table_id: str) -> int:
+    return dict(await r.pubsub_numsub(table_channel(table_id)))[table_channel(table_id).encode()]
+
+
+async def _until(pred, what: str, timeout: float = 3.0) -> None:
+    import asyncio
+
+    deadline = time.monotonic() + timeout
+    while not await pred():
+        assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s"
+        await asyncio.sleep(0.02)
+
+
+def test_a_table_followed_while_the_subscriber_starts_is_subscribed_and_read_again(redis_url):
+    import orjson
+
+    async def test(c, m, r, t):
+        assert await c.follow(t) is False  # the subscriber's first round trip is under way
+        await _until(lambda: _listeners(r, t), "the table's subscription")
+
+        async def read():
+            return t in m.read
+        await _until(read, "the table read again once its subscription was confirmed")
+        await r.publish(table_channel(t), orjson.dumps({"k": "sync", "t": t, "r": "other"}))
+
+        async def heard():
+            return [e["t"] for e in m.events] == [t]
+        await _until(heard, "its event heard")
+
+    _subscriptions(redis_url, test)
+
+
+def test_a_follow_waits_for_redis_and_a_late_confirmation_reads_the_table_again(redis_url,
+                                                                                monkeypatch):
+    import asyncio
+
+    import regalia.server.cluster as cluster
+
+    async def test(c, m, r, t):
+        await _until(lambda: asyncio.sleep(0, c.listening), "the subscriber listening")
+        assert await c.follow(t) is False and await _listeners(r, t) == 1  # confirmed first
+        assert m.read == []
+        c.unfollow(t)
+        await _until(lambda: _no_listener(r, t), "the unsubscription")
+        monkeypatch.setattr(cluster, "FOLLOW_WAIT", 0.0)  # Redis too slow: follow gives up
+        assert await c.follow(t) is True  # read the table again after its load
+
+        async def read():
+            return m.read == [t]
+        await _until(read, "the late confirmation reading the table again")
+        assert c._waiting.get(table_channel(t).encode()) in (None, [])
+
+    async def _no_listener(r, t):
+        return await _listeners(r, t) == 0
+
+    _subscriptions(redis_url, test)
+
+
+def test_a_table_loaded_again_keeps_its_subscription(replicas):
+    a, b = replicas
+    t = new_table(a, "regicide", ["human", "human"])
+    m = b.app.state.manager
+    assert b.get(f"/api/tables/{t['id']}").status_code == 200
+    assert t["id"] in m.cluster.followed
+    m._unfollow(t["id"])  # an unload finishing after a player's get() loaded it again
+    assert t["id"] in m.cluster.followed

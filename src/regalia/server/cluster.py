@@ -76,6 +76,11 @@ PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
         f"return redis.call('set', KEYS[1], '{PARKED}', 'PX', ARGV[2]) else return 0 end")
 
 
+TABLE_PREFIX = (PREFIX + "table:").encode()
+SUBSCRIBER_POLL = 0.01           # seconds the subscriber waits for a message before it
+                                 # sends the (un)subscriptions asked meanwhile
+
+
 def table_channel(table_id: str) -> str:
     """The pub/sub channel of a table's events."""
     return f"{PREFIX}table:{table_id}"
@@ -118,8 +123,9 @@ class Cluster:
         self._recount: set[str] = set()  # addresses whose count in Redis may be too high
         self._stopping = False
         self.followed: set[str] = set()  # the tables whose channel this replica listens to
-        self._pubsub: Any = None  # the subscription, while the subscriber runs
-        self._confirm: dict[bytes, asyncio.Future] = {}  # channel -> Redis said "subscribed"
+        self.listening = False  # the subscriber runs and takes requests
+        self._requests: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (un)subscriptions
+        self._waiting: dict[bytes, list[asyncio.Future]] = {}  # channel -> follows, oldest first
 
     # -- life ------------------------------------------------------------------------
 
@@ -225,68 +231,90 @@ class Cluster:
         self.error = None
 
     async def follow(self, table_id: str) -> bool:
-        """Listen to the table's channel: called before the table is read from the database,
-        so that no event stored after that read is missed. Returns once Redis confirmed the
-        subscription; ``False`` when it did not within ``FOLLOW_WAIT`` seconds (or the
-        subscriber is not running): the table must then be read again later (the subscriber
-        reads every table again when its subscription comes back)."""
+        """Listen to the table's channel; called before the table is read from the database.
+        Returns once Redis confirmed the subscription (``False``: every event stored after
+        the read will arrive), or ``True`` when it did not within ``FOLLOW_WAIT`` seconds:
+        the table must be read again after its load. Without a running subscriber it
+        returns ``False`` at once: the subscriber subscribes every followed table when it
+        starts, and reads each again once Redis confirmed it."""
         self.followed.add(table_id)
-        ps = self._pubsub
-        if ps is None:
+        if not self.listening:
             return False
-        channel = table_channel(table_id).encode()
-        confirmed = self._confirm.get(channel)
-        if confirmed is None:
-            confirmed = self._confirm[channel] = asyncio.get_running_loop().create_future()
+        confirmed = asyncio.get_running_loop().create_future()
+        waiting = self._waiting.setdefault(table_channel(table_id).encode(), [])
+        waiting.append(confirmed)
+        self._requests.put_nowait(("subscribe", table_id))
         try:
-            self.round_trips += 1
-            await ps.subscribe(channel)
             await asyncio.wait_for(asyncio.shield(confirmed), FOLLOW_WAIT)
-            return True
-        except Exception as e:  # noqa: BLE001 - Redis is down: the subscriber catches up
-            log.warning("table %s: no subscription to its events yet: %s", table_id, e or
-                        "no answer")
             return False
+        except asyncio.TimeoutError:
+            log.warning("table %s: Redis did not confirm its subscription in time", table_id)
+            return True
         finally:
-            if self._confirm.get(channel) is confirmed and confirmed.done():
-                del self._confirm[channel]
+            if confirmed in waiting:  # not confirmed: a late confirmation reads it again
+                waiting.remove(confirmed)
 
-    async def unfollow(self, table_id: str) -> None:
-        """Stop listening to the table's channel (it was unloaded)."""
+    def unfollow(self, table_id: str) -> None:
+        """Stop listening to the table's channel. The caller checks, with no await in
+        between, that the table is neither loaded nor loading here."""
         self.followed.discard(table_id)
-        ps = self._pubsub
-        if ps is not None:
-            try:
-                self.round_trips += 1
-                await ps.unsubscribe(table_channel(table_id))
-            except Exception as e:  # noqa: BLE001 - its events are ignored here anyway
-                log.warning("table %s: could not leave its channel: %s", table_id, e)
+        if self.listening:
+            self._requests.put_nowait(("unsubscribe", table_id))
 
     async def _subscribe_loop(self) -> None:
+        """The one task that uses the subscription: it subscribes the site's channel and
+        every followed table, then sends the (un)subscriptions ``follow`` and ``unfollow``
+        queue, and hands each event to the manager. A table whose subscription Redis
+        confirms without a ``follow`` waiting for it (every table when the subscription is
+        new or came back after a failure, or a ``follow`` that gave up) is read again from
+        the database: events stored before may have been missed."""
         async with self.redis.pubsub() as ps:
-            await ps.subscribe(SITE_CHANNEL, *(table_channel(i) for i in self.followed))
+            subscribed = set(self.followed)
+            await ps.subscribe(SITE_CHANNEL, *(table_channel(i) for i in subscribed))
             self.round_trips += 1
-            self._pubsub = ps
+            self.listening = True
+            for table_id in self.followed - subscribed:  # followed during that round trip
+                self._requests.put_nowait(("subscribe", table_id))
             try:
-                # Events may have been missed before (a new or a lost subscription): read
-                # every table held again from the database.
-                self.manager.read_all_again()
-                async for msg in ps.listen():
-                    kind = msg.get("type")
-                    if kind == "subscribe":
-                        confirmed = self._confirm.get(msg["channel"])
-                        if confirmed is not None and not confirmed.done():
-                            confirmed.set_result(None)
-                    if kind != "message":
-                        continue
-                    try:
-                        event = orjson.loads(msg["data"])
-                        if event.get("r") != self.instance:
-                            self.manager.on_event(event)
-                    except Exception:  # noqa: BLE001 - one bad event must not stop the others
-                        log.exception("a table event could not be applied: %r", msg.get("data"))
+                while True:
+                    while not self._requests.empty():
+                        command, table_id = self._requests.get_nowait()
+                        self.round_trips += 1
+                        await (ps.subscribe if command == "subscribe" else ps.unsubscribe)(
+                            table_channel(table_id))
+                    msg = await ps.get_message(timeout=SUBSCRIBER_POLL)
+                    if msg is not None:
+                        self._received(msg)
             finally:
-                self._pubsub = None
+                self.listening = False
+                while not self._requests.empty():  # the next subscriber subscribes them all
+                    self._requests.get_nowait()
+                for waiting in self._waiting.values():
+                    for confirmed in waiting:
+                        if not confirmed.done():
+                            confirmed.set_exception(asyncio.TimeoutError())
+                self._waiting.clear()
+
+    def _received(self, msg: dict[str, Any]) -> None:
+        """A message of the subscription: an event for the manager, or Redis confirming a
+        table's subscription."""
+        kind = msg.get("type")
+        if kind == "subscribe":
+            channel = msg["channel"]
+            waiting = self._waiting.get(channel)
+            if waiting:
+                waiting.pop(0).set_result(None)
+            elif channel.startswith(TABLE_PREFIX):
+                self.manager.read_again(channel[len(TABLE_PREFIX):].decode())
+            return
+        if kind != "message":
+            return
+        try:
+            event = orjson.loads(msg["data"])
+            if event.get("r") != self.instance:
+                self.manager.on_event(event)
+        except Exception:  # noqa: BLE001 - one bad event must not stop the others
+            log.exception("a table event could not be applied: %r", msg.get("data"))
 
     # -- leases ----------------------------------------------------------------------
 

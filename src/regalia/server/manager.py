@@ -212,10 +212,12 @@ class TableManager:
         gone = [t for t in self.tables.values() if t.idle() and t.last_active <= limit]
         for t in gone:
             del self.tables[t.id]
-            await t.stop()
-            if self.cluster is not None:  # no scan loads it again while it has nothing to do
-                await self.cluster.park(t.id)
-                await self.cluster.unfollow(t.id)
+            try:
+                await t.stop()
+                if self.cluster is not None:  # no scan loads it again while it has nothing to do
+                    await self.cluster.park(t.id)
+            finally:
+                self._unfollow(t.id)
         return len(gone)
 
     async def _expire(self) -> None:
@@ -251,8 +253,8 @@ class TableManager:
         fut = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            if self.cluster is not None and not await self.cluster.follow(table_id):
-                self._missed.add(table_id)  # events may come before the subscription
+            if self.cluster is not None and await self.cluster.follow(table_id):
+                self._missed.add(table_id)  # not confirmed yet: read it again once loaded
             try:
                 data = await self.db(self.store.load_table, table_id)
             except Exception as e:
@@ -273,11 +275,10 @@ class TableManager:
                 t.start()
             return t
         finally:
-            if self.cluster is not None and table_id not in self.tables:  # none, or unreadable
-                await self.cluster.unfollow(table_id)
             del self._loading[table_id]
             self._missed.discard(table_id)
             fut.set_result(self.tables.get(table_id))
+            self._unfollow(table_id)  # when there is no such table or it could not be read
 
     async def create(self, body: Any) -> tuple[Table, list[str | None], str]:
         """A new table from a ``POST /api/tables`` body; returns it, the seat tokens and the
@@ -497,12 +498,22 @@ class TableManager:
             except Exception as e:  # noqa: BLE001 - written again at a later heartbeat
                 log.warning("shared connection count failed: %s", e)
 
-    def read_all_again(self) -> None:
-        """Read every table loaded or being loaded again from the database: another
-        replica's events may have been missed (a new or a lost subscription)."""
-        for t in list(self.tables.values()):
+    def _unfollow(self, table_id: str) -> None:
+        """Stop listening to the table's events unless it is loaded or loading here (again):
+        checked and done with no await in between."""
+        if (self.cluster is not None and table_id not in self.tables
+                and table_id not in self._loading):
+            self.cluster.unfollow(table_id)
+
+    def read_again(self, table_id: str) -> None:
+        """Read the table again from the database (now if it is loaded, after its load if
+        it is loading): another replica's events may have been missed before its
+        subscription was confirmed."""
+        t = self.tables.get(table_id)
+        if t is not None:
             t.request_sync()
-        self._missed.update(self._loading)
+        elif table_id in self._loading:
+            self._missed.add(table_id)
 
     def on_event(self, event: dict[str, Any]) -> None:
         """Another replica's event about a table (``cluster``): applied to the table's copy
