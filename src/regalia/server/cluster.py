@@ -54,6 +54,9 @@ PREFIX = "regalia:"
 SITE_CHANNEL = PREFIX + "site"   # always subscribed: the subscription stays open when no
                                  # table is loaded
 FOLLOW_WAIT = 2.0                # seconds to wait for Redis to confirm a table's subscription
+SUBSCRIBER_POLL = 0.01           # seconds the subscriber waits for a message before it
+                                 # sends the (un)subscriptions asked meanwhile
+TABLE_PREFIX = (PREFIX + "table:").encode()  # of the table channels' names
 LEASE_TTL = 2.5                  # seconds a lease lives without renewal
 LEASE_RENEW = 0.8                # seconds between two renewals of the leases held
 SCAN_EVERY = 1.0                 # seconds between two scans for tables nobody runs
@@ -74,11 +77,6 @@ ACQUIRE = ("local v = redis.call('get', KEYS[1]) "
            "return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) else return false end")
 PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
         f"return redis.call('set', KEYS[1], '{PARKED}', 'PX', ARGV[2]) else return 0 end")
-
-
-TABLE_PREFIX = (PREFIX + "table:").encode()
-SUBSCRIBER_POLL = 0.01           # seconds the subscriber waits for a message before it
-                                 # sends the (un)subscriptions asked meanwhile
 
 
 def table_channel(table_id: str) -> str:
@@ -241,7 +239,8 @@ class Cluster:
         if not self.listening:
             return False
         confirmed = asyncio.get_running_loop().create_future()
-        waiting = self._waiting.setdefault(table_channel(table_id).encode(), [])
+        channel = table_channel(table_id).encode()
+        waiting = self._waiting.setdefault(channel, [])
         waiting.append(confirmed)
         self._requests.put_nowait(("subscribe", table_id))
         try:
@@ -253,6 +252,8 @@ class Cluster:
         finally:
             if confirmed in waiting:  # not confirmed: a late confirmation reads it again
                 waiting.remove(confirmed)
+            if not waiting and self._waiting.get(channel) is waiting:
+                del self._waiting[channel]
 
     def unfollow(self, table_id: str) -> None:
         """Stop listening to the table's channel. The caller checks, with no await in
