@@ -200,3 +200,68 @@ def test_win_set_agrees_with_sure_win():
             checked += 1
         assert _fast_threats(s) == (_threats(s) > 0)
     assert checked > 100
+
+
+def _hands_over_rate(s, careful: int, runs: int = 300) -> float:
+    """How often one rollout step from ``s`` (``playout`` with ``max_steps=1``) ends the
+    turn in a position where the opponent has a win it knows of."""
+    from regalia.bots.ribauds import _fast_threats, playout
+
+    rng = random.Random(5)
+    bad = 0
+    for _ in range(runs):
+        t = playout(s, rng, max_steps=1, careful=careful)
+        if t.phase == "won":
+            bad += t.winner != s.current
+        elif t.current != s.current and _fast_threats(t):
+            bad += 1
+    return bad / runs
+
+
+def test_careful_rollouts_hand_over_fewer_known_wins():
+    """The rollout's ``careful`` re-draws (ISMCTSBot's ``careful``) make a move that hands
+    the opponent a known win rarer, in positions where some moves do and others do not."""
+    from regalia.bots.ribauds import _fast_threats, _hands_over
+
+    found = 0
+    for s in _positions(200):
+        if s.phase != "act" or _fast_threats(s):
+            continue
+        legal = G.legal_actions(s)
+        if all(_hands_over(s, a, s.current, random.Random(0)) for a in legal):
+            continue
+        loose = _hands_over_rate(s, 0)
+        if loose < 0.1:
+            continue
+        found += 1
+        careful = _hands_over_rate(s, 8)
+        assert careful < loose / 2, (loose, careful)
+        if found == 3:
+            break
+    assert found >= 1
+
+
+def test_ismcts_prior_values_the_reine_balance():
+    """With ``reine_weight`` w, the root prior values a quiet move at 0.5 plus w per Reine
+    it gains against the opponent (rules 2.5, the Marriage): placing the only Reine of the
+    hand face down is worth 0.5 - w, a Chevalier 0.5; with w = 0 both are worth 0.5."""
+    from regalia.bots.ribauds import _Node
+    from regalia.games.ribauds import actions as A
+    from regalia.games.ribauds.cards import KNIGHT
+    from regalia.games.ribauds.position import from_json
+
+    pos = {"game": "ribauds", "current": 0, "phase": "act",
+           "court": ["K+", "N-", "A-", "N-"],
+           "hands": [["Q", "N", "A"], ["K", "K", "A"]], "deck": ["K", "Q", "Q", "Q", "N", "A"],
+           "discard": []}
+    s = from_json(pos)
+    legal = G.legal_actions(s)  # the face-up Roi of slot 0 is taken back in every sample
+    queen_down, knight_down = A.replace(0, QUEEN, False), A.replace(0, KNIGHT, False)
+    assert queen_down in legal and knight_down in legal
+    for w, queen_value in ((0.1, 0.4), (0.0, 0.5)):
+        bot = ISMCTSBot(reine_weight=w)
+        root = _Node()
+        bot._prior(root, G.view(s, 0), legal, random.Random(3), 0)
+        mean = {a: st[1] / st[0] for a, st in root.stats.items()}
+        assert mean[queen_down] == pytest.approx(queen_value)
+        assert mean[knight_down] == pytest.approx(0.5)

@@ -20,13 +20,18 @@
   (Cowling, Powley & Whitehouse 2012): each iteration samples a position with
   ``determinize``, descends the tree of action histories restricted to the actions legal in
   that sample (UCB1 with availability counts), expands one node, plays out with a policy
-  that takes a win it knows of and otherwise plays at random (keeping Reines), and backs
-  up the result for the seat that moved. It returns the most visited root action. Budget:
-  seconds per decision or a fixed number of iterations. Its samples deal the opponent's
-  unknown cards Reines ``queen_bias`` (3) times likelier than other cards: an opponent
-  model (players keep Reines for the Marriage; against ``heuristic`` the uniform deal
-  predicted a hand of 2+ Reines 24% of the time, 46% observed; 3 predicts 46-50%), never a
-  look at hidden cards. The sure wins of the rollouts are memoized (``win_set``).
+  that takes a win it knows of and otherwise plays at random (keeping Reines), re-drawing
+  up to ``careful`` (8) times a move that hands the opponent a win it knows of (players
+  rarely do: ``heuristic`` never does when it can avoid it), and backs up the result for
+  the seat that moved. The root is seeded with virtual visits from a one-ply look-ahead
+  (``_prior``), which counts a move's Reines won or lost against the opponent
+  (``reine_weight``, 0.1: the Marriage, rules 2.5). It returns the most visited root
+  action. Budget: seconds per decision or a fixed number of iterations. Its samples deal
+  the opponent's unknown cards Reines ``queen_bias`` (3) times likelier than other cards:
+  an opponent model (players keep Reines for the Marriage; against ``heuristic`` the
+  uniform deal predicted a hand of 2+ Reines 24% of the time, 46% observed; 3 predicts
+  46-50%), never a look at hidden cards. The sure wins of the tree's expansions and of the
+  rollouts are memoized (``win_set``).
 """
 
 from __future__ import annotations
@@ -467,13 +472,15 @@ class ISMCTSBot:
 
     def __init__(self, budget: float | None = None, iterations: int | None = None,
                  exploration: float = 0.35, prior_visits: int = 16, prior_samples: int = 4,
-                 queen_bias: float = 3.0) -> None:
+                 queen_bias: float = 3.0, careful: int = 8, reine_weight: float = 0.1) -> None:
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.iterations = iterations
         self.c = exploration
         self.prior_visits = prior_visits
         self.prior_samples = prior_samples
         self.queen_bias = queen_bias
+        self.careful = careful
+        self.reine_weight = reine_weight
         self.last_iterations = 0
 
     def wish(self, view, rng):
@@ -510,10 +517,14 @@ class ISMCTSBot:
     def _prior(self, root: _Node, view, legal: Sequence[int], rng: random.Random,
                me: int) -> None:
         """Seed the root with ``prior_visits`` virtual visits per action, valued by a
-        one-ply look-ahead on a few samples: an action after which the opponent surely
-        wins this turn (as it knows) is worth 0, one that surely wins 1, others 0.5."""
+        one-ply look-ahead on ``prior_samples`` samples: an action after which the opponent
+        surely wins this turn (as it knows) is worth 0, one that surely wins 1, others 0.5
+        plus ``reine_weight`` per Reine the action gains in the Reine balance (the seat's
+        Reines less the opponent's: taking one, or discarding the opponent's with a Reine
+        counts +1; placing or discarding one of its own -1), kept within 0.05-0.95."""
         worlds = [determinize(view, rng, self.queen_bias) for _ in range(self.prior_samples)]
         k = self.prior_visits
+        rw = self.reine_weight
         for a in legal:
             value = 0.0
             for w in worlds:
@@ -523,7 +534,9 @@ class ISMCTSBot:
                 elif t.current != me and _fast_threats(t):
                     value += 0.0
                 else:
-                    value += 0.5
+                    gain = (t.hands[me][QUEEN] - w.hands[me][QUEEN]
+                            - t.hands[1 - me][QUEEN] + w.hands[1 - me][QUEEN])
+                    value += min(0.95, max(0.05, 0.5 + rw * gain))
             root.stats[a] = [k, k * value / len(worlds), k]
 
     def _iterate(self, root: _Node, s: State, rng: random.Random, me: int) -> None:
@@ -540,7 +553,8 @@ class ISMCTSBot:
                 if st is not None:
                     st[2] += 1
             if untried:
-                wins = [a for a in untried if sure_win(s, a)]
+                w = win_set(s)
+                wins = [a for a in untried if a in w] if w else None
                 a = wins[0] if wins else untried[rng.randrange(len(untried))]
                 st = stats[a] = [0, 0.0, 1]
                 expanded = True
@@ -562,7 +576,7 @@ class ISMCTSBot:
             if child is None:
                 child = node.next[key] = _Node()
             node = child
-        s = playout(s, rng)
+        s = playout(s, rng, careful=self.careful)
         winner = s.winner if s.phase == WON else None
         for st, mover in path:
             st[0] += 1
