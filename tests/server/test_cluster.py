@@ -534,7 +534,8 @@ class _Manager:
 
 
 def _subscriptions(redis_url: str, test) -> None:
-    """Run ``test(cluster, manager, redis, table_id)`` with a started subscriber."""
+    """Run ``test(cluster, manager, redis, table_id)`` with the cluster's subscriber and
+    publisher (which wakes the subscriber) started."""
     import asyncio
     import secrets
 
@@ -546,13 +547,15 @@ def _subscriptions(redis_url: str, test) -> None:
         m = _Manager()
         c = Cluster(redis_url, m, name="test")
         r = aioredis.Redis.from_url(redis_url)
-        task = asyncio.create_task(c._forever("subscriber", c._subscribe_loop, 0.0))
+        tasks = [asyncio.create_task(c._forever(name, job, 0.0)) for name, job in
+                 (("subscriber", c._subscribe_loop), ("publisher", c._publish_loop))]
         try:
             await test(c, m, r, "t" + secrets.token_hex(5))
         finally:
             c._stopping = True
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
             await c.redis.aclose()
             await r.aclose()
 

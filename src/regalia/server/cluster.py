@@ -51,11 +51,9 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("regalia.server")
 
 PREFIX = "regalia:"
-SITE_CHANNEL = PREFIX + "site"   # always subscribed: the subscription stays open when no
-                                 # table is loaded
 FOLLOW_WAIT = 2.0                # seconds to wait for Redis to confirm a table's subscription
-SUBSCRIBER_POLL = 0.01           # seconds the subscriber waits for a message before it
-                                 # sends the (un)subscriptions asked meanwhile
+SUBSCRIBER_POLL = 1.0            # seconds the subscriber waits at most for a message before
+                                 # it looks at the (un)subscriptions asked (it is woken sooner)
 TABLE_PREFIX = (PREFIX + "table:").encode()  # of the table channels' names
 LEASE_TTL = 2.5                  # seconds a lease lives without renewal
 LEASE_RENEW = 0.8                # seconds between two renewals of the leases held
@@ -120,6 +118,10 @@ class Cluster:
         self._unbuildable: set[str] = set()  # tables whose move log cannot be replayed
         self._recount: set[str] = set()  # addresses whose count in Redis may be too high
         self._stopping = False
+        # this replica's own channel: always subscribed (the subscription stays open when no
+        # table is loaded); a message on it wakes the subscriber to send (un)subscriptions
+        self.own_channel = f"{PREFIX}replica:{self.instance}"
+        self._own = self.own_channel.encode()
         self.followed: set[str] = set()  # the tables whose channel this replica listens to
         self.listening = False  # the subscriber runs and takes requests
         self._requests: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (un)subscriptions
@@ -242,7 +244,7 @@ class Cluster:
         channel = table_channel(table_id).encode()
         waiting = self._waiting.setdefault(channel, [])
         waiting.append(confirmed)
-        self._requests.put_nowait(("subscribe", table_id))
+        self._ask("subscribe", table_id)
         try:
             await asyncio.wait_for(asyncio.shield(confirmed), FOLLOW_WAIT)
             return False
@@ -260,18 +262,25 @@ class Cluster:
         between, that the table is neither loaded nor loading here."""
         self.followed.discard(table_id)
         if self.listening:
-            self._requests.put_nowait(("unsubscribe", table_id))
+            self._ask("unsubscribe", table_id)
+
+    def _ask(self, command: str, table_id: str) -> None:
+        """Queue an (un)subscription for the subscriber and wake it: an empty message on
+        this replica's own channel, sent by the publisher."""
+        self._requests.put_nowait((command, table_id))
+        self._outbox.put_nowait((self.own_channel, b"{}"))
 
     async def _subscribe_loop(self) -> None:
-        """The one task that uses the subscription: it subscribes the site's channel and
-        every followed table, then sends the (un)subscriptions ``follow`` and ``unfollow``
-        queue, and hands each event to the manager. A table whose subscription Redis
+        """The one task that uses the subscription: it subscribes this replica's own channel
+        and every followed table, then sends the (un)subscriptions ``follow`` and
+        ``unfollow`` queue (they wake it through its own channel), and hands each event to
+        the manager. A table whose subscription Redis
         confirms without a ``follow`` waiting for it (every table when the subscription is
         new or came back after a failure, or a ``follow`` that gave up) is read again from
         the database: events stored before may have been missed."""
         async with self.redis.pubsub() as ps:
             subscribed = set(self.followed)
-            await ps.subscribe(SITE_CHANNEL, *(table_channel(i) for i in subscribed))
+            await ps.subscribe(self.own_channel, *(table_channel(i) for i in subscribed))
             self.round_trips += 1
             self.listening = True
             for table_id in self.followed - subscribed:  # followed during that round trip
@@ -308,7 +317,7 @@ class Cluster:
             elif channel.startswith(TABLE_PREFIX):
                 self.manager.read_again(channel[len(TABLE_PREFIX):].decode())
             return
-        if kind != "message":
+        if kind != "message" or msg["channel"] == self._own:
             return
         try:
             event = orjson.loads(msg["data"])
