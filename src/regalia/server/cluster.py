@@ -54,7 +54,8 @@ PREFIX = "regalia:"
 FOLLOW_WAIT = 2.0                # seconds to wait for Redis to confirm a table's subscription
 SUBSCRIBER_POLL = 1.0            # seconds the subscriber waits at most for a message before
                                  # it looks at the (un)subscriptions asked (it is woken sooner)
-TABLE_PREFIX = (PREFIX + "table:").encode()  # of the table channels' names
+TABLE_CHANNELS = PREFIX + "table:"  # the start of every table channel's name
+_TABLE_CHANNELS = TABLE_CHANNELS.encode()  # as the subscription's messages name them
 LEASE_TTL = 2.5                  # seconds a lease lives without renewal
 LEASE_RENEW = 0.8                # seconds between two renewals of the leases held
 SCAN_EVERY = 1.0                 # seconds between two scans for tables nobody runs
@@ -79,7 +80,7 @@ PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
 
 def table_channel(table_id: str) -> str:
     """The pub/sub channel of a table's events."""
-    return f"{PREFIX}table:{table_id}"
+    return TABLE_CHANNELS + table_id
 
 
 def lease_key(table_id: str) -> str:
@@ -314,8 +315,8 @@ class Cluster:
             waiting = self._waiting.get(channel)
             if waiting:
                 waiting.pop(0).set_result(None)
-            elif channel.startswith(TABLE_PREFIX):
-                self.manager.read_again(channel[len(TABLE_PREFIX):].decode())
+            elif channel.startswith(_TABLE_CHANNELS):
+                self.manager.read_again(channel[len(_TABLE_CHANNELS):].decode())
             return
         if kind != "message" or msg["channel"] == self._own:
             return
