@@ -5,7 +5,9 @@ Regicide tables (solo by default, or 2-player with one client per seat), and dri
 seat with a websocket client that plays a random legal action as soon as it is to act; a
 finished game is replaced by a new table. Each move's latency is the time from sending the
 action to receiving the state that contains it (so it includes validation, the durable
-write of the move and the broadcast). Prints moves/s and latency percentiles. Usage:
+write of the move and the broadcast, and the load client's own delays). Prints moves/s and
+latency percentiles, and the server's own (``/healthz`` ``move_ms``: from a move's
+submission to its broadcast, the web server and the load client left out). Usage:
 
     python benchmarks/bench_server.py --tables 50 --seconds 20
     python benchmarks/bench_server.py --tables 200 --players 2 --seconds 20
@@ -427,6 +429,7 @@ def main() -> None:
                                   args.warmup if args.bot_tables else 0.0, args.think))
         elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
         server_cpu = cpu_seconds(server.pid) - cpu0
+        health = healthz(port)
     finally:
         os.kill(server.pid, signal.SIGTERM)
         server.wait(15)
@@ -442,6 +445,7 @@ def main() -> None:
           + (f" = {server_cpu / moves * 1000:.2f} ms per move (all of its work: moves, "
              f"connections, table creation)" if moves else ""))
     print_latency(lat)
+    print_server_latency(health)
     if stats.state_messages:
         print(f"state messages: {stats.state_messages}, mean {stats.state_bytes / stats.state_messages:.0f} "
               "characters of JSON")
@@ -456,6 +460,15 @@ def print_latency(lat: list[float]) -> None:
         print(f"move latency: p50 {pct(lat, 50) * 1000:.1f} ms, p90 {pct(lat, 90) * 1000:.1f} ms, "
               f"p99 {pct(lat, 99) * 1000:.1f} ms, max {max(lat) * 1000:.1f} ms, "
               f"mean {statistics.fmean(lat) * 1000:.1f} ms")
+
+
+def print_server_latency(health: dict) -> None:
+    """The server's own times of its latest moves (/healthz ``move_ms``: from a move's
+    submission to its broadcast, without the websockets and the load client)."""
+    t = health.get("move_ms")
+    if t and t["count"]:
+        print(f"  at the server (submission to broadcast, its last {t['count']} moves): "
+              f"p50 {t['p50']} ms, p90 {t['p90']} ms, p99 {t['p99']} ms, max {t['max']} ms")
 
 
 COUNTERS = ("moves", "db_round_trips", "redis_round_trips")
@@ -535,6 +548,8 @@ def bench_replicas(args: argparse.Namespace) -> None:
             f"{name} CPU {services[name] / stored * 1000:.2f} ms" for name in SERVICES)
             + " (every process of that name on this machine)")
     print_latency(lat)
+    for h in last:
+        print_server_latency(h)
 
 
 if __name__ == "__main__":

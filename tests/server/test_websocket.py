@@ -305,3 +305,25 @@ def test_tables_are_rebuilt_from_the_move_log_after_a_restart(db_url):
         assert p.state["ply"] == seen["ply"]
         assert p.state["view"] == seen["view"]
         assert p.log == peers[0].log
+
+
+def test_healthz_times_each_applied_move_and_not_the_refused_ones(client):
+    assert client.get("/healthz").json()["move_ms"] == {
+        "count": 0, "p50": None, "p90": None, "p99": None, "max": None}
+    d = new_table(client, "regicide", ["human"], seed=5)
+    p = join(client, d, 0)
+    for ply in range(3):
+        p.act(p.state["legal"][0], ply=ply)
+        p.state_at(ply + 1)
+    p.act(p.state["legal"][0], ply=0)  # stale: refused, not counted
+    p.recv_until(lambda m: m["type"] == "error")
+    health = client.get("/healthz").json()
+    timed = health["move_ms"]
+    assert health["moves"] == timed["count"] == 3
+    assert 0 < timed["p50"] <= timed["p90"] <= timed["p99"] <= timed["max"] < 10_000
+
+
+def test_latency_summary_takes_nearest_rank_percentiles_in_milliseconds():
+    from regalia.server.manager import latency_summary
+    summary = latency_summary([i / 1000 for i in range(100, 0, -1)])  # 1..100 ms
+    assert summary == {"count": 100, "p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}

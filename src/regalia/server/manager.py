@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import time
-from collections import Counter, OrderedDict
+from collections import Counter, OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from functools import partial
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from regalia.bots import bot_names
 from regalia.core.errors import RegaliaError
@@ -50,6 +51,19 @@ CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name",
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
 ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.sim.analyse)
 ANALYSES_KEPT = 256    # finished analyses kept in memory, the oldest forgotten first
+MOVE_TIMES_KEPT = 10_000  # the latest moves whose times /healthz summarises
+
+
+def latency_summary(seconds: Iterable[float]) -> dict[str, Any]:
+    """``{"count": n, "p50": ms, "p90": ms, "p99": ms, "max": ms}`` of durations given in
+    seconds (nearest-rank percentiles, milliseconds rounded to 0.1; ``None`` for no
+    durations)."""
+    ranked = sorted(seconds)
+    n = len(ranked)
+
+    def ms(p: float) -> float | None:
+        return round(ranked[max(0, math.ceil(p * n) - 1)] * 1000, 1) if n else None
+    return {"count": n, "p50": ms(0.5), "p90": ms(0.9), "p99": ms(0.99), "max": ms(1.0)}
 
 
 class TableManager:
@@ -82,6 +96,8 @@ class TableManager:
         self._shared_connections: Counter[str] = Counter()  # of them, counted in Redis
         self.clock_presets = parse_presets(self.settings.clock_presets)
         self.moves_applied = 0
+        # how long the latest moves took here, from their submission to their broadcast
+        self.move_seconds: deque[float] = deque(maxlen=MOVE_TIMES_KEPT)
         self.store_error: str | None = None
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._pending_event = asyncio.Event()
@@ -457,12 +473,19 @@ class TableManager:
         broken = sorted(t.id for t in self.tables.values() if t.broken)
         c = self.cluster
         return {"tables": len(self.tables), "moves": self.moves_applied,
+                "move_ms": latency_summary(self.move_seconds),
                 "broken_tables": broken, "store_error": self.store_error,
                 "connections": sum(self.connections.values()),
                 "replica": c.name if c else None, "redis": c.status() if c else None,
                 "leases": sorted(c.leases) if c else [],
                 "db_round_trips": self.store.round_trips,
                 "redis_round_trips": c.round_trips if c else 0}
+
+    def count_move(self, seconds: float) -> None:
+        """Count an applied move that took ``seconds`` from its submission (the table's lock
+        waited for included) to its broadcast."""
+        self.moves_applied += 1
+        self.move_seconds.append(seconds)
 
     async def connection_opened(self, address: str) -> bool:
         """Count a new websocket of ``address``; ``False`` (not counted) when the address

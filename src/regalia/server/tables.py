@@ -254,6 +254,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         ``ply`` is the number of moves the submitter saw; a side action may leave it out.
         Raises ``Refusal`` (nothing changed).
         """
+        submitted = time.perf_counter()
         if seat is None:
             raise Refusal("spectator", "spectators cannot act")
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
@@ -319,7 +320,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                              clock=move.clock.to_json() if move.clock else None)
             self.arm_clock()
         self.last_active = time.monotonic()
-        self.manager.moves_applied += 1
+        self.manager.count_move(time.perf_counter() - submitted)
         self.wake.set()
         return move.events
 
