@@ -68,7 +68,6 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from regalia.server import broadcast
 
 
 class _FullStates:
@@ -80,7 +79,10 @@ class _FullStates:
 
 
 # A client's reading of the state messages (updates merged, legal actions written out).
-StateReader = getattr(broadcast, "StateReader", _FullStates)
+try:
+    from regalia.server.broadcast import StateReader
+except ImportError:  # a server from before the module (PYTHONPATH=its src)
+    StateReader = _FullStates
 
 
 # All the load comes from one address: per-address limits would measure the limits.

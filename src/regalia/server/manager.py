@@ -40,7 +40,8 @@ from regalia.server.clocks import Clock, parse_presets
 from regalia.server.cluster import Cluster
 from regalia.server.ratelimits import RateLimits, SharedRateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
-from regalia.server.store import ABANDONED, BOT, HUMAN, Conflict, NewSeat, Store, now, reason
+from regalia.server.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, Store, TableData, now,
+                                   reason)
 from regalia.server.refusal import Refusal
 from regalia.server.tables import Table
 
@@ -255,9 +256,10 @@ class TableManager:
 
     # -- tables ----------------------------------------------------------------------
 
-    async def get(self, table_id: str) -> Table | None:
-        """The table, loaded if need be; ``None`` for an unknown or malformed id. Raises
-        ``Refusal("storage")`` when the database cannot be read."""
+    async def get(self, table_id: str, read: TableData | None = None) -> Table | None:
+        """The table, loaded if need be (``read``: as the call that stored it read it back);
+        ``None`` for an unknown or malformed id. Raises ``Refusal("storage")`` when the
+        database cannot be read."""
         if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
             return None
         t = self.tables.get(table_id)
@@ -272,7 +274,7 @@ class TableManager:
             if self.cluster is not None and await self.cluster.follow(table_id):
                 self._missed.add(table_id)  # not confirmed yet: read it again once loaded
             try:
-                data = await self.db(self.store.load_table, table_id)
+                data = read or await self.db(self.store.load_table, table_id)
             except Exception as e:
                 self._failed(reason(e))
                 raise Refusal("storage", "the server's database cannot be read now; "
@@ -363,10 +365,18 @@ class TableManager:
         if clock is not None:
             bank, inc = self.clock_presets[clock]
             clock_cfg = Clock.new(clock, bank, inc, players).config()
-        table_id, tokens, watch = await self.write(partial(
-            self.store.create_table, game, config, seed, new, is_open=bool(is_open),
-            clock=clock_cfg, hints=bool(hints)))
-        table = await self.get(table_id)
+
+        def store_and_read() -> tuple[str, list[str | None], str, TableData | None]:
+            """Store the table and read it back in one trip to the database thread (no other
+            replica can have changed it: only this answer will tell its id)."""
+            created = self.store.create_table(game, config, seed, new, is_open=bool(is_open),
+                                              clock=clock_cfg, hints=bool(hints))
+            try:
+                return *created, self.store.load_table(created[0])
+            except Exception:  # noqa: BLE001 - it is stored: ``get`` reads it again
+                return *created, None
+        table_id, tokens, watch, read = await self.write(store_and_read)
+        table = await self.get(table_id, read)
         assert table is not None
         return table, tokens, watch
 
