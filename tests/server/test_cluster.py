@@ -374,6 +374,41 @@ def test_a_count_redis_missed_at_a_close_is_written_again_at_the_next_heartbeat(
         wait_for(lambda: r.hget(key, cluster.instance) in (b"0", None), what="the last close")
 
 
+def test_a_connection_opened_while_its_count_is_written_again_is_not_lost(db_url, redis_url):
+    # the heartbeat writes this replica's count of an address again (after a failed close)
+    # while a new websocket of that address is being counted: the new one must not be lost
+    # (the count written was read before it), or the site's count stays one too low
+    import redis
+
+    r = redis.Redis.from_url(redis_url)
+    r.flushdb()
+    with running_app(db_url, redis_url=redis_url, replica="a") as a:
+        t = new_table(a, "regicide", ["human"])
+        manager = a.app.state.manager
+        cluster = manager.cluster
+        join(a, t, 0)
+        key = next(iter(r.scan_iter("regalia:conns:*")))
+        address = key.decode().removeprefix("regalia:conns:")
+        assert r.hget(key, cluster.instance) == b"1"
+        real = cluster.redis.hset
+        opened = []
+
+        async def meanwhile(*args, **kw):  # a websocket opens during the round trip
+            if not opened:
+                opened.append(await manager.connection_opened(address))
+            return await real(*args, **kw)
+
+        cluster.redis.hset = meanwhile
+        try:
+            cluster._recount.add(address)
+            wait_for(lambda: opened, what="the count written again")
+        finally:
+            cluster.redis.hset = real
+        assert opened == [True] and manager.shared_connections(address) == 2
+        wait_for(lambda: r.hget(key, cluster.instance) == b"2" and not cluster._recount, 5,
+                 "the count that holds the new websocket")
+
+
 def test_a_connection_not_counted_in_redis_is_not_uncounted_there(db_url, redis_url):
     # Redis fails while a websocket opens (counted on its replica only) and works again
     # when it closes: the site's count must not go below zero (or the cap grows by one)

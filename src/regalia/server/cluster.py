@@ -39,7 +39,9 @@ import os
 import secrets
 import socket
 import time
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from collections import Counter
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
 
 import orjson
 
@@ -117,7 +119,9 @@ class Cluster:
         self._tasks: list[asyncio.Task] = []
         self._lease_ok = time.monotonic()
         self._unbuildable: set[str] = set()  # tables whose move log cannot be replayed
-        self._recount: set[str] = set()  # addresses whose count in Redis may be too high
+        self._recount: set[str] = set()  # addresses whose count in Redis may be wrong
+        self._counting: Counter[str] = Counter()  # connect/disconnect calls under way
+        self._counted: set[str] = set()  # addresses to recount that a call counted meanwhile
         self._stopping = False
         # this replica's own channel: always subscribed (the subscription stays open when no
         # table is loaded); a message on it wakes the subscriber to send (un)subscriptions
@@ -454,25 +458,55 @@ class Cluster:
         await self._beat()
         for t in list(self.manager.tables.values()):
             t.presence_beat()
+        await self._write_counts_again()
+
+    async def _write_counts_again(self) -> None:
+        """Write this replica's count of each address in ``_recount`` (its own number of
+        websockets counted in Redis). An address is left for the next heartbeat while a
+        ``connect`` or ``disconnect`` of it is under way, or when one started during the
+        write: the number written may not hold that call's change."""
         for address in list(self._recount):
+            if self._counting[address]:
+                continue
+            self._counted.discard(address)
             n = self.manager.shared_connections(address)
             key = f"{PREFIX}conns:{address}"
             self.round_trips += 1
             await (self.redis.hset(key, self.instance, n) if n else
                    self.redis.hdel(key, self.instance))
-            self._recount.discard(address)
+            if address not in self._counted:
+                self._recount.discard(address)
+            self._counted.discard(address)
+
+    @contextmanager
+    def _counting_call(self, address: str) -> Iterator[None]:
+        """A ``connect`` or ``disconnect`` of ``address`` under way (``_write_counts_again``);
+        one that fails may or may not have counted in Redis: the count is written again."""
+        self._counting[address] += 1
+        if address in self._recount:
+            self._counted.add(address)
+        try:
+            yield
+        except Exception:
+            self._recount.add(address)
+            raise
+        finally:
+            self._counting[address] -= 1
+            if not self._counting[address]:
+                del self._counting[address]
 
     async def connect(self, address: str, limit: int) -> bool:
         """Count one more websocket of ``address`` unless all replicas together already
         have ``limit`` open (then ``False``, nothing counted)."""
         key = f"{PREFIX}conns:{address}"
-        async with self.redis.pipeline(transaction=False) as p:
-            p.hincrby(key, self.instance, 1)
-            p.expire(key, 86400)
-            p.hgetall(key)
-            p.zrangebyscore(PREFIX + "replicas", time.time() - REPLICA_ALIVE, "+inf")
-            self.round_trips += 1
-            _, _, counts, live = await p.execute()
+        with self._counting_call(address):
+            async with self.redis.pipeline(transaction=False) as p:
+                p.hincrby(key, self.instance, 1)
+                p.expire(key, 86400)
+                p.hgetall(key)
+                p.zrangebyscore(PREFIX + "replicas", time.time() - REPLICA_ALIVE, "+inf")
+                self.round_trips += 1
+                _, _, counts, live = await p.execute()
         self.live = {x.decode() for x in live} | {self.instance}
         total = sum(int(v) for k, v in counts.items() if k.decode() in self.live)
         if total > limit:
@@ -484,8 +518,5 @@ class Cluster:
         """Count one websocket of ``address`` less; when Redis fails, the count is written
         again at the next heartbeat that reaches it."""
         self.round_trips += 1
-        try:
+        with self._counting_call(address):
             await self.redis.hincrby(f"{PREFIX}conns:{address}", self.instance, -1)
-        except Exception:
-            self._recount.add(address)
-            raise
