@@ -265,3 +265,52 @@ def test_ismcts_prior_values_the_reine_balance():
         mean = {a: st[1] / st[0] for a, st in root.stats.items()}
         assert mean[queen_down] == pytest.approx(queen_value)
         assert mean[knight_down] == pytest.approx(0.5)
+
+
+def test_ismcts_tree_takes_a_known_win_for_either_seat():
+    """In the search tree, the seat to act takes a win it knows of (as the rollouts do and
+    as ``heuristic`` does), even while other actions there are still untried: an opponent
+    who can surely win is not credited with missing it. Here the opponent (seat 1, to act)
+    knows the face-down Roi of slot 2 and wins by revealing it (the Coronation, rules 2.5)."""
+    from regalia.bots.ribauds import _Node
+    from regalia.games.ribauds import actions as A
+    from regalia.games.ribauds.position import from_json
+
+    pos = {"game": "ribauds", "current": 1, "phase": "act",
+           "court": ["K+", "K+", "K-", "N-"],
+           "hands": [["Q", "N", "A"], ["Q", "A", "N"]], "deck": ["K", "Q", "Q", "N", "A", "A"],
+           "discard": []}
+    s = from_json(pos)
+    s.know[1][2] = s.court[2]
+    win = A.reveal(2)
+    assert sure_win(s, win) and len(G.legal_actions(s)) > 1
+    bot = ISMCTSBot()
+    root = _Node()
+    for _ in range(20):
+        bot._iterate(root, s, random.Random(7), 0)
+    assert list(root.stats) == [win]
+    assert root.stats[win][:2] == [20, 20.0]
+
+
+def test_careful_rollouts_avoid_handing_over_the_marriage():
+    """A rollout move that ends the turn while the opponent holds three Reines loses at once
+    (the Marriage, rules 2.5): ``careful`` re-draws it, so the mover mostly finds the Reine
+    placed face up that breaks the Marriage (its look discards the Reines seen, rules 2.4)."""
+    from regalia.bots.ribauds import playout
+    from regalia.games.ribauds.position import from_json
+
+    pos = {"game": "ribauds", "current": 0, "phase": "act",
+           "court": ["N-", "A-", "K-", "N-"],
+           "hands": [["Q", "N", "A"], ["Q", "Q", "Q"]], "deck": ["K", "K", "K", "N", "A", "A"],
+           "discard": []}
+    s = from_json(pos)
+
+    def lost(careful: int) -> float:
+        rng = random.Random(11)
+        runs = 300
+        return sum(playout(s, rng, max_steps=1, careful=careful).phase == "won"
+                   for _ in range(runs)) / runs
+
+    loose, careful = lost(0), lost(8)
+    assert loose > 0.3
+    assert careful < 0.05, (loose, careful)

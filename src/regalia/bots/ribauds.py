@@ -19,9 +19,11 @@
 * ``ISMCTSBot`` ("ismcts"): single-observer information-set Monte Carlo tree search
   (Cowling, Powley & Whitehouse 2012): each iteration samples a position with
   ``determinize``, descends the tree of action histories restricted to the actions legal in
-  that sample (UCB1 with availability counts), expands one node, plays out with a policy
-  that takes a win it knows of and otherwise plays at random (keeping Reines), re-drawing
-  up to ``careful`` (8) times a move that hands the opponent a win it knows of (players
+  that sample (UCB1 with availability counts; a seat that knows of a win in the sample
+  takes it, so an opponent is never credited with missing one), expands one node, plays
+  out with a policy that takes a win it knows of and otherwise plays at random (keeping
+  Reines), re-drawing up to ``careful`` (8) times a move that hands the opponent a win it
+  knows of or ends the turn with the opponent holding three Reines (the Marriage; players
   rarely do: ``heuristic`` never does when it can avoid it), and backs up the result for
   the seat that moved. The root is seeded with virtual visits from a one-ply look-ahead
   (``_prior``), which counts a move's Reines won or lost against the opponent
@@ -340,21 +342,24 @@ def _rollout_action(s: State, legal: Sequence[int], rng: random.Random) -> int:
 
 def playout(s: State, rng: random.Random, max_steps: int = 200, careful: int = 3) -> State:
     """Play ``s`` to the end with the rollout policy: a known win; else the policy's choice,
-    re-drawn up to ``careful`` times while it hands the opponent a known win."""
+    re-drawn (uniformly among the legal actions) up to ``careful`` times while it hands the
+    opponent a known win or ends the turn with the opponent holding three Reines (the
+    Marriage wins at the start of its turn, rules 2.5)."""
     for _ in range(max_steps):
         if s.phase == WON:
             break
         legal = G.legal_actions(s)
         a = _rollout_action(s, legal, rng)
         t, _ = G.apply(s, a, rng)
-        if t.phase != WON and careful and t.current != s.current:
-            for _ in range(careful):
-                if not _fast_threats(t):
+        p = s.current
+        for _ in range(careful):
+            if t.phase == WON:
+                if t.winner == p:
                     break
-                a = legal[rng.randrange(len(legal))]
-                t, _ = G.apply(s, a, rng)
-                if t.phase == WON or t.current == s.current:
-                    break
+            elif t.current == p or not _fast_threats(t):
+                break
+            a = legal[rng.randrange(len(legal))]
+            t, _ = G.apply(s, a, rng)
         s = t
     return s
 
@@ -552,10 +557,16 @@ class ISMCTSBot:
                 st = stats.get(a)
                 if st is not None:
                     st[2] += 1
-            if untried:
-                w = win_set(s)
-                wins = [a for a in untried if a in w] if w else None
-                a = wins[0] if wins else untried[rng.randrange(len(untried))]
+            w = win_set(s)
+            win = next((b for b in legal if b in w), None) if w else None
+            if win is not None:
+                a = win
+                st = stats.get(a)
+                if st is None:
+                    st = stats[a] = [0, 0.0, 1]
+                    expanded = True
+            elif untried:
+                a = untried[rng.randrange(len(untried))]
                 st = stats[a] = [0, 0.0, 1]
                 expanded = True
             else:
