@@ -69,7 +69,6 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 
-
 class _FullStates:
     """How a client read a server from before the compact forms (every legal action in
     "legal", a full "state" every time)."""

@@ -340,7 +340,7 @@ def _rollout_action(s: State, legal: Sequence[int], rng: random.Random) -> int:
     return best
 
 
-def playout(s: State, rng: random.Random, max_steps: int = 200, careful: int = 3) -> State:
+def playout(s: State, rng: random.Random, max_steps: int = 200, *, careful: int) -> State:
     """Play ``s`` to the end with the rollout policy: a known win; else the policy's choice,
     re-drawn (uniformly among the legal actions) up to ``careful`` times while it hands the
     opponent a known win or ends the turn with the opponent holding three Reines (the
