@@ -79,3 +79,29 @@ def test_refused_writes_are_reported_within_5_seconds_and_change_nothing(db_url)
         p.act(p.state["legal"][0])
         assert p.state_at(1)["ply"] == 1
         assert c.get("/healthz").json()["store"] == "ok"
+
+
+def test_writes_are_done_on_the_event_loop_unless_the_database_is_busy(db_url):
+    """SQLite: a write spares the trip to the database thread when no other writer holds the
+    lock (``Store.at_once``), and waits its turn there when one does."""
+    with running_app(db_url) as c:
+        m = c.app.state.manager
+        on_thread = []
+        real_db = m.db
+
+        async def watching(fn, *args):
+            on_thread.append(getattr(fn, "func", fn).__name__)  # a partial: its function
+            return await real_db(fn, *args)
+        m.db = watching
+        d = new_table(c, "regicide", ["human"])
+        p = join(c, d, 0)  # the seat is claimed
+        p.act(p.state["legal"][0])
+        assert p.state_at(1)["ply"] == 1
+        assert not {"store_and_read", "update_seat", "append_moves"} & set(on_thread), on_thread
+        with Locked(db_url):  # another process writes for half a second
+            p.act(p.state["legal"][0])
+            time.sleep(0.5)
+            assert "append_moves" in on_thread  # the move waits its turn on the thread
+        assert p.state_at(2)["ply"] == 2  # stored once the lock was released
+        assert [mv[0] for mv in m.store.load_table(d["id"]).moves] == [0, 1]
+        assert m.store.load_table(d["id"]).seats[0].claimed

@@ -4,12 +4,15 @@ uniqueness, SQLite durability settings."""
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from datetime import datetime, timezone
 
 import pytest
 from sqlalchemy import text
 
-from regalia.server.store import Conflict, Store, current_revision, make_engine, migrate
+from regalia.server.store import (Conflict, NotAtOnce, Store, current_revision, make_engine,
+                                  migrate)
 
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
@@ -83,6 +86,37 @@ def test_moves_of_several_tables_share_one_transaction_and_a_duplicate_is_refuse
     assert [m[2] for m in s.load_table(t1).moves] == ["yield", "play 5C"]
     assert s.load_table(t2).status == "finished"
     s.close()
+
+
+def test_writes_at_once_never_wait_for_a_lock_and_store_nothing_when_they_cannot(db_url):
+    s = Store(db_url)
+    assert s.can_write_at_once
+    t1, _, _ = s.create_table("regicide", {"players": 1}, 1, [("human", None)])
+    t2, _, _ = s.at_once(s.create_table, "regicide", {"players": 1}, 2, [("human", None)])
+    assert s.at_once(s.append_moves, [(t1, 0, 0, "yield", False)]) == [None]
+    assert isinstance(s.at_once(s.append_moves, [(t1, 0, 0, "play 5C", False)])[0], Conflict)
+    # a batch with a ply already taken: left to append_moves outside, nothing of it stored
+    with pytest.raises(NotAtOnce):
+        s.at_once(s.append_moves, [(t2, 0, 0, "yield", False), (t1, 0, 0, "play 5C", False)])
+    assert s.load_table(t2).moves == [] and [m[2] for m in s.load_table(t1).moves] == ["yield"]
+    # another writer holds the database's lock: refused at once, nothing stored
+    other = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    t0 = time.monotonic()
+    for call in [lambda: s.append_moves([(t2, 0, 0, "yield", False)]),
+                 lambda: s.append_moves([(t2, 0, 0, "yield", False), (t1, 1, 0, "yield", False)]),
+                 lambda: s.update_seat(t2, 0, name="Ana"),
+                 lambda: s.create_table("regicide", {"players": 1}, 3, [("human", None)])]:
+        with pytest.raises(NotAtOnce):
+            s.at_once(call)
+    assert time.monotonic() - t0 < 1.0
+    assert s.load_table(t2).moves == [] and s.count_tables() == 2  # reads do not wait either
+    other.execute("ROLLBACK")
+    other.close()
+    assert s.at_once(s.append_moves, [(t2, 0, 0, "yield", True)]) == [None]
+    assert s.load_table(t2).status == "finished" and s.load_table(t2).seats[0].name is None
+    s.close()
+    assert not Store("sqlite://").can_write_at_once  # one database per connection
 
 
 def test_a_seat_changes_only_when_it_still_holds_the_expected_values(db_url):

@@ -12,6 +12,9 @@ and unloaded again when idle, abandoned ones expired, every durable write bounde
 * Writes: moves of all tables are stored together (group commit); a write the database
   cannot take within ``write_timeout`` seconds is refused (``Refusal("storage")``) and
   nothing is applied. ``store_error`` holds the last failure until a write succeeds.
+  On SQLite the writes are done on the event loop itself, without waiting for any lock
+  (``Store.at_once``), and go to the database thread only when another writer holds the
+  lock; the reads always go there.
 * Many replicas (``redis_url``): ``cluster.Cluster`` links this server to the others; the
   tables with bots or clocks are loaded by whichever replica takes their lease (instead of
   all at start), and a table loaded here takes its lease when it is free.
@@ -40,8 +43,8 @@ from regalia.server.clocks import Clock, parse_presets
 from regalia.server.cluster import Cluster
 from regalia.server.ratelimits import RateLimits, SharedRateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
-from regalia.server.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, Store, TableData, now,
-                                   reason)
+from regalia.server.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, NotAtOnce, Store,
+                                   TableData, now, reason)
 from regalia.server.refusal import Refusal
 from regalia.server.tables import Table
 
@@ -110,11 +113,23 @@ class TableManager:
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
+    async def _write_now(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """The store's write ``fn(*args)``: on SQLite here and now when no other writer holds
+        the lock (``Store.at_once``), otherwise on the database thread."""
+        if self.store.can_write_at_once:
+            try:
+                return self.store.at_once(fn, *args)
+            except NotAtOnce:
+                pass
+        return await self.db(fn, *args)
+
     async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A durable write other than a move; raises ``Refusal("storage")`` when the
-        database refuses it or does not answer within ``write_timeout`` seconds."""
+        """A durable write other than a move (``fn(*args)``: one transaction of the store);
+        raises ``Refusal("storage")`` when the database refuses it or does not answer within
+        ``write_timeout`` seconds."""
         try:
-            result = await asyncio.wait_for(self.db(fn, *args), self.settings.write_timeout)
+            result = await asyncio.wait_for(self._write_now(fn, *args),
+                                            self.settings.write_timeout)
         except asyncio.TimeoutError:
             self._failed("no answer within the write timeout")
             raise Refusal("storage", "the server's database did not answer in time; "
@@ -156,7 +171,7 @@ class TableManager:
             if not batch:
                 continue
             try:
-                results = await self.db(self.store.append_moves, [m for m, _ in batch])
+                results = await self._write_now(self.store.append_moves, [m for m, _ in batch])
                 self.store_error = None
             except Exception as e:  # the database went away, is read-only or locked
                 self._failed(reason(e))
@@ -367,8 +382,9 @@ class TableManager:
             clock_cfg = Clock.new(clock, bank, inc, players).config()
 
         def store_and_read() -> tuple[str, list[str | None], str, TableData | None]:
-            """Store the table and read it back in one trip to the database thread (no other
-            replica can have changed it: only this answer will tell its id)."""
+            """Store the table and read it back in one call (one trip to the database thread
+            when it goes there; no other replica can have changed it: only this answer will
+            tell its id)."""
             created = self.store.create_table(game, config, seed, new, is_open=bool(is_open),
                                               clock=clock_cfg, hints=bool(hints))
             try:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import (
     JSON,
@@ -41,7 +42,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -169,6 +170,20 @@ def _seat_update(columns: tuple[str, ...], expect: tuple[tuple[str, bool], ...])
     return update(SeatRow).where(*where).values({k: bindparam(f"p_{k}") for k in columns})
 
 
+# Inside ``Store.at_once``: the calls use the engine that does not wait for locks.
+_AT_ONCE: ContextVar[bool] = ContextVar("regalia_store_at_once", default=False)
+
+
+def _busy(e: OperationalError) -> bool:
+    """Whether SQLite refused ``e``'s statement because another writer holds the lock."""
+    text_ = str(getattr(e, "orig", e)).lower()
+    return "locked" in text_ or "busy" in text_
+
+
+class NotAtOnce(Exception):
+    """``Store.at_once``: the call cannot be done without waiting; nothing was stored."""
+
+
 class Conflict(Exception):
     """The move's ply is already taken: someone else's move was stored first."""
 
@@ -285,23 +300,57 @@ class Store:
                  wait: float = 5.0) -> None:
         self.url = url
         self.engine = make_engine(url, wait)
+        # SQLite in a file: a second engine on it whose writes never wait for a lock, for
+        # ``at_once`` (an in-memory database is one per connection: none)
+        self.nowait_engine = (make_engine(url, 0.0) if self.engine.dialect.name == "sqlite"
+                              and url not in ("sqlite://", "sqlite:///:memory:") else None)
         self.round_trips = 0
-        for name in ("before_cursor_execute", "commit", "rollback"):
-            event.listen(self.engine, name, self._count)
+        for engine in [e for e in (self.engine, self.nowait_engine) if e is not None]:
+            for name in ("before_cursor_execute", "commit", "rollback"):
+                event.listen(engine, name, self._count)
         if upgrade:
             migrate(self.engine)
 
     def _count(self, *_: Any) -> None:
         self.round_trips += 1
 
+    def _engine(self) -> Engine:
+        """The engine of this call: the one that does not wait for locks inside ``at_once``."""
+        at_once = _AT_ONCE.get() and self.nowait_engine is not None
+        return self.nowait_engine if at_once else self.engine
+
+    @property
+    def can_write_at_once(self) -> bool:
+        """Whether ``at_once`` can do anything (an SQLite file)."""
+        return self.nowait_engine is not None
+
+    def at_once(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``, a call of this store, done without waiting for any lock (SQLite
+        files only). Raises ``NotAtOnce``, with nothing stored, when it cannot be done at
+        once (another writer holds the database's lock; see ``append_moves`` for moves);
+        ``fn`` must therefore write in one transaction. Quick enough for the server's event
+        loop to call itself: it spares the trip to the database thread, whose hand-overs of
+        the interpreter lock with a busy event loop made most of a move's latency tail."""
+        token = _AT_ONCE.set(True)
+        try:
+            return fn(*args)
+        except OperationalError as e:
+            if _busy(e):
+                raise NotAtOnce(reason(e)) from e
+            raise
+        finally:
+            _AT_ONCE.reset(token)
+
     def close(self) -> None:
         self.engine.dispose()
+        if self.nowait_engine is not None:
+            self.nowait_engine.dispose()
 
     def check_writable(self) -> None:
         """Write to the database and roll back; raises ``StoreUnavailable`` with a one-line
         reason when it cannot be written."""
         try:
-            with self.engine.connect() as conn:
+            with self._engine().connect() as conn:
                 with conn.begin() as tx:
                     conn.execute(text("UPDATE alembic_version SET version_num = version_num"))
                     tx.rollback()
@@ -311,7 +360,7 @@ class Store:
     def check_readable(self) -> None:
         """Raises ``StoreUnavailable`` when the database cannot be read."""
         try:
-            with self.engine.connect() as conn:
+            with self._engine().connect() as conn:
                 conn.execute(text("SELECT 1"))
         except Exception as e:  # noqa: BLE001
             raise StoreUnavailable(reason(e)) from e
@@ -334,7 +383,7 @@ class Store:
                                     if s.kind == HUMAN and s.token_hash is None else None
                                     for s in seats]
         watch = secrets.token_urlsafe(18)
-        with self.engine.begin() as conn:
+        with self._engine().begin() as conn:
             for _ in range(8):
                 table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
                 if conn.execute(_TABLE_EXISTS, {"p_table_id": table_id}).first() is None:
@@ -357,7 +406,7 @@ class Store:
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order) and latest messages."""
-        with self.engine.connect() as conn:
+        with self._engine().connect() as conn:
             key = {"p_table_id": table_id}
             row = conn.execute(_LOAD_TABLE, key).mappings().first()
             if row is None:
@@ -378,7 +427,7 @@ class Store:
         """Ids of the tables still being played that have a bot seat or a seat handed to a
         bot (the ones whose bots may have to carry on) or a clock (whose time may run out),
         oldest first."""
-        with self.engine.connect() as conn:
+        with self._engine().connect() as conn:
             bots = select(SeatRow.table_id).where((SeatRow.kind == BOT) | SeatRow.bot_replaces)
             return [r[0] for r in conn.execute(select(GameTable.id)
                                                .where(GameTable.status == PLAYING,
@@ -390,7 +439,7 @@ class Store:
         """The open tables still being played that have a free (unclaimed) human seat, newest
         first, at most ``limit``: ``{"id", "game", "config", "clock", "created_at", "seats":
         [{"seat", "kind", "bot", "name", "claimed"}]}``."""
-        with self.engine.connect() as conn:
+        with self._engine().connect() as conn:
             free = select(SeatRow.table_id).where(SeatRow.kind == HUMAN, ~SeatRow.claimed)
             rows = conn.execute(select(GameTable.id, GameTable.game, GameTable.config,
                                        GameTable.clock, GameTable.created_at)
@@ -410,7 +459,7 @@ class Store:
     def expire_tables(self, before: datetime) -> list[str]:
         """Mark abandoned every table still being played whose last move or message (or its
         creation) is older than ``before``; returns their ids."""
-        with self.engine.begin() as conn:
+        with self._engine().begin() as conn:
             ids = [r[0] for r in conn.execute(select(GameTable.id).where(
                 GameTable.status == PLAYING, GameTable.updated_at < before))]
             if ids:
@@ -419,7 +468,7 @@ class Store:
         return ids
 
     def count_tables(self) -> int:
-        with self.engine.connect() as conn:
+        with self._engine().connect() as conn:
             return conn.execute(select(func.count()).select_from(GameTable)).scalar_one()
 
     # -- moves -----------------------------------------------------------------------
@@ -435,7 +484,7 @@ class Store:
         The table's row is written first: it is the lock that orders a move and a time-out
         (``set_bot_replaces`` with ``expect_ply``) of replicas racing on one table."""
         try:
-            with self.engine.begin() as conn:
+            with self._engine().begin() as conn:
                 self._write_moves(conn, [(table_id, ply, seat, action, finished, clock_state,
                                           human)], now())
         except IntegrityError as e:
@@ -461,28 +510,30 @@ class Store:
     def append_moves(self, moves: list[tuple]) -> list[Exception | None]:
         """Store several moves (of different tables) in one transaction: one durable write
         for all (group commit). Returns, per move, ``None`` (stored) or the exception that
-        refused it; if the batch fails as a whole, each move is retried on its own. A move
-        is ``(table_id, ply, seat, action, finished[, clock_state[, human]])`` (as
-        ``append_move``'s arguments)."""
-        if len(moves) == 1:
+        refused it; if the batch fails as a whole, each move is retried on its own (inside
+        ``at_once``: ``NotAtOnce`` instead, nothing stored). A move is ``(table_id, ply,
+        seat, action, finished[, clock_state[, human]])`` (as ``append_move``'s
+        arguments)."""
+        if len(moves) > 1:
             try:
-                self.append_move(*moves[0])
-                return [None]
+                with self._engine().begin() as conn:
+                    self._write_moves(conn, moves, now())
+                return [None] * len(moves)
+            except (IntegrityError, Conflict):
+                if _AT_ONCE.get():
+                    raise NotAtOnce("a move of the batch is refused") from None
+        out: list[Exception | None] = []
+        for m in moves:
+            try:
+                self.append_move(*m)
+                out.append(None)
+            except OperationalError as e:
+                if _AT_ONCE.get() and _busy(e):
+                    raise  # at_once says NotAtOnce: one move, so nothing stored
+                out.append(e)
             except Exception as e:  # noqa: BLE001 - handed back to the submitter
-                return [e]
-        try:
-            with self.engine.begin() as conn:
-                self._write_moves(conn, moves, now())
-            return [None] * len(moves)
-        except (IntegrityError, Conflict):
-            out: list[Exception | None] = []
-            for m in moves:
-                try:
-                    self.append_move(*m)
-                    out.append(None)
-                except Exception as e:  # noqa: BLE001
-                    out.append(e)
-            return out
+                out.append(e)
+        return out
 
     def set_bot_replaces(self, table_id: str, seat: int, on: bool,
                          clock_state: dict[str, Any] | None = None,
@@ -491,7 +542,7 @@ class Store:
         ``expect_ply``: the number of moves the change was decided at (a time-out); raises
         ``Conflict`` and changes nothing when a move at that ply was stored first (by
         another replica). The table's row is written first (see ``append_move``)."""
-        with self.engine.begin() as conn:
+        with self._engine().begin() as conn:
             values: dict[str, Any] = {"updated_at": now()}
             if clock_state is not None:
                 values["clock_state"] = clock_state
@@ -513,14 +564,14 @@ class Store:
                   "p_clock_state": clock_state}
         params.update({f"p_{k}": v for k, v in values.items()})
         params.update({f"p_expect_{k}": v for k, v in expect.items() if v is not None})
-        with self.engine.begin() as conn:
+        with self._engine().begin() as conn:
             if conn.execute(statement, params).rowcount != 1:
                 raise Conflict(f"table {table_id}: seat {seat} is no longer {expect}")
             conn.execute(_TOUCH_TABLE[False, clock_state is not None], params)
 
     def add_message(self, table_id: str, seat: int | None, kind: str, body: dict[str, Any]) -> None:
         t = now()
-        with self.engine.begin() as conn:
+        with self._engine().begin() as conn:
             conn.execute(_INSERT_MESSAGE, {"table_id": table_id, "seat": seat, "kind": kind,
                                            "body": body, "created_at": t})
             conn.execute(_TOUCH_TABLE[False, False], {"p_table_id": table_id, "p_t": t})
