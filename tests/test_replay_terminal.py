@@ -82,7 +82,11 @@ def test_replay_command_steps_or_lists(tmp_path):
     assert len(_headings(stepped.output)) == 3 and "Enter or n: next move" in stepped.output
     listed = CliRunner().invoke(app, ["replay", str(save), "--all"])
     moves = len(GameRecord.load(save).actions)
-    assert listed.exit_code == 0 and f"{moves}. Player" in listed.output
+    assert listed.exit_code == 0
+    # as the README says: the deal, then each move and the table after it
+    assert _headings(listed.output) == [f"The deal ({moves} moves follow)"] + [
+        f"Move {n} of {moves}" for n in range(1, moves + 1)]
+    assert listed.output.count("╭") == moves + 1, "one table after the deal and each move"
     assert " wins with " in listed.output
     assert "takes the old card" not in listed.output, "everything shown: the card taken too"
     piped = CliRunner().invoke(app, ["replay", str(save)])  # not a terminal: the listing

@@ -55,6 +55,16 @@ def test_bad_input_gets_a_message_and_a_new_prompt():
     assert match.actions == [], "refused input changed nothing"
 
 
+def test_a_card_typed_wrong_gets_the_notation_with_the_jester_named():
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 1}, 3)
+    TerminalTable(match, {}, console=Console(file=out, width=200),
+                  read=scripted(["play 5X", "quit"])).run()
+    assert ("'5X' is not a card: write rank A 2-9 T(or 10) J Q K then suit C D H S, "
+            "or X for a Jester") in out.getvalue()
+    assert match.actions == []
+
+
 def test_typed_cards_are_played_in_notation():
     out = io.StringIO()
     match = Match(REGICIDE, {"players": 1}, 5)
@@ -139,6 +149,25 @@ def test_ribauds_screen_shows_only_known_face_down_cards():
     Console(file=out, width=120).print(screen.render(RIBAUDS.view(state, 0)))
     court_line = out.getvalue().splitlines()[2]
     assert "Assassin" in court_line and court_line.count("[ ? ]") == 3
+
+
+def test_ribauds_a_remembered_card_says_face_down_once():
+    """A face-down Court card the seat has seen is named, with "face down" said once, on
+    the side line under it."""
+    from regalia.cli.screens import ribauds as screen
+    from regalia.games.ribauds import RIBAUDS
+
+    state = RIBAUDS.from_json({
+        "game": "ribauds", "current": 0, "phase": "act",
+        "court": ["K-", "A+", "Q-", "N-"], "hands": [["N", "K", "Q"], ["A", "A", "K"]],
+        "deck": ["K", "N"], "discard": [], "winner": None, "conspiracy": None, "options": {}})
+    state, _ = RIBAUDS.apply(state, RIBAUDS.action_from_text(state, "replace 2 N down"),
+                             random.Random(0))  # Player 1 knows the Chevalier put in C3
+    out = io.StringIO()
+    Console(file=out, width=120).print(screen.render(RIBAUDS.view(state, 0)))
+    cards, sides = out.getvalue().splitlines()[2:4]
+    assert "Chevalier (you remember)" in cards and "face down" not in cards
+    assert sides.split() == ["│", "face", "down", "face", "up", "face", "down", "face", "down", "│"]
 
 
 def test_ribauds_typed_as_on_screen():
@@ -400,3 +429,29 @@ def test_quit_without_save_tells_how_to_keep_a_game(tmp_path):
     assert "regalia play --load FILE" in text
     _, text = _play_ribauds(ACT_PHASE, [], save=tmp_path / "g.json")
     assert "--save FILE" not in text and "resume it with: regalia play --load" in text
+
+
+def test_regicide_header_shows_the_attack_left_after_the_shield():
+    """After Spades the header gives the attack that will be suffered (the engine's
+    effective attack, rules 1.8, 1.9) next to the printed one; without a shield, or against
+    a Spade enemy whose immunity blocks it, the printed attack alone."""
+    from regalia.cli.screens import regicide as screen
+
+    def header(enemy: str, table: list[list[str]]) -> str:
+        castle = [r + s for r in "JQK" for s in "CDHS" if r + s != enemy]
+        state = REGICIDE.from_json({
+            "game": "regicide", "players": 1, "current": 0, "phase": "play", "enemy": enemy,
+            "damage": 0, "immunity_cancelled": False, "table": table, "castle": castle,
+            "tavern": [], "discard": [], "hands": [["5H"]], "yielded": [False], "jesters": 2,
+            "preferences": [None], "options": {}})
+        out = io.StringIO()
+        Console(file=out, width=120).print(screen.render(REGICIDE.view(state, 0)))
+        return " ".join(out.getvalue().splitlines()[1:3])
+
+    shielded = header("JH", [["8S"]])
+    assert "attack 10 (2 after the shield)" in shielded and "shield 8" in shielded
+    assert "immune to Hearts" in shielded, "the immunity still shown, on the next line"
+    assert "attack 10 (0 after the shield)" in header("JH", [["7S"], ["9S"]])
+    for enemy, table in (("JH", [["4C"]]), ("JS", [["8S"]])):
+        line = header(enemy, table)
+        assert "attack 10   health 20" in line and "after the shield" not in line

@@ -38,7 +38,20 @@ def test_rules_1_8_a_short_discard_gives_its_total_and_the_attack():
 def test_rules_1_8_cards_are_not_discarded_in_step_1_and_no_phase_name_is_needed():
     e = refusal(state(2, hands=[["5H"], ["3C"]]), "discard 5H")
     assert e.code == "not_now" and e.params == {}
-    assert "play" in str(e)          # the English message still names the phase
+    assert "happens in Step 4, not in Step 1" in str(e)  # the step, in the rules' words
+    assert "phase" not in str(e)
+
+
+def test_refusals_of_another_step_name_it_in_the_rules_words():
+    s = state(2, enemy="JH", hands=[["2C", "3D", "9S"], ["4C"]], phase="suffer")
+    assert "cards are played in Step 1, not in Step 4;" in str(refusal(s, "play 2C"))
+    assert "yielding happens in Step 1, not in Step 4;" in str(refusal(s, "yield"))
+    chosen = state(3, hands=[["5H"], ["3C"], ["4D"]], table=[["X"]], phase="choose",
+                   immunity_cancelled=True)
+    for text in ("play 5H", "discard 5H", "yield"):
+        e = refusal(chosen, text)
+        assert e.code == "not_now" and "phase" not in str(e)
+        assert "not during the Jester's choice of who goes next;" in str(e)
 
 
 def test_rules_1_11_no_yield_in_solo():

@@ -971,3 +971,16 @@ def test_option_first_player(players):
     assert firsts == set(range(players))
     with pytest.raises(InvalidPosition, match="first_player"):
         G.new_game({"players": players, "first_player": players}, random.Random(0))
+
+
+def test_option_first_player_refusal_gives_the_seats_allowed():
+    """Seats count from 0 in the options (the terminal shows Player 1, 2...): a bad
+    ``first_player`` is told the range for the player count."""
+    for players, bad in ((3, 3), (4, -1), (2, "1")):
+        with pytest.raises(InvalidPosition) as e:
+            G.new_game({"players": players, "first_player": bad}, random.Random(0))
+        assert str(e.value) == (f"options.first_player: must be a seat number from 0 to "
+                                f"{players - 1} or null")
+    with pytest.raises(InvalidPosition) as e:
+        G.new_game({"players": 1, "first_player": 1}, random.Random(0))
+    assert str(e.value) == "options.first_player: must be 0 (the only seat) or null"

@@ -51,6 +51,50 @@ def test_create_table_refuses_bad_requests(client):
     assert client.post("/api/tables", json=[1, 2]).status_code == 400
 
 
+def test_options_the_server_refuses_are_not_listed_as_options():
+    """The server draws who starts: an unknown option's message lists only the options a
+    table may set (those of the lobby form), never ``first_player``."""
+    from dataclasses import fields
+
+    from regalia.games.regicide.state import Options as RegicideOptions
+    from regalia.games.ribauds.state import Options as RibaudsOptions
+    from regalia.server.gamekit import OPTIONS, options_problem
+
+    assert options_problem("regicide", {"solo_yeild": True}) == (
+        "options.solo_yeild: unknown option; the options are jester_choose_self, "
+        "minimal_discard, solo_yield")
+    assert options_problem("ribauds", {"replaced": "hand"}) == (
+        "options.replaced: unknown option; the options are replaced_card")
+    for game in ("regicide", "ribauds"):
+        assert options_problem(game, {"first_player": 0}) == (
+            "options.first_player: the server draws who starts")
+    assert options_problem("regicide", {"solo_yield": True, "minimal_discard": "yes"}) is None
+    assert options_problem("ribauds", {}) is None
+    # every engine option but first_player is offered
+    for game, options in (("regicide", RegicideOptions), ("ribauds", RibaudsOptions)):
+        assert {o["key"] for o in OPTIONS[game]} == {f.name for f in fields(options)} - {"first_player"}
+
+
+def test_create_table_with_a_misspelled_option_lists_only_the_options_allowed(client):
+    body = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}],
+            "options": {"solo_yeild": True}}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400
+    assert r.json()["error"] == ("options.solo_yeild: unknown option; the options are "
+                                 "jester_choose_self, minimal_discard, solo_yield")
+
+
+def test_create_table_without_seats_seats_people_and_ribauds_needs_no_player_count(client):
+    r = client.post("/api/tables", json={"game": "regicide", "players": 2})
+    assert r.status_code == 201, r.text
+    assert [s["kind"] for s in r.json()["seats"]] == ["human", "human"]
+    r = client.post("/api/tables", json={"game": "ribauds"})
+    assert r.status_code == 201, r.text
+    assert len(r.json()["seats"]) == 2
+    r = client.post("/api/tables", json={"game": "ribauds", "players": 3})
+    assert r.status_code == 400 and r.json()["error"] == "players: ribauds is for exactly 2 players"
+
+
 def test_unknown_table_is_404(client):
     assert client.get("/api/tables/nope").status_code == 404
     assert client.get("/api/tables/nope/replay").status_code == 404

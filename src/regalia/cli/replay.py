@@ -1,5 +1,6 @@
 """A saved game in the terminal (``regalia replay``): move by move at the keyboard, or the
-whole game in one listing when the output is not read by a person at a terminal.
+whole game at once (each move and the table after it) when the output is not read by a
+person at a terminal.
 
 ``ReplayScreen(record, seat)``: ``seat`` is whose eyes the game is shown through (0-based,
 as in the records), ``None`` for everything, every hand included.
@@ -10,7 +11,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from regalia.cli.screens import indented, screen_for
@@ -83,20 +83,14 @@ class ReplayScreen:
             self.console.print(self.screen.result(view))
 
     def print_all(self) -> None:
-        """The whole game in one listing: every move and its sentences, then the last table."""
+        """The whole game at once: a line on the record, then what stepping through it shows,
+        the deal and each move, each with its sentences and the table after it."""
         self.console.print(f"[bold]{self.record.game}[/bold] record: config "
                            f"{self.record.config}, seed {self.record.seed}, "
                            f"{count(self.last, 'move')}"
                            + (", played with hints (no medal)" if self.record.hints else ""))
-        for line in self.sentences(0):
-            self.console.print(indented(line))
-        moves = Table.grid(padding=(0, 1))
-        moves.add_column(justify="right", style="bold cyan")
-        moves.add_column()
-        for n in range(1, self.last + 1):
-            moves.add_row(f"{n}.", "\n".join(self.sentences(n)))
-        self.console.print(moves)
-        self.show(self.last)
+        for n in range(self.last + 1):
+            self.show(n)
 
     def step(self, read: Callable[[str], str]) -> None:
         """Move by move at the keyboard, from the deal: ``read(prompt)`` gives each answer

@@ -2,6 +2,8 @@
 and the communication its rules allow. No rule of play lives here.
 
 * ``games_info()``: names, player counts, rule options (for the lobby form) and bots.
+* ``options_problem(game, options)``: why a new table may not have these rule options by
+  their names (``first_player``, or one the server does not offer); the engine checks values.
 * Legal actions on the wire: ``legal_message(game, state)`` writes them out, except
   Regicide's Step 4 discards (up to 255 sets of a hand), sent as the hand and the total to
   reach; ``expand_discards`` (and the page's ``legal.js``) writes those out again: the one
@@ -41,6 +43,22 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
          "choices": ["hand", "discard"]},
     ],
 }
+
+
+def options_problem(game: str, options: dict[str, Any]) -> str | None:
+    """Why a new ``game`` table may not be created with the rule ``options`` (an object),
+    judged by their names only, or ``None``: ``first_player`` is refused (the server draws
+    who starts) and the other names must be among ``OPTIONS``, the ones the lobby offers
+    (which the message lists). The engine then checks the values."""
+    if "first_player" in options:
+        return "options.first_player: the server draws who starts"
+    names = sorted(o["key"] for o in OPTIONS.get(game, []))
+    for key in options:
+        if key not in names:
+            return (f"options.{str(key)[:40]}: unknown option; the options are "
+                    + (", ".join(names) or "none"))
+    return None
+
 
 PREFERRED_BOT = {"regicide": table_bot("regicide")}  # regalia.bots.base.TABLE_BOTS
 

@@ -329,14 +329,20 @@ class TableManager:
         if not isinstance(game, str) or game not in GAME_NAMES:
             raise Refusal("bad_request", f"game: choose one of {', '.join(GAME_NAMES)}")
         g = get_game(game)
+        if players is None and g.min_players == g.max_players:
+            players = g.min_players
         if type(players) is not int or not g.min_players <= players <= g.max_players:
-            raise Refusal("bad_request", f"players: {g.name} is for {g.min_players} to "
-                                         f"{g.max_players} players")
+            count = (f"exactly {g.min_players}" if g.min_players == g.max_players
+                     else f"{g.min_players} to {g.max_players}")
+            raise Refusal("bad_request", f"players: {g.name} is for {count} players")
         options = {} if options is None else options
         if not isinstance(options, dict) or "players" in options:
             raise Refusal("bad_request", "options: an object of rule options")
-        if "first_player" in options:
-            raise Refusal("bad_request", "options.first_player: the server draws who starts")
+        why = gamekit.options_problem(game, options)
+        if why:
+            raise Refusal("bad_request", why)
+        if seats is None:  # every seat for a person
+            seats = [{"kind": HUMAN}] * players
         if not isinstance(seats, list) or len(seats) != players:
             raise Refusal("bad_request", f"seats: give one entry per player ({players})")
         kinds: list[tuple[str, str | None]] = []

@@ -83,12 +83,21 @@ def render(view: dict[str, Any]) -> Panel:
     if view["enemy"]:
         enemy = Text("Enemy ")
         enemy.append_text(card_text(view["enemy"]))
-        enemy.append(f"   attack {view['attack']}   health {view['health']}   "
-                     f"damage {view['damage']}/{view['health']}   shield {view['shield']}   ")
+        attack = f"attack {view['attack']}"
+        if view["attack_after_shield"] < view["attack"]:
+            attack += f" ({view['attack_after_shield']} after the shield)"
+        enemy.append(f"   {attack}   health {view['health']}   "
+                     f"damage {view['damage']}/{view['health']}   shield {view['shield']}")
         if view["immune"]:
-            enemy.append(f"immune to {SUIT_NAME[view['enemy_suit']]}", style="yellow")
+            status = Text(f"immune to {SUIT_NAME[view['enemy_suit']]}", style="yellow")
         else:
-            enemy.append("immunity cancelled by a Jester", style="green")
+            status = Text("immunity cancelled by a Jester", style="green")
+        if enemy.cell_len + 3 + status.cell_len > FRAME_WIDTH - 4:  # wider than the frame
+            rows.append(enemy)
+            enemy = Text(" " * 6)  # the immunity on a line of its own, under the numbers
+        else:
+            enemy.append("   ")
+        enemy.append_text(status)
         rows.append(enemy)
     plays = [cards_text(p) for p in view["table"]]
     table_line = Text("Table: ")

@@ -58,7 +58,7 @@ def _card(letter: str | None, face_up: bool, known: bool) -> Text:
     t = Text(name(letter), style=STYLE.get(letter, ""))
     if not face_up:
         t.stylize("italic")
-        t.append(" (face down, you remember)", style="dim")
+        t.append(" (you remember)", style="dim")  # "face down" is on the line below
     return t
 
 

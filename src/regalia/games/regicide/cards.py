@@ -55,7 +55,8 @@ def parse_card(text: str) -> int:
         return _PARSE[t]
     except KeyError:
         raise CardError(
-            f"{text!r} is not a card: write rank A 2-9 T(or 10) J Q K then suit C D H S, or X"
+            f"{text!r} is not a card: write rank A 2-9 T(or 10) J Q K then suit C D H S, "
+            "or X for a Jester"
         ) from None
 
 

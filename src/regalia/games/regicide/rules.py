@@ -457,6 +457,13 @@ def new_game(config: dict[str, Any], rng: random.Random) -> State:
 
 # --------------------------------------------------------------------------- apply
 
+# Where the game is, in the rules' words, for a refusal of an action of another step:
+# "cards are played in Step 1, not in Step 4" (rules 1.4 to 1.10).
+_NOT_NOW = {PLAY: "not in Step 1", SUFFER: "not in Step 4",
+            CHOOSE: "not during the Jester's choice of who goes next",
+            WON: "and the game is over", LOST: "and the game is over"}
+
+
 def _refuse(s: State, action_text: str, why: str) -> IllegalAction:
     allowed = describe_allowed(s)
     return IllegalAction(f"{action_text} is refused: {why}; {allowed}")
@@ -517,7 +524,7 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
     elif kind == _YIELD_KIND:
         if phase != PLAY:
             raise _refuse(s, "yield",
-                          f"yielding happens in Step 1, not in phase {phase}").coded("not_now")
+                          f"yielding happens in Step 1, {_NOT_NOW[phase]}").coded("not_now")
         if not can_yield(s, p):
             why = ("no yielding in solo (rules 1.11, 3.R3)" if s.players == 1 else
                    "every other player yielded on their most recent turn (rules 1.11)")
@@ -590,7 +597,7 @@ def _refuse_play(s: State, action: int, hand: int) -> IllegalAction:
     arg = action & A.ARG_MASK
     if s.phase != PLAY:
         return _refuse(s, A.to_text(action),
-                       f"cards are played in Step 1, not in phase {s.phase}").coded("not_now")
+                       f"cards are played in Step 1, {_NOT_NOW[s.phase]}").coded("not_now")
     if arg == 0 or arg & ~hand:
         return _refuse(s, A.to_text(action), f"seat {s.current} does not hold "
                        + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(
@@ -604,7 +611,7 @@ def _refuse_discard(s: State, action: int, hand: int, d: int, total: int) -> Ill
     arg = action & A.ARG_MASK
     if s.phase != SUFFER:
         return _refuse(s, A.to_text(action), f"discarding to absorb the attack happens in "
-                       f"Step 4, not in phase {s.phase}").coded("not_now")
+                       f"Step 4, {_NOT_NOW[s.phase]}").coded("not_now")
     if arg == 0 or arg & ~hand:
         return _refuse(s, A.to_text(action), f"seat {s.current} does not hold "
                        + " ".join(mask_texts(arg & ~hand) or ["any card named"])).coded(

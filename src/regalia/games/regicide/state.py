@@ -31,9 +31,15 @@ class Options(RuleOptions):
 
     @classmethod
     def problem(cls, key: str, value: Any, players: int | None) -> str | None:
+        """Why ``value`` is not allowed for option ``key`` with ``players`` players (``None``:
+        not known yet), or ``None``; seats count from 0, as in the formats."""
         if key == "first_player":
             if value is not None and (type(value) is not int or value < 0
                                       or (players is not None and value >= players)):
+                if players == 1:
+                    return "must be 0 (the only seat) or null"
+                if players is not None:
+                    return f"must be a seat number from 0 to {players - 1} or null"
                 return "must be a seat number or null"
         elif type(value) is not bool:
             return "must be true or false"

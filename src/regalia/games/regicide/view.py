@@ -29,7 +29,8 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
 
     Keys: ``game``, ``seat``, ``players``, ``current``, ``phase``, ``enemy`` (card text or
     ``None``), ``enemy_suit``, ``attack``, ``health``, ``damage``, ``shield``, ``immune``
-    (the enemy's immunity is active), ``attack_to_absorb`` (in phase ``suffer``), ``table``
+    (the enemy's immunity is active), ``attack_after_shield`` (the attack the enemy would
+    deal now, rules 1.8), ``attack_to_absorb`` (the same, in phase ``suffer`` only), ``table``
     (plays, oldest first), ``castle`` (size) and ``castle_ranks`` (Jacks/Queens/Kings left),
     ``tavern`` (size), ``tavern_top`` (publicly known top cards, top first), ``discard``
     (size), ``discard_top``, ``hand`` (own cards, absent for spectators), ``hand_sizes``,
@@ -50,6 +51,7 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         "damage": s.damage,
         "shield": shield(s),
         "immune": s.enemy is not None and not s.cancelled,
+        "attack_after_shield": effective_attack(s),
         "attack_to_absorb": effective_attack(s) if s.phase == "suffer" else 0,
         "table": [[TEXT[c] for c in cards_of(m)] for m in s.table],
         "castle": len(s.castle),
