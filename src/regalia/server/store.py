@@ -10,7 +10,9 @@ The schema is created and upgraded by the Alembic migrations shipped in
 opens an older database. SQLite (the default) runs in WAL mode with ``synchronous=FULL``:
 a move that was acknowledged survives a ``kill -9`` and a power cut.
 
-The ``Store`` methods are blocking; the server calls them from a worker thread.
+The ``Store`` methods are blocking; the server calls them from a worker thread, except
+its writes to an SQLite file, which it first tries on its event loop without waiting for
+any lock (``Store.at_once``).
 """
 
 from __future__ import annotations
