@@ -97,6 +97,62 @@ def test_eval_command_for_ribauds_pairs(tmp_path):
     assert all(p["games"] == 4 for p in report["results"])
 
 
+def test_reports_of_parts_merge_into_the_report_of_the_whole(tmp_path):
+    def part(name, *args):
+        out = tmp_path / name
+        r = runner.invoke(app, ["eval", *args, "--no-progress", "--out", str(out)])
+        assert r.exit_code == 0, r.output
+        return out
+
+    a = part("a.json", "--players", "1,2", "--bot", "heuristic", "--deals", "3")
+    b = part("b.json", "--players", "1,2", "--bot", "heuristic", "--deals", "2", "--offset", "3")
+    out = tmp_path / "m.json"
+    r = runner.invoke(app, ["eval", "--merge", str(b), "--merge", str(a), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    merged, parts = json.loads(out.read_text()), [json.loads(f.read_text()) for f in (a, b)]
+    assert (merged["deals"], merged["offset"]) == (5, 0) and "win %" in r.output
+    for n in ("1", "2"):
+        res = merged["results"][n]
+        games = [g for g in merged["games"] if str(g["players"]) == n]
+        assert sorted(g["seed"] for g in games) == sorted(D.load_deals("regicide", int(n))[:5])
+        assert res["games"] == 5
+        assert res["wins"] == sum(p["results"][n]["wins"] for p in parts)
+        assert res["decisions"] == sum(p["results"][n]["decisions"] for p in parts)
+        assert res["enemies_defeated"] == [x + y for x, y in zip(
+            *(p["results"][n]["enemies_defeated"] for p in parts))]
+        mean = sum(p["results"][n]["decision_time_mean"] * p["results"][n]["decisions"]
+                   for p in parts) / res["decisions"]
+        assert math.isclose(res["decision_time_mean"], mean, rel_tol=1e-9)
+        assert res["decision_time_p95"] == max(p["results"][n]["decision_time_p95"] for p in parts)
+    # each deal once, one bot, one budget: otherwise refused with the reason
+    again = part("c.json", "--players", "1,2", "--bot", "heuristic", "--deals", "2", "--offset", "2")
+    r = runner.invoke(app, ["eval", "--merge", str(a), "--merge", str(again)])
+    assert r.exit_code == 2 and "hold the same deals" in r.output
+    other = part("d.json", "--players", "1,2", "--bot", "random", "--deals", "1", "--offset", "9")
+    r = runner.invoke(app, ["eval", "--merge", str(a), "--merge", str(other)])
+    assert r.exit_code == 2 and "'bot'" in r.output
+    r = runner.invoke(app, ["eval", "--merge", str(a), "--merge", str(tmp_path / "no.json")])
+    assert r.exit_code == 2
+
+
+def test_ribauds_reports_of_parts_merge(tmp_path):
+    outs = []
+    for k in range(2):
+        outs.append(tmp_path / f"r{k}.json")
+        r = runner.invoke(app, ["eval", "--game", "ribauds", "--bot", "heuristic", "--opponent",
+                                "random", "--deals", "1", "--offset", str(k), "--no-progress",
+                                "--out", str(outs[-1])])
+        assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["eval", "--merge", str(outs[0]), "--merge", str(outs[1]),
+                            "--out", str(tmp_path / "m.json")])
+    assert r.exit_code == 0, r.output
+    merged = json.loads((tmp_path / "m.json").read_text())
+    parts = [json.loads(o.read_text())["results"][0] for o in outs]
+    (res,) = merged["results"]
+    assert res["games"] == 4 and res["wins"] == parts[0]["wins"] + parts[1]["wins"]
+    assert res["by_seat"]["a_first_seat"]["games"] == 2
+
+
 def test_eval_command_refuses_an_unknown_bot():
     r = runner.invoke(app, ["eval", "--bot", "nobody", "--deals", "1", "--no-progress"])
     assert r.exit_code == 2

@@ -352,16 +352,22 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
           deal_file: Optional[Path] = typer.Option(None, help="deal set file (default: the published one)"),
           out: Optional[Path] = typer.Option(None, help="write the report as JSON here"),
           chart: Optional[Path] = typer.Option(None, help="write a PNG chart here"),
-          progress: bool = typer.Option(True, help="show a progress bar")) -> None:
+          progress: bool = typer.Option(True, help="show a progress bar"),
+          merge: Optional[list[Path]] = typer.Option(None, help="instead of playing: merge these reports (--out files of parts of one evaluation, e.g. run with --offset); give it once per file")) -> None:
     """Play bots on the published benchmark deals and report win rates."""
     from regalia.sim import evaluate, report
 
     bot = bot or SEARCH_BOT.get(game.lower(), "")
     try:
-        counts = [int(p) for p in players.split(",") if p.strip()]
-        rep = report.run_eval(game.lower(), counts, bot, [o.strip() for o in opponent.split(",") if o.strip()],
-                              deals, offset, workers, ray, budget, iterations,
-                              str(deal_file) if deal_file else None, progress)
+        if merge:
+            rep = report.merge_reports([json.loads(Path(f).read_text()) for f in merge])
+            rep["command"] = "regalia eval " + " ".join(f"--merge {f}" for f in merge)
+        else:
+            counts = [int(p) for p in players.split(",") if p.strip()]
+            rep = report.run_eval(game.lower(), counts, bot,
+                                  [o.strip() for o in opponent.split(",") if o.strip()],
+                                  deals, offset, workers, ray, budget, iterations,
+                                  str(deal_file) if deal_file else None, progress)
     except (KeyError, ValueError, OSError) as e:
         _fail(e.args[0] if e.args else str(e))
     if out:

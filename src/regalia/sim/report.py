@@ -100,11 +100,74 @@ def run_eval(game: str, players: list[int], bot: str, opponents: list[str], deal
         report["opponents"] = opponents
         report["results"] = []
         for opp in opponents:
-            rs = [r for r in results if set(r["bots"]) == {bot, opp} or r["bots"] == [bot, bot]]
-            rs = [r for r in rs if opp in r["bots"]]
-            report["results"].append(E.summarize_ribauds(rs, bot, opp))
+            report["results"].append(E.summarize_ribauds(_pair(results, bot, opp), bot, opp))
         report["games"] = [{k: v for k, v in r.items() if k != "times"} for r in results]
     return report
+
+
+def merge_reports(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One report from the reports of parts of one evaluation (e.g. run with ``--offset``
+    over several sessions): the same game, bot, opponents, budget, iterations and player
+    counts, deal ranges that do not overlap. The results are worked out again from the
+    games. The parts keep no single decision's time, so of the decision times the mean is
+    the parts' means weighted by decisions (Regicide) or by games (Ribauds), the 95th
+    percentile the highest of the parts' and the maximum the parts' maximum. ``parts``: at least one report (see
+    the module doc); adds ``"parts"``: each part's ``offset``, ``deals``, ``command`` and
+    ``wall_seconds``. Raises ``ValueError`` saying which parts disagree."""
+    if not parts:
+        raise ValueError("give the reports to merge")
+    for k, p in enumerate(parts, 1):
+        if not isinstance(p, dict) or p.get("format") != "regalia-eval/1":
+            raise ValueError(f"report {k} is not a report of regalia eval (regalia-eval/1)")
+    first = parts[0]
+    keys = ("game", "bot", "budget", "iterations", "opponents")
+    for k, p in enumerate(parts[1:], 2):
+        for key in keys:
+            if p.get(key) != first.get(key):
+                raise ValueError(f"report {k} differs from report 1 in {key!r}: "
+                                 f"{p.get(key)!r} against {first.get(key)!r}")
+        if first["game"] == "regicide" and set(p["results"]) != set(first["results"]):
+            raise ValueError(f"report {k} has other player counts than report 1")
+    ranges = sorted((p["offset"], p["offset"] + p["deals"], k) for k, p in enumerate(parts, 1))
+    for (_, end, a), (start, _, b) in zip(ranges, ranges[1:]):
+        if start < end:
+            raise ValueError(f"reports {a} and {b} hold the same deals (from {start} to "
+                             f"{end - 1}): each deal must be counted once")
+    games = [g for p in parts for g in p["games"]]
+    merged = {**first, "deals": sum(p["deals"] for p in parts), "offset": ranges[0][0],
+              "wall_seconds": sum(p["wall_seconds"] for p in parts),
+              "command": f"merged from {len(parts)} reports",
+              "parts": [{k: p[k] for k in ("offset", "deals", "command", "wall_seconds")}
+                        for p in parts],
+              "games": games}
+    if first["game"] == "regicide":
+        merged["results"] = {}
+        for n in first["results"]:
+            gs = [dict(g, times=[]) for g in games if str(g["players"]) == n]
+            r = E.summarize_regicide(gs)
+            decisions = sum(g["decisions"] for g in gs)
+            r["decisions"] = decisions
+            r["decision_time_mean"] = (sum(g["time_mean"] * g["decisions"] for g in gs)
+                                       / decisions) if decisions else 0.0
+            r["decision_time_p95"] = max(p["results"][n]["decision_time_p95"] for p in parts)
+            r["decision_time_max"] = max(p["results"][n]["decision_time_max"] for p in parts)
+            merged["results"][n] = r
+    else:
+        merged["results"] = []
+        for i, opp in enumerate(first["opponents"]):
+            gs = [dict(g, times=[[], []]) for g in _pair(games, first["bot"], opp)]
+            r = E.summarize_ribauds(gs, first["bot"], opp)
+            rs = [p["results"][i] for p in parts]
+            for key in ("decision_time_mean", "opponent_decision_time_mean"):
+                r[key] = sum(x[key] * x["games"] for x in rs) / max(1, r["games"])
+            r["decision_time_p95"] = max(x["decision_time_p95"] for x in rs)
+            merged["results"].append(r)
+    return merged
+
+
+def _pair(games: list[dict[str, Any]], bot: str, opp: str) -> list[dict[str, Any]]:
+    """The Ribauds games of ``bot`` against ``opp`` (either seat order)."""
+    return [g for g in games if set(g["bots"]) == {bot, opp}]
 
 
 def print_report(report: dict[str, Any], console=None) -> None:
