@@ -134,7 +134,7 @@ function arena(v, C, moved = {}) {
       el("div", { class: "enemy-card" + (moved.enemy ? " enter" : "") }, regicideCard(v.enemy, { big: true })),
       el("div", { class: "enemy-stats" },
         el("div", { class: "enemy-name" }, cardName(v.enemy)),
-        stat("sword", t("regicide.attack"), v.shield ? `${v.attack} − ${v.shield} = ${Math.max(0, v.attack - v.shield)}` : String(v.attack), "attack"),
+        stat("sword", t("regicide.attack"), v.shield ? `${v.attack} − ${v.shield} = ${v.attack_after_shield}` : String(v.attack), "attack"),
         el("div", { class: "health" },
           stat("heart", t("regicide.health"), `${left} / ${v.health}`, "health"),
           el("div", { class: "bar" }, barFill(pct, moved.barFrom)),
