@@ -105,3 +105,32 @@ def test_writes_are_done_on_the_event_loop_unless_the_database_is_busy(db_url):
         assert p.state_at(2)["ply"] == 2  # stored once the lock was released
         assert [mv[0] for mv in m.store.load_table(d["id"]).moves] == [0, 1]
         assert m.store.load_table(d["id"]).seats[0].claimed
+
+
+def test_a_slow_write_on_the_event_loop_sends_the_writes_to_the_thread_and_checkpoints_run_there(
+        db_url, monkeypatch, caplog):
+    """A write on the loop slower than SLOW_WRITE (a stalled disk) sends the next writes to
+    the database thread, where the write timeout applies; the write-ahead log is copied
+    back on that thread every CHECKPOINT_EVERY writes on the loop."""
+    from regalia.server import manager as M
+
+    monkeypatch.setattr(M, "CHECKPOINT_EVERY", 1)
+    with running_app(db_url) as c:
+        m = c.app.state.manager
+        on_thread = []
+        real_db = m.db
+
+        async def watching(fn, *args):
+            on_thread.append(getattr(fn, "func", fn).__name__)
+            return await real_db(fn, *args)
+        m.db = watching
+        d = new_table(c, "regicide", ["human"])
+        p = join(c, d, 0)
+        time.sleep(0.2)  # the table was stored on the loop, then a checkpoint on the thread
+        assert on_thread == ["checkpoint"]
+        monkeypatch.setattr(M, "SLOW_WRITE", -1.0)  # every write is now "slow"
+        p.act(p.state["legal"][0])
+        assert p.state_at(1)["ply"] == 1 and "append_moves" not in on_thread  # on the loop...
+        assert "writes go to the database thread" in caplog.text
+        p.act(p.state["legal"][0])
+        assert p.state_at(2)["ply"] == 2 and "append_moves" in on_thread  # ...then not

@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import text
 
-from regalia.server.store import (Conflict, NotAtOnce, Store, current_revision, make_engine,
-                                  migrate)
+from regalia.server.store import (Conflict, NotAtOnce, Store, current_revision, in_memory,
+                                  make_engine, migrate)
 
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
@@ -115,8 +115,15 @@ def test_writes_at_once_never_wait_for_a_lock_and_store_nothing_when_they_cannot
     other.close()
     assert s.at_once(s.append_moves, [(t2, 0, 0, "yield", True)]) == [None]
     assert s.load_table(t2).status == "finished" and s.load_table(t2).seats[0].name is None
+    with s.nowait_engine.connect() as conn:  # at_once leaves the log to checkpoint
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+    with s.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+    s.checkpoint()
     s.close()
-    assert not Store("sqlite://").can_write_at_once  # one database per connection
+    for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file::memory:?uri=true"):
+        assert in_memory(url) and not Store(url).can_write_at_once  # one per connection
+    assert not in_memory(db_url)
 
 
 def test_a_seat_changes_only_when_it_still_holds_the_expected_values(db_url):

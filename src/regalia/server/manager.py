@@ -12,9 +12,14 @@ and unloaded again when idle, abandoned ones expired, every durable write bounde
 * Writes: moves of all tables are stored together (group commit); a write the database
   cannot take within ``write_timeout`` seconds is refused (``Refusal("storage")``) and
   nothing is applied. ``store_error`` holds the last failure until a write succeeds.
-  On SQLite the writes are done on the event loop itself, without waiting for any lock
-  (``Store.at_once``), and go to the database thread only when another writer holds the
-  lock; the reads always go there.
+  On SQLite the writes are done on the event loop itself, without waiting for a lock
+  (``Store.at_once``), and go to the database thread when another writer holds the lock;
+  the reads go there (a new table is read back in the call that creates it). The copying
+  of the write-ahead log into the database (``Store.checkpoint``) runs on that thread
+  after every ``CHECKPOINT_EVERY`` writes. A write on the loop that takes longer than
+  ``SLOW_WRITE`` seconds (a stalled disk: nothing else runs meanwhile, and the write
+  timeout cannot cut it short) sends the writes to the thread for ``SLOW_WRITE_PAUSE``
+  seconds, where the write timeout applies again.
 * Many replicas (``redis_url``): ``cluster.Cluster`` links this server to the others; the
   tables with bots or clocks are loaded by whichever replica takes their lease (instead of
   all at start), and a table loaded here takes its lease when it is free.
@@ -56,6 +61,9 @@ JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
 ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.sim.analyse)
 ANALYSES_KEPT = 256    # finished analyses kept in memory, the oldest forgotten first
 MOVE_TIMES_KEPT = 10_000  # the latest moves whose times /healthz summarises
+CHECKPOINT_EVERY = 200  # SQLite writes on the event loop between two checkpoints
+SLOW_WRITE = 0.25  # seconds: a write on the event loop this long means a stalled disk...
+SLOW_WRITE_PAUSE = 30.0  # ...and the writes go to the database thread for this long
 
 
 def latency_summary(seconds: Iterable[float]) -> dict[str, Any]:
@@ -82,7 +90,8 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
         self._missed: set[str] = set()  # tables that had another replica's event while loading
-        # One writer thread for SQLite (a single-writer database); a few for a server.
+        # One database thread for SQLite (a single-writer database: the event loop writes
+        # too, see _write_now); a few for a server.
         workers = 1 if store.engine.dialect.name == "sqlite" else 4
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regalia-db")
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
@@ -103,6 +112,9 @@ class TableManager:
         # how long the latest moves took here, from their submission to their broadcast
         self.move_seconds: deque[float] = deque(maxlen=MOVE_TIMES_KEPT)
         self.store_error: str | None = None
+        self._at_once_writes = 0  # SQLite writes on the event loop since the last checkpoint
+        self._at_once_after = 0.0  # monotonic time before which writes go to the thread
+        self._checkpoint: asyncio.Task | None = None
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._pending_event = asyncio.Event()
         self._writer: asyncio.Task | None = None
@@ -115,13 +127,41 @@ class TableManager:
 
     async def _write_now(self, fn: Callable[..., Any], *args: Any) -> Any:
         """The store's write ``fn(*args)``: on SQLite here and now when no other writer holds
-        the lock (``Store.at_once``), otherwise on the database thread."""
-        if self.store.can_write_at_once:
+        the lock (``Store.at_once``), otherwise on the database thread (see the module doc
+        for the checkpoints and a stalled disk)."""
+        if self.store.can_write_at_once and time.monotonic() >= self._at_once_after:
+            started = time.monotonic()
             try:
-                return self.store.at_once(fn, *args)
+                result = self.store.at_once(fn, *args)
             except NotAtOnce:
                 pass
+            else:
+                self._at_once_writes += 1
+                if self._at_once_writes >= CHECKPOINT_EVERY:
+                    self._start_checkpoint()
+                return result
+            finally:
+                took = time.monotonic() - started
+                if took > SLOW_WRITE:
+                    self._at_once_after = time.monotonic() + SLOW_WRITE_PAUSE
+                    log.warning("a database write took %.0f ms on the event loop: writes go "
+                                "to the database thread for %.0f s", took * 1000,
+                                SLOW_WRITE_PAUSE)
         return await self.db(fn, *args)
+
+    def _start_checkpoint(self) -> None:
+        """Copy the write-ahead log back on the database thread (one at a time; a failure
+        is logged and tried again after the next writes)."""
+        if self._checkpoint is not None and not self._checkpoint.done():
+            return
+        self._at_once_writes = 0
+
+        def done(task: asyncio.Task) -> None:
+            if not task.cancelled() and task.exception() is not None:
+                log.error("copying the database's write-ahead log failed: %s",
+                          reason(task.exception()))
+        self._checkpoint = asyncio.get_running_loop().create_task(self.db(self.store.checkpoint))
+        self._checkpoint.add_done_callback(done)
 
     async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
         """A durable write other than a move (``fn(*args)``: one transaction of the store);
@@ -221,6 +261,8 @@ class TableManager:
                 await self._writer
             except (asyncio.CancelledError, Exception):
                 pass
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)  # logged already
         await asyncio.to_thread(self.bots.close)
         await asyncio.to_thread(self.analysis_pool.close)
         self.executor.shutdown(wait=True)

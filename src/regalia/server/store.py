@@ -22,7 +22,7 @@ import secrets
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -43,7 +43,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -243,10 +243,19 @@ class NewSeat:
     token_hash: str | None = None
 
 
-def make_engine(url: str, wait: float = 5.0) -> Engine:
+def in_memory(url: str) -> bool:
+    """Whether ``url`` is an in-memory SQLite database (one per connection)."""
+    u = make_url(url)
+    return (u.get_backend_name() == "sqlite"
+            and (not u.database or ":memory:" in u.database or "mode=memory" in str(u)))
+
+
+def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True) -> Engine:
     """An engine for ``url``; SQLite gets WAL, ``synchronous=FULL``, foreign keys and a busy
     timeout on every connection. A write waits at most ``wait`` seconds for a lock held by
-    someone else (SQLite's busy timeout, PostgreSQL's ``lock_timeout``) and then fails."""
+    someone else (SQLite's busy timeout, PostgreSQL's ``lock_timeout``) and then fails.
+    ``checkpoints=False``: SQLite's commits never copy the write-ahead log back into the
+    database (someone else calls ``Store.checkpoint``)."""
     kwargs: dict[str, Any] = {}
     ms = max(1, int(wait * 1000))
     if url.startswith("sqlite"):
@@ -256,7 +265,7 @@ def make_engine(url: str, wait: float = 5.0) -> Engine:
         kwargs["pool_timeout"] = wait
     engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        memory = url in ("sqlite://", "sqlite:///:memory:")
+        memory = in_memory(url)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised through SQLite
@@ -266,6 +275,8 @@ def make_engine(url: str, wait: float = 5.0) -> Engine:
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute(f"PRAGMA busy_timeout={ms}")
+            if not checkpoints:
+                cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
     return engine
 
@@ -295,26 +306,40 @@ def current_revision(engine: Engine) -> str | None:
 
 
 class Store:
-    """The blocking database API of the server (one instance per database).
-    ``round_trips``: the statements, commits and rollbacks sent to the database so far."""
+    """The blocking database API of the server (one instance per database)."""
 
     def __init__(self, url: str = DEFAULT_DATABASE_URL, *, upgrade: bool = True,
                  wait: float = 5.0) -> None:
         self.url = url
         self.engine = make_engine(url, wait)
-        # SQLite in a file: a second engine on it whose writes never wait for a lock, for
-        # ``at_once`` (an in-memory database is one per connection: none)
-        self.nowait_engine = (make_engine(url, 0.0) if self.engine.dialect.name == "sqlite"
-                              and url not in ("sqlite://", "sqlite:///:memory:") else None)
-        self.round_trips = 0
-        for engine in [e for e in (self.engine, self.nowait_engine) if e is not None]:
-            for name in ("before_cursor_execute", "commit", "rollback"):
-                event.listen(engine, name, self._count)
+        # SQLite in a file: a second engine on it whose writes never wait for a lock and
+        # never copy the write-ahead log back (``checkpoint`` does), for ``at_once`` (an
+        # in-memory database is one per connection: none)
+        self.nowait_engine = (make_engine(url, 0.0, checkpoints=False)
+                              if self.engine.dialect.name == "sqlite" and not in_memory(url)
+                              else None)
+        self._trips = [0, 0]  # per engine: each is used by one thread at a time
+        for k, engine in enumerate((self.engine, self.nowait_engine)):
+            for name in ("before_cursor_execute", "commit", "rollback") if engine else ():
+                event.listen(engine, name, partial(self._count, k))
         if upgrade:
             migrate(self.engine)
 
-    def _count(self, *_: Any) -> None:
-        self.round_trips += 1
+    def _count(self, k: int, *_: Any) -> None:
+        self._trips[k] += 1
+
+    @property
+    def round_trips(self) -> int:
+        """The statements, commits and rollbacks sent to the database so far."""
+        return sum(self._trips)
+
+    def checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log back into the database where no reader needs it
+        (a passive checkpoint: it waits for no one); nothing on other databases. The writes
+        of ``at_once`` leave this to the caller, off the event loop."""
+        if self.engine.dialect.name == "sqlite":
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _engine(self) -> Engine:
         """The engine of this call: the one that does not wait for locks inside ``at_once``."""
@@ -327,12 +352,14 @@ class Store:
         return self.nowait_engine is not None
 
     def at_once(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)``, a call of this store, done without waiting for any lock (SQLite
-        files only). Raises ``NotAtOnce``, with nothing stored, when it cannot be done at
-        once (another writer holds the database's lock; see ``append_moves`` for moves);
-        ``fn`` must therefore write in one transaction. Quick enough for the server's event
-        loop to call itself: it spares the trip to the database thread, whose hand-overs of
-        the interpreter lock with a busy event loop made most of a move's latency tail."""
+        """``fn(*args)``, a call of this store, done without waiting for a lock held by
+        someone else (at most ~1 ms; SQLite files only) and without copying the write-ahead
+        log back (``checkpoint``). Raises ``NotAtOnce``, with nothing stored, when it cannot
+        be done at once (another writer holds the database's lock; see ``append_moves``
+        for moves); ``fn`` must therefore write in one transaction. Its time is then the
+        statements' and the commit's disk sync: the server's event loop calls it itself,
+        sparing the trip to the database thread, whose hand-overs of the interpreter lock
+        with a busy event loop made most of a move's latency tail."""
         token = _AT_ONCE.set(True)
         try:
             return fn(*args)
@@ -512,8 +539,9 @@ class Store:
     def append_moves(self, moves: list[tuple]) -> list[Exception | None]:
         """Store several moves (of different tables) in one transaction: one durable write
         for all (group commit). Returns, per move, ``None`` (stored) or the exception that
-        refused it; if the batch fails as a whole, each move is retried on its own (inside
-        ``at_once``: ``NotAtOnce`` instead, nothing stored). A move is ``(table_id, ply,
+        refused it; if the batch is refused as a whole (a ply taken, a seat handed over),
+        each move is retried on its own (inside ``at_once``: ``NotAtOnce`` instead, nothing
+        stored). A move is ``(table_id, ply,
         seat, action, finished[, clock_state[, human]])`` (as ``append_move``'s
         arguments)."""
         if len(moves) > 1:
