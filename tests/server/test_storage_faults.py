@@ -6,6 +6,7 @@ seconds with nothing applied; ``/healthz`` reports the store."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 
 import pytest
@@ -134,3 +135,33 @@ def test_a_slow_write_on_the_event_loop_sends_the_writes_to_the_thread_and_check
         assert "writes go to the database thread" in caplog.text
         p.act(p.state["legal"][0])
         assert p.state_at(2)["ply"] == 2 and "append_moves" in on_thread  # ...then not
+
+
+def test_a_write_refused_at_the_timeout_is_not_stored_later(db_url):
+    """Writes waiting for another process's lock give up at the write timeout and are then
+    not stored, even the one queued behind another when the lock is released soon after
+    ("nothing was saved" is true)."""
+    with running_app(db_url, write_timeout=1.0) as c:
+        d = new_table(c, "ribauds", ["human", "human"])
+        peers = [join(c, d, 0), join(c, d, 1)]
+        store = c.app.state.manager.store
+        taken = threading.Event()
+
+        def hold_the_lock_a_while():
+            with Locked(db_url):
+                taken.set()
+                time.sleep(1.3)  # after the timeout, before a queued write's usual wait ends
+        holder = threading.Thread(target=hold_the_lock_a_while)
+        holder.start()
+        taken.wait(5)
+        for k, p in enumerate(peers):  # two writes: the second waits behind the first
+            p.send({"type": "chat", "text": f"hello {k}"})
+        for p in peers:
+            err = p.recv_until(lambda m: m["type"] == "error", timeout=5)
+            assert err["code"] == "storage" and "nothing was saved" in err["message"], err
+        holder.join(5)
+        time.sleep(1.0)  # the lock is gone; anything still under way has landed
+        assert store.load_table(d["id"]).messages == []
+        peers[0].send({"type": "chat", "text": "hello again"})  # the database works again
+        said = peers[1].recv_until(lambda m: m["type"] == "talk", timeout=5)
+        assert said["text"] == "hello again"

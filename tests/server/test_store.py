@@ -10,9 +10,10 @@ from datetime import datetime, timezone
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 
-from regalia.server.store import (Conflict, NotAtOnce, Store, current_revision, in_memory,
-                                  make_engine, migrate)
+from regalia.server.store import (Conflict, NotAtOnce, Store, TooLate, current_revision,
+                                  in_memory, make_engine, migrate)
 
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
@@ -120,6 +121,20 @@ def test_writes_at_once_never_wait_for_a_lock_and_store_nothing_when_they_cannot
     with s.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
     s.checkpoint()
+    # a write on a deadline: not started after it, and waiting for a lock only until it
+    with pytest.raises(TooLate):
+        s.before(time.monotonic() - 1, s.update_seat, t2, 0, None, None)
+    other = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    t0 = time.monotonic()
+    with pytest.raises(OperationalError):
+        s.before(time.monotonic() + 0.3, lambda: s.update_seat(t2, 0, name="Bo"))
+    assert 0.2 < time.monotonic() - t0 < 1.5  # not the usual 5 s
+    other.execute("ROLLBACK")
+    other.close()
+    with s.engine.connect() as conn:  # the connection waits as usual again
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+    assert s.before(time.monotonic() + 5, s.load_table, t2).seats[0].name is None
     s.close()
     for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file::memory:?uri=true"):
         assert in_memory(url) and not Store(url).can_write_at_once  # one per connection

@@ -49,7 +49,7 @@ from regalia.server.cluster import Cluster
 from regalia.server.ratelimits import RateLimits, SharedRateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
 from regalia.server.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, NotAtOnce, Store,
-                                   TableData, now, reason)
+                                   TableData, TooLate, now, reason)
 from regalia.server.refusal import Refusal
 from regalia.server.tables import Table
 
@@ -64,6 +64,13 @@ MOVE_TIMES_KEPT = 10_000  # the latest moves whose times /healthz summarises
 CHECKPOINT_EVERY = 200  # SQLite writes on the event loop between two checkpoints
 SLOW_WRITE = 0.25  # seconds: a write on the event loop this long means a stalled disk...
 SLOW_WRITE_PAUSE = 30.0  # ...and the writes go to the database thread for this long
+LATE_ANSWER = 1.0  # seconds a write already under way at its deadline is waited for
+
+
+def _consume(task: asyncio.Future) -> None:
+    """Retrieve a finished write's exception (it was answered or logged already)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def latency_summary(seconds: Iterable[float]) -> dict[str, Any]:
@@ -125,10 +132,12 @@ class TableManager:
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
 
-    async def _write_now(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _write_now(self, fn: Callable[..., Any], *args: Any,
+                         deadline: float | None = None) -> Any:
         """The store's write ``fn(*args)``: on SQLite here and now when no other writer holds
         the lock (``Store.at_once``), otherwise on the database thread (see the module doc
-        for the checkpoints and a stalled disk)."""
+        for the checkpoints and a stalled disk), there started and waiting for a lock only
+        until ``deadline`` when one is given (``Store.before``)."""
         if self.store.can_write_at_once and time.monotonic() >= self._at_once_after:
             started = time.monotonic()
             try:
@@ -147,6 +156,8 @@ class TableManager:
                     log.warning("a database write took %.0f ms on the event loop: writes go "
                                 "to the database thread for %.0f s", took * 1000,
                                 SLOW_WRITE_PAUSE)
+        if deadline is not None:
+            return await self.db(self.store.before, deadline, fn, *args)
         return await self.db(fn, *args)
 
     def _start_checkpoint(self) -> None:
@@ -166,11 +177,23 @@ class TableManager:
     async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
         """A durable write other than a move (``fn(*args)``: one transaction of the store);
         raises ``Refusal("storage")`` when the database refuses it or does not answer within
-        ``write_timeout`` seconds."""
+        ``write_timeout`` seconds. A write that cannot start, or get the lock, by then is
+        not done; one already committing is waited for up to ``LATE_ANSWER`` seconds more,
+        so that "nothing was saved" is only said when it is so."""
+        timeout = self.settings.write_timeout
+        job = asyncio.ensure_future(self._write_now(fn, *args,
+                                                    deadline=time.monotonic() + timeout))
+        job.add_done_callback(_consume)  # an answer that comes after the refusal
         try:
-            result = await asyncio.wait_for(self._write_now(fn, *args),
-                                            self.settings.write_timeout)
-        except asyncio.TimeoutError:
+            try:
+                result = await asyncio.wait_for(asyncio.shield(job), timeout)
+            except asyncio.TimeoutError:  # the write's own answer is near (Store.before)
+                result = await asyncio.wait_for(asyncio.shield(job), LATE_ANSWER)
+        except asyncio.TimeoutError:  # a stalled disk: the write may still land
+            self._failed("no answer within the write timeout")
+            raise Refusal("storage", "the server's database did not answer in time; the "
+                                     "change may not have been saved: reload to see") from None
+        except TooLate:
             self._failed("no answer within the write timeout")
             raise Refusal("storage", "the server's database did not answer in time; "
                                      "nothing was saved: try again later") from None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -186,6 +187,14 @@ class NotAtOnce(Exception):
     """``Store.at_once``: the call cannot be done without waiting; nothing was stored."""
 
 
+# Inside ``Store.before``: the time.monotonic() after which SQLite waits for no lock.
+_DEADLINE: ContextVar[float | None] = ContextVar("regalia_store_deadline", default=None)
+
+
+class TooLate(Exception):
+    """``Store.before``: the deadline passed before the call could start; nothing was done."""
+
+
 class Conflict(Exception):
     """The move's ply is already taken: someone else's move was stored first."""
 
@@ -318,6 +327,10 @@ class Store:
         self.nowait_engine = (make_engine(url, 0.0, checkpoints=False)
                               if self.engine.dialect.name == "sqlite" and not in_memory(url)
                               else None)
+        if self.nowait_engine is not None:  # SQLite: Store.before's deadline bounds the wait
+            event.listen(self.engine, "checkout", self._wait_until_deadline)
+            event.listen(self.engine, "checkin", self._wait_as_usual)
+            self._usual_wait_ms = max(1, int(wait * 1000))
         self._trips = [0, 0]  # per engine: each is used by one thread at a time
         for k, engine in enumerate((self.engine, self.nowait_engine)):
             for name in ("before_cursor_execute", "commit", "rollback") if engine else ():
@@ -332,6 +345,32 @@ class Store:
     def round_trips(self) -> int:
         """The statements, commits and rollbacks sent to the database so far."""
         return sum(self._trips)
+
+    def before(self, deadline: float, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)``, a call of this store, started only before ``deadline`` (a
+        ``time.monotonic()`` value) and, on SQLite, waiting for another writer's lock no
+        longer than until then. Raises ``TooLate``, nothing done, when it is already past;
+        a lock still held at the deadline makes ``fn`` fail as it does after its usual wait.
+        So a caller that gives up at the deadline can wait for this call's answer, which
+        comes at most one statement and one commit later."""
+        if time.monotonic() >= deadline:
+            raise TooLate("the deadline passed before the write could start")
+        token = _DEADLINE.set(deadline)
+        try:
+            return fn(*args)
+        finally:
+            _DEADLINE.reset(token)
+
+    def _wait_until_deadline(self, dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        deadline = _DEADLINE.get()
+        if deadline is not None:
+            ms = max(1, int((deadline - time.monotonic()) * 1000))
+            dbapi_conn.execute(f"PRAGMA busy_timeout={ms}")
+            record.info["regalia_wait"] = True
+
+    def _wait_as_usual(self, dbapi_conn: Any, record: Any) -> None:
+        if record.info.pop("regalia_wait", False) and dbapi_conn is not None:
+            dbapi_conn.execute(f"PRAGMA busy_timeout={self._usual_wait_ms}")
 
     def checkpoint(self) -> None:
         """SQLite: copy the write-ahead log back into the database where no reader needs it
