@@ -580,9 +580,8 @@ class Store:
         for all (group commit). Returns, per move, ``None`` (stored) or the exception that
         refused it; if the batch is refused as a whole (a ply taken, a seat handed over),
         each move is retried on its own (inside ``at_once``: ``NotAtOnce`` instead, nothing
-        stored). A move is ``(table_id, ply,
-        seat, action, finished[, clock_state[, human]])`` (as ``append_move``'s
-        arguments)."""
+        stored). A move is ``(table_id, ply, seat, action, finished[, clock_state[,
+        human]])`` (as ``append_move``'s arguments)."""
         if len(moves) > 1:
             try:
                 with self._engine().begin() as conn:
