@@ -38,6 +38,7 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
     ``enemies_defeated``, ``log`` (events as that seat sees them, oldest first; left out
     with ``log=False``).
     """
+    attack = effective_attack(s)
     out: dict[str, Any] = {
         "game": "regicide",
         "seat": seat,
@@ -51,8 +52,8 @@ def view(s: State, seat: int | None, log: bool = True) -> dict[str, Any]:
         "damage": s.damage,
         "shield": shield(s),
         "immune": s.enemy is not None and not s.cancelled,
-        "attack_after_shield": effective_attack(s),
-        "attack_to_absorb": effective_attack(s) if s.phase == "suffer" else 0,
+        "attack_after_shield": attack,
+        "attack_to_absorb": attack if s.phase == "suffer" else 0,
         "table": [[TEXT[c] for c in cards_of(m)] for m in s.table],
         "castle": len(s.castle),
         "castle_ranks": {name: sum(1 for c in s.castle if RANK[c] == r)
