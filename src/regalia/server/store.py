@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import sqlite3
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -178,9 +179,10 @@ _AT_ONCE: ContextVar[bool] = ContextVar("regalia_store_at_once", default=False)
 
 
 def _busy(e: OperationalError) -> bool:
-    """Whether SQLite refused ``e``'s statement because another writer holds the lock."""
-    text_ = str(getattr(e, "orig", e)).lower()
-    return "locked" in text_ or "busy" in text_
+    """Whether SQLite refused ``e``'s statement because another writer holds the lock
+    (SQLITE_BUSY or SQLITE_LOCKED, extended codes included)."""
+    code = getattr(getattr(e, "orig", None), "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class NotAtOnce(Exception):
