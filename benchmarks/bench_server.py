@@ -46,15 +46,21 @@ and a private Redis:
 
 The client runs on the same machine as the server: on a small machine both share the CPUs.
 Its event loop is uvloop's (the server's, through uvicorn) unless ``--loop asyncio`` is given:
-the client's own delays count in every latency it measures, and uvloop's are smaller.
+the client's own delays count in every latency it measures, and uvloop's are smaller. For the
+same reason its cyclic garbage collector is off while it drives the tables (its full and
+middle collections paused it for 15-100 ms; ``--client-gc`` keeps it on), and ``--clients K``
+shares the tables out between K client processes. It prints its own CPU time per move too.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
+import gc
 import itertools
 import json
+import multiprocessing
 import os
 import random
 import signal
@@ -384,6 +390,47 @@ async def bench(ports: list[int], tables: int, players: int, seconds: float, see
     return stats
 
 
+def _client_process(kwargs: dict, collector: bool = False) -> tuple[Stats, float]:
+    """One load-client process (``--clients``): its stats and its CPU seconds. Unless
+    ``collector``, the cyclic garbage collector is off while it drives the tables (with it,
+    the client's own pauses of up to 50-100 ms counted in the latencies it measured)."""
+    cpu0 = time.process_time()
+    if not collector:
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+    try:
+        stats = asyncio.run(bench(**kwargs))
+    finally:
+        gc.enable()
+    return stats, time.process_time() - cpu0
+
+
+def run_clients(ports: list[int], args: argparse.Namespace) -> tuple[Stats, float]:
+    """Drive the tables from ``args.clients`` processes (this one alone when 1), the tables
+    and the all-bot tables shared out between them: the merged stats and the clients' CPU
+    seconds in all."""
+    k = args.clients
+    jobs = [dict(ports=ports, tables=args.tables // k + (i < args.tables % k),
+                 players=args.players, seconds=args.seconds, seed=args.seed + i,
+                 bot_tables=args.bot_tables // k + (i < args.bot_tables % k), bot=args.bot,
+                 bot_players=args.bot_players,
+                 warmup=args.warmup if args.bot_tables else 0.0, think=args.think)
+            for i in range(k)]
+    collector = [args.client_gc] * k
+    if k == 1:
+        return _client_process(jobs[0], args.client_gc)
+    ctx = multiprocessing.get_context("fork")  # the event loop policy comes along
+    with concurrent.futures.ProcessPoolExecutor(k, mp_context=ctx) as pool:
+        results = list(pool.map(_client_process, jobs, collector))
+    stats = Stats()
+    for part, _ in results:
+        stats.latencies += part.latencies
+        for name in ("errors", "closed", "games", "bot_games", "state_messages", "state_bytes"):
+            setattr(stats, name, getattr(stats, name) + getattr(part, name))
+    return stats, sum(cpu for _, cpu in results)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50, help="tables played at once (N)")
@@ -412,6 +459,13 @@ def main() -> None:
                              "(with --replicas)")
     parser.add_argument("--loop", choices=["uvloop", "asyncio"], default="uvloop",
                         help="the load client's event loop (default uvloop)")
+    parser.add_argument("--clients", type=int, default=1,
+                        help="load-client processes sharing the tables out (default 1): on a "
+                             "small machine one client's own delays show in the latencies")
+    parser.add_argument("--client-gc", action="store_true",
+                        help="keep the load client's garbage collector on (by default it is "
+                             "off while the client drives the tables: its pauses are not the "
+                             "server's)")
     parser.add_argument("--base-port", type=int, default=0,
                         help="the replicas listen on BASE, BASE+1, ... (default: free ports)")
     args = parser.parse_args()
@@ -433,9 +487,7 @@ def main() -> None:
     server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
     try:
         t0, cpu0 = time.perf_counter(), cpu_seconds(server.pid)
-        stats = asyncio.run(bench([port], args.tables, args.players, args.seconds, args.seed,
-                                  args.bot_tables, args.bot, args.bot_players,
-                                  args.warmup if args.bot_tables else 0.0, args.think))
+        stats, client_cpu = run_clients([port], args)
         elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
         server_cpu = cpu_seconds(server.pid) - cpu0
         health = healthz(port)
@@ -453,6 +505,8 @@ def main() -> None:
     print(f"throughput: {moves / elapsed:.0f} moves/s; server CPU {server_cpu:.1f} s"
           + (f" = {server_cpu / moves * 1000:.2f} ms per move (all of its work: moves, "
              f"connections, table creation)" if moves else ""))
+    print(f"load client CPU {client_cpu:.1f} s" + (f" = {client_cpu / moves * 1000:.2f} ms per move"
+                                                   if moves else ""))
     print_latency(lat)
     print_server_latency(health)
     if stats.state_messages:
@@ -518,9 +572,7 @@ def bench_replicas(args: argparse.Namespace) -> None:
         cpu0 = [process_tree_cpu(p.pid) for p in procs]
         services0 = services_cpu()
         t0 = time.perf_counter()
-        stats = asyncio.run(bench(ports, args.tables, args.players, args.seconds, args.seed,
-                                  args.bot_tables, args.bot, args.bot_players,
-                                  args.warmup if args.bot_tables else 0.0, args.think))
+        stats, _ = run_clients(ports, args)
         elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
         cpu = [tree_cpu_since(p.pid, c) for p, c in zip(procs, cpu0)]
         services = {k: v - services0[k] for k, v in services_cpu().items()}
