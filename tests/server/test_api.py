@@ -102,7 +102,7 @@ def test_unknown_table_is_404(client):
 
 def test_replay_opens_only_when_the_game_is_over(client):
     d = new_table(client, "regicide", ["human"])
-    assert client.get(f"/api/tables/{d['id']}/replay").status_code == 403
+    assert client.get(f"/api/tables/{d['id']}/replay").status_code == 409
 
 
 def test_pages_and_static_files_are_served(client):

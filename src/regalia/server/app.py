@@ -17,7 +17,7 @@ API:
   are taken), ``"clock": PRESET`` (a time control of ``Settings.clock_presets``) and
   ``"name"`` (the creator's nickname; the creator takes seat 1).
 * ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
-* ``GET /api/tables/{id}/replay``: a finished game, every position in full (403 before).
+* ``GET /api/tables/{id}/replay``: a finished game, every position in full (409 before).
 * ``GET /api/tables/{id}/analysis?seat=K``: a finished Regicide game's analysis for player
   K (1-based): the win chance of each move played and of the best move, from that player's
   view only (409 before the end; ``analysis_rate``).
@@ -293,7 +293,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             return t
         if not t.finished:
             return JSONResponse({"error": "the replay opens when the game is over",
-                                 "code": "not_finished"}, status_code=403)
+                                 "code": "not_finished"}, status_code=STATUS["not_finished"])
         return await asyncio.to_thread(replay_of, t)
 
     @app.get("/api/tables/{table_id}/analysis")

@@ -122,7 +122,7 @@ async function main() {
   langSwitch($("lang"), () => { if (R) { $("game-title").textContent = t("game." + R.game); show(at); renderAnalysis(); } });
   const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   if (!r.ok) {
-    $("replay-board").append(el("div", { class: "prompt" }, r.status === 403 ? t("replay.not_over") : t("error.not_found")));
+    $("replay-board").append(el("div", { class: "prompt" }, r.status === 409 ? t("replay.not_over") : t("error.not_found")));
     return;
   }
   R = await r.json();
