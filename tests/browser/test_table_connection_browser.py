@@ -93,6 +93,22 @@ def test_an_unknown_table_says_so_with_a_link_to_the_lobby(server, chromium):
     ctx.close()
 
 
+def test_a_private_table_opened_without_its_link_says_so_not_that_it_does_not_exist(
+        server, chromium):
+    table = server.create("regicide", ["human"])
+    ctx = chromium.new_context()
+    page = ctx.new_page()
+    for url in (f"/t/{table['id']}", f"/t/{table['id']}#s=not-a-token"):
+        page.goto(server.url + url)
+        page.wait_for_selector(".gone-box")
+        board = page.inner_text("#board")
+        assert "This link does not open this table" in board and table["id"] in board
+        assert "No such table" not in board  # the table exists: only this link is wrong
+        assert page.locator(".toast.error").count() == 0  # one message, on the board
+        assert page.inner_text("#conn") == "no access"
+    ctx.close()
+
+
 def test_a_move_clicked_offline_is_sent_on_reconnection_only_if_still_legal(tmp_path, chromium):
     srv = Server(tmp_path / "regalia.sqlite3", __import__("browser_helpers").free_port())
     srv.start()

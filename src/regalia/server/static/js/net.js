@@ -47,7 +47,11 @@ export class TableSocket {
       this.ws = null;
       // 4404: no such table; 4403: not a link of this table. Anything else: reconnect
       // (1013: the server closed a connection that fell behind).
-      if (ev.code === 4404 || ev.code === 4403) { this.stopped = true; this.onStatus("gone"); return; }
+      if (ev.code === 4404 || ev.code === 4403) {
+        this.stopped = true;
+        this.onStatus(ev.code === 4404 ? "gone" : "denied");
+        return;
+      }
       this.schedule();
     };
     ws.onerror = () => { /* onclose follows */ };

@@ -228,7 +228,7 @@ function askedOf(S) {
 // A refusal in the page's language: the engine's reason code is translated by the game's
 // module; the English message (which may name internal phases) is never shown.
 function showError(msg) {
-  if (msg.code === "not_found") return;           // the board says it
+  if (msg.code === "not_found" || msg.code === "no_access") return;  // the board says it
   const title = has("error." + msg.code) ? t("error." + msg.code) : t("error.generic");
   const detail = msg.reason && game() ? game().why(msg.reason.code, msg.reason.params || {}, C) : null;
   toast(title, detail, "error");
@@ -251,7 +251,7 @@ function onStatus(status) {
   c.textContent = t("conn." + status);
   document.body.classList.toggle("offline", status !== "online");
   paintBanner();
-  if (status === "gone") showGone();
+  if (status === "gone" || status === "denied") showGone(status);
   else render();
 }
 
@@ -262,16 +262,18 @@ function paintBanner() {
   b.textContent = down ? t(M.queued ? "offline.banner_queued" : "offline.banner") : "";
 }
 
-// An unknown table id: say so, with the way back to the lobby.
-function showGone() {
+// An unknown table id ("gone"), or a table this link does not open ("denied": a private
+// table and no seat or spectator token of it): say which, with the way back to the lobby.
+function showGone(status) {
+  const key = status === "denied" ? "denied" : "gone";
   document.body.classList.add("gone");
   const board = $("board");
   board.innerHTML = "";
   board.append(el("div", { class: "gone-box" },
-    el("h1", {}, t("gone.title")),
-    el("p", {}, t("gone.text", { id: tableId || "—" })),
+    el("h1", {}, t(key + ".title")),
+    el("p", {}, t(key + ".text", { id: tableId || "—" })),
     el("a", { class: "btn primary big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
-  alerts.setBaseTitle(`${t("gone.title")} · Regalia`);
+  alerts.setBaseTitle(`${t(key + ".title")} · Regalia`);
 }
 
 // ------------------------------------------------------------------ rendering
