@@ -57,11 +57,29 @@ function renderSeats() {
         onchange: () => { const v = sel.value; form.seats[i] = v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) }; } });
       sel.append(el("option", { value: "human", selected: s.kind === "human" }, t("lobby.seat_human")));
       // medals are solo only, and the solo seat is the creator's: no "aims at medals" bots here
-      for (const b of g.bots.filter((name) => !name.endsWith("-medal"))) sel.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, t("lobby.seat_bot", { name: has("bot." + b) ? t("bot." + b) : b })));
+      for (const b of botsByStrength(form.game, g.bots.filter((name) => !name.endsWith("-medal")))) {
+        const name = has("bot." + b) ? t("bot." + b) : b;
+        const level = (BOT_LEVEL[form.game] || {})[b];
+        sel.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b },
+          level ? t("lobby.seat_bot_level", { name, level: t("botlevel." + level) }) : t("lobby.seat_bot", { name })));
+      }
       control = sel;
     }
     box.append(el("div", { class: "seat-row" }, el("span", { class: "seat-num" }, t("seat.player", { n: i + 1 })), control));
   });
+}
+
+// How strong each bot plays, as measured (README, "Bots and evaluation"): the seat menus
+// list them from the strongest, and say so.
+const BOT_LEVEL = {
+  regicide: { montecarlo: "strongest", ismcts: "strong", heuristic: "medium", simple: "weak" },
+  ribauds: { ismcts: "strongest", tactical: "strong", heuristic: "medium" },
+};
+const LEVELS = ["strongest", "strong", "medium", "weak"];  // then the others (random)
+
+function botsByStrength(game, bots) {
+  const rank = (b) => { const i = LEVELS.indexOf((BOT_LEVEL[game] || {})[b]); return i < 0 ? LEVELS.length : i; };
+  return [...bots].sort((a, b) => rank(a) - rank(b));
 }
 
 function renderOptions() {
