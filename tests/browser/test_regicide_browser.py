@@ -64,6 +64,7 @@ def test_a_whole_solo_game_played_by_clicking(server, chromium, shots):
     # the lobby lists the table as finished
     page.goto(server.url + "/")
     page.wait_for_selector(".my-table .status.done")
+    assert f"{st['table']} · Tester (you)" in page.inner_text(".my-table .my-title")  # by name
     shots(page, "lobby-my-tables")
     assert not errors, errors
     ctx.close()

@@ -4,7 +4,7 @@ import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
-import { botLabel, myName, setMyName } from "./names.js";
+import { botLabel, myName, seatDisplay, setMyName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -159,12 +159,14 @@ async function renderMine() {
     const invBox = el("div", { class: "invites", hidden: true },
       (invites || []).map((x) => linkRowLobby(t("invite.seat", { n: x.seat + 1 }), new URL(x.link, location.origin).href)),
       e.spectate ? linkRowLobby(t("invite.spectators"), new URL(e.spectate, location.origin).href) : null);
+    const seated = e.seat !== null && e.seat !== undefined;
+    const who = el("small", { class: "muted" }, `${t("table.code")} ${e.id} · ${seated ? t("seat.player", { n: e.seat + 1 }) : t("seat.spectator")}`);
     const li = el("li", { class: "my-table", dataset: { id: e.id } },
       el("div", { class: "my-head" },
         el("span", { class: "game-icon small" }, icon(e.game === "ribauds" ? "dagger" : "crown")),
         el("div", { class: "my-title" },
           el("b", {}, t("game." + e.game)),
-          el("small", { class: "muted" }, `${t("table.code")} ${e.id} · ${e.seat !== null && e.seat !== undefined ? t("seat.player", { n: e.seat + 1 }) : t("seat.spectator")}`)),
+          who),
         status),
       el("div", { class: "my-actions" },
         el("a", { class: "btn small primary open-link", href: link }, t("lobby.open")),
@@ -175,11 +177,14 @@ async function renderMine() {
     ul.append(li);
     fetch(`/api/tables/${encodeURIComponent(e.id)}`).then((r) => (r.ok ? r.json() : null)).then((s) => {
       if (!s) { status.textContent = t("lobby.status_gone"); return; }
+      // the players by name, this browser's seat marked
+      const names = s.seats.map((x) => seatDisplay(s.seats, x.seat) + (seated && x.seat === e.seat ? ` (${t("lobby.you_mark")})` : ""));
+      who.textContent = `${t("table.code")} ${e.id} · ${names.join(", ")}`;
       if (s.status === "finished") {
         replay.hidden = false;
         const o = s.outcome || {};
         if (s.game === "regicide") status.textContent = o.result === "won" ? t("lobby.status_won") : t("lobby.status_lost");
-        else status.textContent = t("lobby.status_winner", { who: t("seat.player", { n: (o.winner ?? 0) + 1 }) });
+        else status.textContent = t("lobby.status_winner", { who: seatDisplay(s.seats, o.winner ?? 0) });
         const lost = s.game === "regicide" ? o.result !== "won" : o.winner !== e.seat;
         status.className = "status done" + (lost ? " lost" : "");
       } else if (s.current === e.seat) {
