@@ -22,8 +22,8 @@ def test_a_whole_ribauds_game_against_a_bot(server, chromium, shots):
     page.wait_for_selector("#seat-1")
     # the bots are listed from the strongest, which says so
     options = page.locator("#seat-1 option").all_inner_texts()
-    assert options == ["A friend (invitation link)", "Bot: IS-MCTS search · strongest",
-                       "Bot: tactical · strong", "Bot: heuristic · medium", "Bot: random"]
+    assert options == ["A friend (invitation link)", "Bot, strongest: IS-MCTS search",
+                       "Bot, strong: tactical", "Bot, medium: heuristic", "Bot: random"]
     page.select_option("#seat-1", "bot:random")
     shots(page, "lobby-ribauds")
     page.click("#create-btn")

@@ -41,7 +41,7 @@ def test_the_pages_work_under_the_content_security_policy(server, chromium):
     assert wait_state(watcher)["seat"] is None
     stranger = ctx.new_page()
     stranger.goto(server.url + f"/t/{st['table']}")
-    stranger.wait_for_function("() => document.querySelector('#conn').dataset.state === 'gone'")
+    stranger.wait_for_function("() => document.querySelector('#conn').dataset.state === 'denied'")
     assert stranger.evaluate("() => window.regalia.M.state") is None
     # a finished game's replay: an all-bot table
     body = json.dumps({"game": "regicide", "players": 2, "seats": [
