@@ -525,12 +525,14 @@ def replay_of(table) -> dict[str, Any]:
     seats = range(len(table.seats))
     for i, (text, st, events) in enumerate(Match.replay(record)):
         public = g.view(st, None)
-        public.pop("log", None)
+        dealt = public.pop("log", None) or []
         steps.append({
             "ply": i, "action": text, "seat": table.move_seats[i - 1] if i else None,
             "position": g.to_json(st), "view": plain(public),
             "hands": [g.view(st, k).get("hand") for k in seats],
-            "events": [plain({**e.seen_by(None),
+            # the start: the deal's events (the hands are in "hands")
+            "events": [plain({**e, "private": {}}) for e in dealt] if i == 0 else
+                      [plain({**e.seen_by(None),
                               "private": {str(k): v for k, v in (e.private or {}).items()}})
                        for e in events],
         })

@@ -422,7 +422,9 @@ export function describe(e, C) {
         s = t("log.r.refresh", { who, d: (e.discarded || []).length, n, left: e.jesters });
       } else {
         const parts = Object.entries(e.counts || {}).sort((a, b) => Number(a[0]) - Number(b[0]))
-          .map(([seat, n]) => t("log.r.draws", { who: C.seatName(Number(seat)), n }));
+          .map(([seat, n]) => (e.drawn && e.drawn[seat] && e.drawn[seat].length  // a replay
+            ? t("log.r.draws_cards", { who: C.seatName(Number(seat)), n, cards: cardsText(e.drawn[seat]) })
+            : t("log.r.draws", { who: C.seatName(Number(seat)), n })));
         s = t("log.r.draw", { list: parts.join(", ") || "0" });
       }
       if (e.cards && e.cards.length) s += " " + t("log.r.you_drew", { cards: cardsText(e.cards) });

@@ -19,8 +19,14 @@ const C = {
 };
 C.seatLabel = C.seatName;
 
-// An event as the log shows it: with the private details of the seat that caused it.
-const seen = (ev) => ({ ...ev, ...(ev.seat !== null && ev.private ? ev.private[String(ev.seat)] || {} : {}) });
+// An event as the log shows it: with the private details of the seat that caused it, and
+// for an event of no seat (cards drawn by several seats) what each seat drew ("drawn").
+const seen = (ev) => {
+  if (!ev.private) return ev;
+  if (ev.seat !== null) return { ...ev, ...(ev.private[String(ev.seat)] || {}) };
+  const drawn = Object.fromEntries(Object.entries(ev.private).map(([k, p]) => [k, p.cards || []]));
+  return { ...ev, drawn };
+};
 
 function show(i) {
   if (!R) return;
