@@ -143,3 +143,23 @@ def test_a_whole_four_player_regicide_game_on_a_phone_keeps_the_controls_in_view
         assert checked < 300
     assert checked >= 1
     ctx.close()
+
+
+def test_a_wish_said_in_the_jester_window_shows_as_said(server, chromium):
+    game = get_game("regicide")
+    st, ply = positions("regicide", 3)["wish"]
+    table = server.create("regicide", ["human"] * 3)
+    ctx = chromium.new_context(locale="en-US", reduced_motion="reduce", **SIZES["laptop"])
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    show_state(page, state_message(game, st, 0, table["id"], ply))
+    page.wait_for_function("p => window.regalia.M.state.ply === p", arg=ply)
+    assert page.inner_text(".wish-label") == "Go next?"
+    said = st.copy()
+    said.preferences[0] = "yes"
+    show_state(page, state_message(game, said, 0, table["id"], ply + 1))
+    page.wait_for_function("p => window.regalia.M.state.ply === p", arg=ply + 1)
+    assert page.inner_text(".wish-label") == "You said you would like to go next; change it?"
+    assert page.is_disabled("#wish-yes") and page.is_enabled("#wish-no")
+    ctx.close()

@@ -334,7 +334,8 @@ function actions(v, S, M, C, legal) {
   }
   if (S.side && S.side.length) {
     const mine = v.preferences[C.me];
-    bar.append(el("span", { class: "wish-label" }, t("regicide.wish_prompt")));
+    // once said, the wish is shown as said (the other button changes it)
+    bar.append(el("span", { class: "wish-label" }, t(mine ? "regicide.wish_said_" + mine : "regicide.wish_prompt")));
     bar.append(button(t("regicide.wish_yes_btn"), S.side.some((x) => x.endsWith(" yes")), () => C.wish("yes"),
       "btn wish" + (mine === "yes" ? " pressed" : ""), "wish-yes"));
     bar.append(button(t("regicide.wish_no_btn"), S.side.some((x) => x.endsWith(" no")), () => C.wish("no"),
