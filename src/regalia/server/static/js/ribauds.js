@@ -383,7 +383,7 @@ export function renderReplay(root, step, C) {
     const letter = code[0];
     const up = code[1] === "+";
     const card = ribaudsCard(letter, { ghost: !up });
-    if (!up) card.append(el("span", { class: "known-mark" }, t("rib.face_down")));
+    if (!up) card.append(el("span", { class: "known-mark corner" }, t("rib.face_down")));
     box.append(el("div", { class: "court-slot" }, card, el("div", { class: "slot-label" }, slotName(i))));
   });
   const hands = el("div", { class: "replay-hands" });
