@@ -233,3 +233,20 @@ def test_cards_move_in_unless_the_system_asks_for_less_motion(server, chromium, 
     else:
         assert all(d < 0.01 for d in durations), durations
     ctx.close()
+
+
+def test_a_seat_opened_in_a_second_window_is_told_so(server, chromium):
+    table = server.create("regicide", ["human", "human"])
+    ctx = chromium.new_context(locale="en-US")
+    first = ctx.new_page()
+    first.goto(server.url + table["seats"][0]["link"])
+    wait_state(first)
+    assert first.locator(".toast").count() == 0
+    second = ctx.new_page()
+    second.goto(server.url + table["seats"][0]["link"])
+    wait_state(second)
+    for page in (first, second):
+        page.wait_for_selector(".toast:has-text('This seat is also open in another window')")
+    assert page_state(first)["seats"][0]["windows"] == 2
+    assert page_state(first)["seats"][1]["windows"] == 0
+    ctx.close()

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
-from server_helpers import new_table
+from server_helpers import join, new_table
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "regalia" / "server" / "static"
 
@@ -127,3 +128,22 @@ def test_the_three_languages_have_the_same_texts():
     assert dicts["pt-BR"]["regicide.tavern"] == "Taverna" and dicts["es"]["regicide.castle"] == "Castillo"
     assert dicts["pt-BR"]["card.jester"] == "Bufão" and dicts["es"]["suit.S"] == "Picas"
     assert dicts["pt-BR"]["rib.court"] == "A Corte"
+
+
+def test_a_replay_starts_with_the_deal_and_shows_what_each_seat_drew(client):
+    d = new_table(client, "regicide", ["heuristic", "heuristic"], seed=11)
+    join(client, d, None).recv_until(lambda m: m["type"] == "state" and m["finished"], timeout=30)
+    for _ in range(100):  # the replay opens once the table has marked the game finished
+        r = client.get(f"/api/tables/{d['id']}/replay")
+        if r.status_code == 200:
+            break
+        time.sleep(0.05)
+    steps = r.json()["steps"]
+    # the start: the setup event, as the live log began (no hidden card in it)
+    assert [e["kind"] for e in steps[0]["events"]] == ["setup"]
+    assert steps[0]["events"][0]["first"] in (0, 1) and steps[0]["events"][0]["private"] == {}
+    # a Diamonds draw (an event of no seat) carries each drawing seat's cards for the replay
+    draws = [e for s in steps[1:] for e in s["events"] if e["kind"] == "draw"]
+    assert draws and all(e["seat"] is None for e in draws)
+    assert all(sum(len(p["cards"]) for p in e["private"].values()) == sum(e["counts"].values())
+               for e in draws)

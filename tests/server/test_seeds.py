@@ -50,16 +50,3 @@ def test_the_seed_is_shown_only_in_a_finished_games_record(client):
     replay = client.get(f"/api/tables/{d['id']}/replay").json()
     assert replay["record"]["seed"] == seed
 
-
-def test_a_replay_starts_with_the_deal_and_shows_what_each_seat_drew(client):
-    d = new_table(client, "regicide", ["random", "random"], seed=11)
-    join(client, d, None).recv_until(lambda m: m["type"] == "state" and m["finished"], timeout=30)
-    steps = client.get(f"/api/tables/{d['id']}/replay").json()["steps"]
-    # the start: the setup event, as the live log began (no hidden card in it)
-    assert [e["kind"] for e in steps[0]["events"]] == ["setup"]
-    assert steps[0]["events"][0]["first"] in (0, 1) and steps[0]["events"][0]["private"] == {}
-    # a Diamonds draw (an event of no seat) carries each drawing seat's cards for the replay
-    draws = [e for s in steps[1:] for e in s["events"] if e["kind"] == "draw"]
-    assert draws and all(e["seat"] is None for e in draws)
-    assert all(sum(len(p["cards"]) for p in e["private"].values()) == sum(e["counts"].values())
-               for e in draws)

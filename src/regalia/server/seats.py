@@ -68,6 +68,7 @@ class SeatKeeper:
         return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
                  else (gamekit.default_bot(self.game.name) if s.bot_replaces else None),
                  "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
+                 "windows": connected[s.index],  # its connections: a link opened twice shows
                  "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
                  "timed_out": s.index in timed_out}
                 for s in self.seats]

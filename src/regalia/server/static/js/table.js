@@ -63,6 +63,15 @@ function seatOnline(k, info) {
   return !(M.state && k === M.state.seat && M.status !== "online");
 }
 
+// This seat opened in another window too (its link opened twice, or shared): said each
+// time it happens, since a move from either window counts.
+function noteWindows() {
+  const mine = M.state && M.state.seat !== null ? (M.state.seats || [])[M.state.seat] : null;
+  const n = mine ? mine.windows || 0 : 0;
+  if (n > 1 && !(M.windows > 1)) toast(t("seat.also_elsewhere"), t("seat.also_elsewhere_detail"));
+  M.windows = n;
+}
+
 // Send a message that is not a move; said so when offline (nothing is kept).
 function sendNow(msg) {
   if (!socket.send(msg)) toast(t("offline.not_sent_now"), null, "error");
@@ -166,10 +175,11 @@ function onMessage(msg) {
       render();
       M.animate = false;
       alerts.update(askedOf(msg));
+      noteWindows();
       break;
     }
     case "seats":
-      if (M.state) { M.state.seats = msg.seats; render(); }
+      if (M.state) { M.state.seats = msg.seats; render(); noteWindows(); }
       break;
     case "talk":
       M.talk.push(msg);
