@@ -64,11 +64,13 @@ function seatOnline(k, info) {
 }
 
 // This seat opened in another window too (its link opened twice, or shared): said each
-// time it happens, since a move from either window counts.
+// time it happens, since a move from either window counts. Not in the first seconds after
+// this page reconnected: the server may still count its old connection.
 function noteWindows() {
   const mine = M.state && M.state.seat !== null ? (M.state.seats || [])[M.state.seat] : null;
   const n = mine ? mine.windows || 0 : 0;
-  if (n > 1 && !(M.windows > 1)) toast(t("seat.also_elsewhere"), t("seat.also_elsewhere_detail"));
+  const justBack = M.backAt && Date.now() - M.backAt < 10000;
+  if (n > 1 && !(M.windows > 1) && !justBack) toast(t("seat.also_elsewhere"), t("seat.also_elsewhere_detail"));
   M.windows = n;
 }
 
@@ -254,6 +256,7 @@ export function toast(title, detail = null, kind = "info") {
 }
 
 function onStatus(status) {
+  if (status === "online" && M.everOnline && M.status !== "online") M.backAt = Date.now();
   M.status = status;
   if (status === "online") M.everOnline = true;
   const c = $("conn");
