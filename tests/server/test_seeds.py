@@ -49,4 +49,3 @@ def test_the_seed_is_shown_only_in_a_finished_games_record(client):
     assert not any(str(seed) in raw for raw in spec.raw)
     replay = client.get(f"/api/tables/{d['id']}/replay").json()
     assert replay["record"]["seed"] == seed
-

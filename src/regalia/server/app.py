@@ -524,7 +524,7 @@ def replay_of(table) -> dict[str, Any]:
     steps = []
     seats = range(len(table.seats))
     for i, (text, st, events) in enumerate(Match.replay(record)):
-        public = g.view(st, None)
+        public = g.view(st, None, log=i == 0)  # the log once, for the start's events
         dealt = public.pop("log", None) or []
         steps.append({
             "ply": i, "action": text, "seat": table.move_seats[i - 1] if i else None,
