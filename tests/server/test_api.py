@@ -107,12 +107,13 @@ def test_replay_opens_only_when_the_game_is_over(client):
 
 
 def test_pages_and_static_files_are_served(client):
-    for path in ("/", "/t/abc", "/replay/abc"):
+    for path in ("/", "/t/abc", "/replay/abc", "/rules"):
         r = client.get(path)
         assert r.status_code == 200 and "text/html" in r.headers["content-type"]
         assert '<script type="module"' in r.text
     for path in ("/static/css/regalia.css", "/static/js/table.js", "/static/js/lobby.js",
-                 "/static/js/regicide.js", "/static/js/ribauds.js", "/static/i18n/pt-BR.json",
+                 "/static/js/regicide.js", "/static/js/ribauds.js", "/static/js/rules.js",
+                 "/static/i18n/pt-BR.json",
                  "/favicon.ico"):
         assert client.get(path).status_code == 200, path
 

@@ -166,6 +166,10 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     async def replay_page(table_id: str) -> FileResponse:
         return page("replay.html")
 
+    @app.get("/rules", include_in_schema=False)
+    async def rules_page() -> FileResponse:
+        return page("rules.html")
+
     @app.get("/favicon.ico", include_in_schema=False)
     @app.get("/favicon.svg", include_in_schema=False)
     async def favicon() -> Response:

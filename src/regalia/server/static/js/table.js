@@ -399,7 +399,9 @@ function renderTalkControls() {
 function renderHelp() {
   const box = $("help");
   box.innerHTML = "";
-  box.append(el("h2", {}, t("help.title")), game().help(C));
+  box.append(el("h2", {}, t("help.title")), game().help(C),
+    el("a", { class: "rules-link small", id: "rules-link", href: "/rules#" + M.welcome.game, target: "_blank", rel: "noopener" },
+      t("rules.link_full")));
 }
 
 function renderEnd() {
