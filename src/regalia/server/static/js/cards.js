@@ -147,8 +147,8 @@ export function ribaudsCard(letter, { small = false, ghost = false } = {}) {
   if (small) cls.push("small");
   if (ghost) cls.push("ghost");
   return el("div", { class: cls.join(" "), title: ribName(letter) + " — " + t("rib.effect." + letter), dataset: { card: letter } },
-    el("span", { class: "corner tl" }, letter),
+    // the corner shows the card's emblem: its notation letter would read as a rank (A: Ace)
+    el("span", { class: "corner tl" }, icon(RIB_ICON[letter])),
     el("span", { class: "pip rib-pip" }, icon(RIB_ICON[letter], "rib-icon")),
-    el("span", { class: "rib-name" }, ribName(letter)),
-    el("span", { class: "corner br" }, letter));
+    el("span", { class: "rib-name" }, ribName(letter)));
 }
