@@ -173,3 +173,16 @@ def test_the_lobby_fits_a_phone_in_every_language(server, chromium, locale):
         page.click(f'.seg[data-players="{players}"]')
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, (locale, players)
     ctx.close()
+
+
+def test_two_bots_of_one_kind_are_told_apart_by_their_seat_numbers(server, chromium):
+    table = server.create("regicide", ["human", "random", "random", "heuristic"])
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    page.wait_for_selector(".players")
+    page.wait_for_function("() => document.querySelector('.players').textContent.includes('Bot 3 (random)')")
+    seats = page.inner_text(".players")
+    assert "Bot 2 (random)" in seats and "Bot (heuristic)" in seats
+    assert "Bot (random)" not in seats
+    ctx.close()

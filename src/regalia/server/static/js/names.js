@@ -1,5 +1,6 @@
 // Players' names: this browser's nickname (kept in localStorage, no account) and the name
-// shown for a seat: its player's nickname, "Bot (search)" for a bot, else "Player N".
+// shown for a seat: its player's nickname, "Bot (search)" for a bot (numbered when two bots
+// of one kind sit at the table), else "Player N".
 import { has, t } from "./i18n.js";
 
 const KEY = "regalia.name";
@@ -16,15 +17,20 @@ export function setMyName(name) {
   return clean;
 }
 
-export function botLabel(kind) {
-  return t("social.bot_named", { kind: has("bot." + kind) ? t("bot." + kind) : kind });
+// A bot's name: "Bot (search)", or with its seat number n, "Bot 3 (search)".
+export function botLabel(kind, n = null) {
+  return t(n === null ? "social.bot_named" : "social.bot_named_n", { kind: has("bot." + kind) ? t("bot." + kind) : kind, n });
 }
 
 // The name of seat k from a seat list (the server's "seats"); never HTML: shown as text.
 export function seatDisplay(seats, k) {
   if (k === null || k === undefined) return t("seat.nobody");
   const s = (seats || [])[k];
-  if (s && s.kind === "bot") return botLabel(s.bot);
+  if (s && s.kind === "bot") {
+    // two bots of one kind at the table: their seat numbers tell them apart in the log
+    const twin = seats.some((o, j) => j !== k && o && o.kind === "bot" && o.bot === s.bot);
+    return botLabel(s.bot, twin ? k + 1 : null);
+  }
   if (s && s.name) return s.name;
   return t("seat.player", { n: k + 1 });
 }
