@@ -49,3 +49,15 @@ def test_a_tables_help_panel_links_the_rules_of_its_game(server, chromium):
     # the page opens at the game's rules
     assert rules.evaluate("document.querySelector('#ribauds').getBoundingClientRect().top") < 100
     ctx.close()
+
+
+def test_a_tables_help_panel_says_which_rule_options_it_plays(server, chromium):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    for options, text in (({"minimal_discard": True, "solo_yield": True},
+                           "This table: Minimal discards · Yielding in solo."),
+                          ({}, "This table: standard rules.")):
+        table = server.create("regicide", ["human"], options)
+        page.goto(server.url + table["seats"][0]["link"])
+        assert page.wait_for_selector("#table-rules").inner_text() == text
+    ctx.close()

@@ -5,6 +5,7 @@ import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
 import { botLabel, myName, seatDisplay, setMyName } from "./names.js";
+import { optionsText } from "./social.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -221,11 +222,6 @@ function waited(s) {
   if (s < 60) return t("social.waited_s", { n: s });
   if (s < 3600) return t("social.waited_min", { n: Math.floor(s / 60) });
   return t("social.waited_h", { n: Math.floor(s / 3600) });
-}
-
-function optionsText(o) {
-  const parts = Object.entries(o || {}).map(([k, v]) => (typeof v === "boolean" ? (v ? t("opt." + k) : `${t("opt." + k)}: ${t("social.off")}`) : `${t("opt." + k)}: ${t(`opt.${k}.${v}`)}`));
-  return parts.length ? parts.join(" · ") : t("social.standard_rules");
 }
 
 async function join(entry) {

@@ -12,7 +12,7 @@ import { TurnAlerts } from "./alerts.js";
 import { invitesFor, remember } from "./mytables.js";
 import { linkRow } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
-import { renderSocialBar, socialEnd } from "./social.js";
+import { optionsText, renderSocialBar, socialEnd } from "./social.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
 
@@ -400,6 +400,7 @@ function renderHelp() {
   const box = $("help");
   box.innerHTML = "";
   box.append(el("h2", {}, t("help.title")), game().help(C),
+    el("p", { class: "small table-rules", id: "table-rules" }, t("table.rules_here", { rules: optionsText(M.welcome.options) })),
     el("a", { class: "rules-link small", id: "rules-link", href: "/rules#" + M.welcome.game, target: "_blank", rel: "noopener" },
       t("rules.link_full")));
 }
