@@ -186,3 +186,20 @@ def test_two_bots_of_one_kind_are_told_apart_by_their_seat_numbers(server, chrom
     assert "Bot 2 (random)" in seats and "Bot (heuristic)" in seats
     assert "Bot (random)" not in seats
     ctx.close()
+
+
+def test_the_invitation_of_a_table_whose_other_seats_are_bots_offers_only_watching(server, chromium):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    page.click('.seg[data-players="2"]')
+    page.select_option("#seat-1", "bot:random")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    wait_state(page)
+    page.click("#invite-btn")
+    assert "friends can watch with the spectator link" in page.inner_text("#invite-explain")
+    links = page.locator("#invite .link-input")
+    assert links.count() == 1 and "/t/" in links.first.input_value()
+    ctx.close()

@@ -438,9 +438,11 @@ function openInvite(invites) {
       rows.push(linkRow(t("invite.seat", { n: inv.seat + 1 }), abs(inv.link)));
     }
   }
+  // every other seat a bot: only the spectator link is left to share
+  const explain = !invites ? "invite.no_links" : rows.length ? "invite.explain" : "invite.watch_only";
   if (M.welcome && M.welcome.spectate) rows.push(linkRow(t("invite.spectators"), abs(M.welcome.spectate)));
   dlg.append(el("h2", {}, t("invite.title")),
-    el("p", { class: "muted" }, invites ? t("invite.explain") : t("invite.no_links")),
+    el("p", { class: "muted", id: "invite-explain" }, t(explain)),
     ...rows,
     el("div", { class: "end-actions" }, el("button", { class: "btn", type: "button", onclick: () => dlg.close() }, t("end.close"))));
   dlg.showModal();
