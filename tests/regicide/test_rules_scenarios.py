@@ -934,6 +934,19 @@ def test_option_solo_yield():
     assert js(g)["options"] == {"solo_yield": True} and "yield" in legal(g)
 
 
+def test_option_solo_yield_is_refused_beyond_solo():
+    """The option changes only the solo rule (rules 1.11, 3.R3): asking for it at 2-4 players
+    is a mistake that gets a clear refusal, not a game in which it silently does nothing."""
+    for players in (2, 3, 4):
+        with pytest.raises(InvalidPosition, match="options.solo_yield: .*1-player games only"):
+            G.new_game({"players": players, "solo_yield": True}, random.Random(1))
+    with pytest.raises(InvalidPosition, match="options.solo_yield"):
+        state(2, "JH", hands=[["2C"], ["3C"]], tavern=["4C"], options={"solo_yield": True})
+    # the default stated explicitly is no mistake
+    g = G.new_game({"players": 2, "solo_yield": False}, random.Random(1))
+    assert js(g)["options"] == {}
+
+
 def test_option_jester_choose_self():
     base = dict(table=[["X"]], immunity_cancelled=True, phase="choose", tavern=["9C"])
     hands = [["4C"], ["2C"], ["2S"]]

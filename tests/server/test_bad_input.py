@@ -22,6 +22,7 @@ def test_table_creation_refuses_odd_json_with_a_clear_400(client):
         {"game": "regicide", "players": 2, "seats": [HUMAN, {"kind": "bot", "bot": {"a": 1}}]},
         {"game": ["regicide"], "players": 1, "seats": [HUMAN]},
         {"game": "regicide", "players": 1, "seats": [HUMAN], "options": {"solo_yield": [1]}},
+        {"game": "regicide", "players": 2, "seats": [HUMAN, HUMAN], "options": {"solo_yield": True}},
     ]
     for body in bodies:
         r = client.post("/api/tables", json=body)

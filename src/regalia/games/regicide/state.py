@@ -43,6 +43,9 @@ class Options(RuleOptions):
                 return "must be a seat number or null"
         elif type(value) is not bool:
             return "must be true or false"
+        elif key == "solo_yield" and value and players is not None and players > 1:
+            return ("yielding in solo is for 1-player games only; with 2 to 4 players rules "
+                    "1.11 decide when a player may yield")
         return None
 
 class State:
