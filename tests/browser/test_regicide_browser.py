@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from browser_helpers import card_tokens, click_regicide, page_state, regicide_choice, wait_ply, wait_state
+from browser_helpers import (card_tokens, click_regicide, page_state, regicide_choice, show_state,
+                             state_message, wait_ply, wait_state)
+from regalia.games.regicide import actions as A
 
 pytestmark = pytest.mark.slow
 
@@ -153,3 +155,38 @@ def test_two_players_play_a_whole_game_and_never_hold_each_others_hand(server, c
     assert not errors, errors
     ctx_a.close()
     ctx_b.close()
+
+
+def test_a_solo_hand_too_weak_for_the_attack_is_told_to_flip_a_jester(server, chromium):
+    """Rules 1.8 and 1.14: in Step 4 a solo hand worth less than the attack, with a Jester left,
+    has one move, the Jester: the prompt says so, and no discard button waits in vain."""
+    from regalia.core.records import Match
+    from regalia.games import get_game
+
+    game = get_game("regicide")
+    for seed in range(2000):
+        m, rng, ply = Match(game, {"players": 1}, seed), random.Random(seed), 0
+        while not game.is_terminal(m.state) and game.legal_actions(m.state) != [A.JESTER_REFRESH]:
+            m.play(rng.choice(list(game.legal_actions(m.state))))
+            ply += 1
+        if not game.is_terminal(m.state):
+            break
+    view = game.view(m.state, 0)
+    assert view["phase"] == "suffer" and view["jesters"] > 0
+    table = server.create("regicide", ["human"])
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    show_state(page, state_message(game, m.state, 0, table["id"], ply))
+    page.wait_for_function("p => window.regalia.M.state.ply === p", arg=ply)
+    worth = sum(view_value(c) for c in view["hand"])
+    assert page.inner_text(".prompt") == (f"The enemy attacks for {view['attack_to_absorb']} but your "
+                                          f"hand is worth only {worth}: flip a Jester for a new hand.")
+    assert page.locator("#act-discard").count() == 0 and page.locator("#act-jester").is_enabled()
+    ctx.close()
+
+
+def view_value(card: str) -> int:
+    """A hand card's value as the rules count it in Step 4 (rules 1.2)."""
+    return {"A": 1, "T": 10, "J": 10, "Q": 15, "K": 20, "X": 0}.get(card[0]) or int(card[0])

@@ -95,3 +95,19 @@ def test_the_solo_prompt_offers_yield_only_when_allowed(server, chromium, option
     assert ("yield" in prompt) is offered, prompt
     assert (page.locator("#act-yield").count() == 1) is offered
     ctx.close()
+
+
+def test_play_from_the_last_move_where_a_replay_opens_starts_from_the_deal(server, chromium):
+    table_id, replay = finished_table(server, "ribauds", ["random", "random"])
+    last = len(replay["steps"]) - 1
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(f"{server.url}/replay/{table_id}")
+    page.wait_for_function("n => document.querySelector('#slider').value === String(n)", arg=last)
+    page.click("#play")
+    # it steps forward from the deal (one move every 0.9 s), not stuck at the end
+    page.wait_for_function("() => document.querySelector('#slider').value === '1'", timeout=5000)
+    assert page.inner_text("#play") == "❚❚"
+    page.click("#play")  # pause
+    assert page.inner_text("#play") == "▶"
+    ctx.close()

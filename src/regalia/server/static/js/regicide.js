@@ -209,7 +209,11 @@ function prompt(v, S, M, C) {
     else text = t("prompt.waiting", { who: C.seatName(v.current) });
   } else if (!S.legal.length) text = t("prompt.bot_plays");
   else if (v.phase === "play") text = t(S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield");
-  else if (v.phase === "suffer") {
+  else if (v.phase === "suffer" && !S.legal.some((a) => a.startsWith("discard "))) {
+    // solo: the hand cannot absorb the attack, and a Jester is left (rules 1.8, 1.14)
+    const worth = (v.hand || []).reduce((a, c) => a + cardValue(c), 0);
+    text = t("regicide.prompt_suffer_short", { n: v.attack_to_absorb, total: worth });
+  } else if (v.phase === "suffer") {
     const total = selectedCards(M).reduce((a, c) => a + cardValue(c), 0);
     text = t("regicide.prompt_suffer", { n: v.attack_to_absorb, sel: total });
   } else if (v.phase === "choose") text = t("regicide.prompt_choose");
@@ -314,7 +318,7 @@ function actions(v, S, M, C, legal) {
       !!text && !busy, () => C.act(text), "btn primary", "act-play"));
     if (legal.has("yield")) bar.append(button(t("regicide.yield"), !busy, () => C.act("yield"), "btn", "act-yield"));
   }
-  if (S.legal.length && v.phase === "suffer") {
+  if (S.legal.some((a) => a.startsWith("discard "))) {  // Step 4 with a discard possible
     const text = sel.length ? legal.get(key("discard", sel)) : null;
     const total = sel.reduce((a, c) => a + cardValue(c), 0);
     if (!text) reason = discardReason(sel, v.attack_to_absorb);

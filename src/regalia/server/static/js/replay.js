@@ -115,6 +115,7 @@ function setupAnalysis() {
 
 function play() {
   if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶"; return; }
+  if (at >= R.steps.length - 1) show(0);  // at the end (where a replay opens): from the start
   $("play").textContent = "❚❚";
   timer = setInterval(() => {
     if (at >= R.steps.length - 1) { play(); return; }

@@ -149,7 +149,7 @@ function piles(v, moved = {}) {
     el("div", { class: "pile" },
       discard.length ? withClass(ribaudsCard(discard[0], { small: true }), moved.discard ? "enter" : null) : el("div", { class: "card small empty" }),
       el("div", { class: "pile-label" }, t("rib.discard")),
-      discard.length > 1 ? el("div", { class: "pile-sub" }, discard.slice(1).map(ribName).join(", ")) : null));
+      discard.length > 1 ? el("div", { class: "pile-sub" }, t("rib.discard_below", { cards: discard.slice(1).map(ribName).join(", ") })) : null));
 }
 
 function withClass(node, cls) {
@@ -310,7 +310,7 @@ export function endScreen(M, C) {
   box.append(el("h2", {}, C.me === null ? t("rib.end_winner", { who: C.seatName(v.winner) }) : won ? t("rib.end_won") : t("rib.end_lost")));
   box.append(el("div", { class: "medal conspiracy" }, t("rib.conspiracy." + v.conspiracy)));
   box.append(el("p", {}, t("rib.end_by", { who: C.seatLabel(v.winner), c: t("rib.conspiracy." + v.conspiracy) })));
-  box.append(el("p", { class: "muted small" }, t("rib.conspiracy." + v.conspiracy) + ": " + t("rib.conspiracy_rule." + v.conspiracy)));
+  box.append(el("p", { class: "muted small" }, t("rib.conspiracy." + v.conspiracy) + ": " + t("rib.conspiracy_won." + v.conspiracy)));
   return box;
 }
 

@@ -454,6 +454,8 @@ async function main() {
   await loadLang(detectLang());
   applyStatic();
   $("alerts-btn").prepend(icon("bell"));
+  $("name-btn").prepend(icon("person"));
+  $("leave-btn").prepend(icon("exit"));
   alerts = new TurnAlerts({ button: $("alerts-btn"), t, baseTitle: "Regalia" });
   langSwitch($("lang"), () => {
     alerts.paint();
