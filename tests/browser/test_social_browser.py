@@ -185,6 +185,9 @@ def test_two_bots_of_one_kind_are_told_apart_by_their_seat_numbers(server, chrom
     seats = page.inner_text(".players")
     assert "Bot 2 (random)" in seats and "Bot (heuristic)" in seats
     assert "Bot (random)" not in seats
+    # each bot's tag says how strong it plays (the random bot has no level)
+    tags = page.eval_on_selector_all(".player .tag", "els => els.map(e => e.textContent)")
+    assert tags.count("bot") == 2 and tags.count("bot, medium") == 1
     ctx.close()
 
 

@@ -4,7 +4,7 @@ import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
-import { botLabel, myName, seatDisplay, setMyName } from "./names.js";
+import { botLabel, botLevel, botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText } from "./social.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,7 +60,7 @@ function renderSeats() {
       // medals are solo only, and the solo seat is the creator's: no "aims at medals" bots here
       for (const b of botsByStrength(form.game, g.bots.filter((name) => !name.endsWith("-medal")))) {
         const name = has("bot." + b) ? t("bot." + b) : b;
-        const level = (BOT_LEVEL[form.game] || {})[b];
+        const level = botLevel(form.game, b);
         sel.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b },
           level ? t("lobby.seat_bot_level", { name, level: t("botlevel." + level) }) : t("lobby.seat_bot", { name })));
       }
@@ -72,16 +72,6 @@ function renderSeats() {
 
 // How strong each bot plays, as measured (README, "Bots and evaluation"): the seat menus
 // list them from the strongest, and say so.
-const BOT_LEVEL = {
-  regicide: { montecarlo: "strongest", ismcts: "strong", heuristic: "medium", simple: "weak" },
-  ribauds: { ismcts: "strongest", tactical: "strong", heuristic: "medium" },
-};
-const LEVELS = ["strongest", "strong", "medium", "weak"];  // then the others (random)
-
-function botsByStrength(game, bots) {
-  const rank = (b) => { const i = LEVELS.indexOf((BOT_LEVEL[game] || {})[b]); return i < 0 ? LEVELS.length : i; };
-  return [...bots].sort((a, b) => rank(a) - rank(b));
-}
 
 function renderOptions() {
   const g = info();

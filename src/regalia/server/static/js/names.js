@@ -17,6 +17,25 @@ export function setMyName(name) {
   return clean;
 }
 
+// How strong each bot plays, by game (the evaluations in the README); the others (random)
+// have no level.
+const BOT_LEVEL = {
+  regicide: { montecarlo: "strongest", ismcts: "strong", heuristic: "medium", simple: "weak" },
+  ribauds: { ismcts: "strongest", tactical: "strong", heuristic: "medium" },
+};
+const LEVELS = ["strongest", "strong", "medium", "weak"];
+
+// A bot's level ("strongest", "strong", "medium", "weak") or undefined.
+export function botLevel(game, bot) {
+  return (BOT_LEVEL[game] || {})[bot];
+}
+
+// Bot names, strongest first (those without a level last).
+export function botsByStrength(game, bots) {
+  const rank = (b) => { const i = LEVELS.indexOf(botLevel(game, b)); return i < 0 ? LEVELS.length : i; };
+  return [...bots].sort((a, b) => rank(a) - rank(b));
+}
+
 // A bot's name: "Bot (search)", or with its seat number n, "Bot 3 (search)".
 export function botLabel(kind, n = null) {
   return t(n === null ? "social.bot_named" : "social.bot_named_n", { kind: has("bot." + kind) ? t("bot." + kind) : kind, n });

@@ -4,6 +4,7 @@ import { has, t } from "./i18n.js";
 import {
   SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, el, icon, rankOf, regicideCard,
 } from "./cards.js";
+import { botLevel } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 
@@ -77,7 +78,7 @@ function players(v, S, C) {
       el("div", { class: "player-facts" },
         el("span", { class: "fact", title: t("regicide.hand_size") }, icon("deck"), String(v.hand_sizes[k])),
         info.kind === "human" ? offlineTag(C.seatOnline(k, info)) : null,
-        info.kind === "bot" ? el("span", { class: "tag" }, t("seat.bot", { name: botName(info.bot) })) : null,
+        info.kind === "bot" ? botTag("regicide", info.bot) : null,
         info.bot_replaces ? el("span", { class: "tag warn" }, t("seat.replaced")) : null,
         v.yielded[k] ? el("span", { class: "tag" }, t("regicide.yielded")) : null,
         v.preferences[k] ? el("span", { class: "tag wish-" + v.preferences[k] }, t("regicide.wish_" + v.preferences[k])) : null,
@@ -99,8 +100,10 @@ export function offlineTag(online) {
   return online ? null : el("span", { class: "tag off" }, t("seat.offline"));
 }
 
-export function botName(name) {
-  return has("bot." + name) ? t("bot." + name) : name;
+// A bot seat's tag: how strong it plays ("bot, strong"); its kind is in its name already.
+export function botTag(game, bot) {
+  const level = botLevel(game, bot);
+  return el("span", { class: "tag" }, level ? t("seat.bot_level", { level: t("botlevel." + level) }) : t("seat.bot_plain"));
 }
 
 export function seatControls(k, info, S, C) {

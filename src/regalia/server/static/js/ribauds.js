@@ -2,7 +2,7 @@
 // buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
 import { cardBack, el, icon, ribName, ribaudsCard } from "./cards.js";
-import { botName, connDot, offlineTag, seatControls } from "./regicide.js";
+import { botTag, connDot, offlineTag, seatControls } from "./regicide.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 const slotName = (i) => t("rib.slot", { n: Number(i) + 1 });
@@ -77,7 +77,7 @@ function playerRow(k, v, S, C, isTop) {
       el("div", { class: "player-facts" },
         el("span", { class: "fact" }, icon("deck"), String(v.hand_sizes[k])),
         info.kind === "human" ? offlineTag(C.seatOnline(k, info)) : null,
-        info.kind === "bot" ? el("span", { class: "tag" }, t("seat.bot", { name: botName(info.bot) })) : null,
+        info.kind === "bot" ? botTag("ribauds", info.bot) : null,
         info.bot_replaces ? el("span", { class: "tag warn" }, t("seat.replaced")) : null,
         acting ? el("span", { class: "tag turn" }, t("seat.to_act")) : null),
       seatControls(k, info, S, C)));
