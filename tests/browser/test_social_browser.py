@@ -206,3 +206,27 @@ def test_the_invitation_of_a_table_whose_other_seats_are_bots_offers_only_watchi
     links = page.locator("#invite .link-input")
     assert links.count() == 1 and "/t/" in links.first.input_value()
     ctx.close()
+
+
+def test_waiting_for_a_friend_who_has_not_opened_the_invitation_points_at_the_invite_button(server, chromium):
+    table = server.create("regicide", ["human", "human"])
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    st = wait_state(page)
+    rng = random.Random(3)
+    while st["current"] == 0 and not st["finished"]:  # play until the friend is to act
+        click_regicide(page, regicide_choice(st["view"], st["legal"], rng))
+        wait_ply(page, st["ply"] + 1)
+        st = page_state(page)
+    assert st["current"] == 1
+    assert page.inner_text(".prompt") == ("Waiting for Player 2, who has not opened their invitation "
+                                          "yet: send it with the Invite button.")
+    # once the friend has opened it, the plain words
+    friend = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US").new_page()
+    friend.goto(server.url + table["seats"][1]["link"])
+    wait_state(friend)
+    page.wait_for_function("() => document.querySelector('.prompt').textContent.startsWith('Waiting for') "
+                           "&& !document.querySelector('.prompt').textContent.includes('invitation')")
+    friend.context.close()
+    ctx.close()

@@ -76,3 +76,11 @@ export function askName(dlg, el, current = "") {
     input.focus();
   });
 }
+
+// The prompt while seat k (named who) is to act; a person who has not yet opened their
+// invitation is pointed at the Invite button.
+export function waitingText(seats, k, who) {
+  const s = (seats || [])[k];
+  const unjoined = s && s.kind === "human" && !s.claimed && !s.bot_replaces;
+  return t(unjoined ? "prompt.waiting_unjoined" : "prompt.waiting", { who });
+}

@@ -4,7 +4,7 @@ import { has, t } from "./i18n.js";
 import {
   SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, el, icon, rankOf, regicideCard,
 } from "./cards.js";
-import { botLevel } from "./names.js";
+import { botLevel, waitingText } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 
@@ -209,7 +209,7 @@ function prompt(v, S, M, C) {
   else if (me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
   else if (v.current !== me) {
     if (v.phase === "choose") text = t("regicide.prompt_others_choose", { who: C.seatName(v.current) });
-    else text = t("prompt.waiting", { who: C.seatName(v.current) });
+    else text = waitingText(S.seats, v.current, C.seatName(v.current));
   } else if (!S.legal.length) text = t("prompt.bot_plays");
   else if (v.phase === "play") text = t(S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield");
   else if (v.phase === "suffer" && !S.legal.some((a) => a.startsWith("discard "))) {

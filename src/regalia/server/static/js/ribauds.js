@@ -3,6 +3,7 @@
 import { has, t } from "./i18n.js";
 import { cardBack, el, icon, ribName, ribaudsCard } from "./cards.js";
 import { botTag, connDot, offlineTag, seatControls } from "./regicide.js";
+import { waitingText } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 const slotName = (i) => t("rib.slot", { n: Number(i) + 1 });
@@ -161,7 +162,7 @@ function prompt(v, S, C) {
   let text;
   if (S.finished) text = t("rib.prompt_over", { who: C.seatName(v.winner), c: t("rib.conspiracy." + v.conspiracy) });
   else if (C.me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
-  else if (v.current !== C.me) text = t("prompt.waiting", { who: C.seatName(v.current) });
+  else if (v.current !== C.me) text = waitingText(S.seats, v.current, C.seatName(v.current));
   else if (!S.legal.length) text = t("prompt.bot_plays");
   else text = t("rib.phase." + v.phase);
   return el("div", { class: "prompt" + (v.current === C.me && S.legal.length && !S.finished ? " yours" : "") }, text);
