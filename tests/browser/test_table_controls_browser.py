@@ -163,3 +163,30 @@ def test_a_wish_said_in_the_jester_window_shows_as_said(server, chromium):
     assert page.inner_text(".wish-label") == "You said you would like to go next; change it?"
     assert page.is_disabled("#wish-yes") and page.is_enabled("#wish-no")
     ctx.close()
+
+
+def test_a_phones_hand_overlaps_its_cards_only_when_they_do_not_fit(server, chromium):
+    game = get_game("regicide")
+    table = server.create("regicide", ["human"])
+    ctx = chromium.new_context(locale="en-US", reduced_motion="reduce", **SIZES["phone"])
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    st = wait_state(page)
+    assert len(st["view"]["hand"]) == 8
+    assert page.evaluate("document.querySelector('.dock .hand').classList.contains('tight')")
+    # a hand of 3 cards: side by side, apart
+    for seed in range(200):
+        m, rng, ply = Match(game, {"players": 1}, seed), random.Random(seed), 0
+        while not game.is_terminal(m.state) and not (game.view(m.state, 0)["phase"] == "play"
+                                                     and len(game.view(m.state, 0)["hand"]) == 3):
+            m.play(rng.choice(list(game.legal_actions(m.state))))
+            ply += 1
+        if not game.is_terminal(m.state):
+            break
+    show_state(page, state_message(game, m.state, 0, table["id"], ply))
+    page.wait_for_function("p => window.regalia.M.state.ply === p", arg=ply)
+    assert not page.evaluate("document.querySelector('.dock .hand').classList.contains('tight')")
+    lefts = page.eval_on_selector_all(".dock .hand .card.in-hand",
+                                      "els => els.map(e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right])")
+    assert len(lefts) == 3 and all(a[1] <= b[0] for a, b in zip(lefts, lefts[1:]))
+    ctx.close()

@@ -324,10 +324,21 @@ function render() {
   const mod = game();
   const board = $("board");
   mod.render(board, M, C);
+  fitHand();
   renderLog();
   renderSeatBadge();
   renderSocialBar($("social-bar"), M, C);
   renderEnd();
+}
+
+// On a phone the hand stays in one row: its cards overlap only when they do not fit side by
+// side (the "tight" class; see the stylesheet).
+function fitHand() {
+  const hand = document.querySelector(".dock .hand");
+  if (!hand) return;
+  hand.classList.remove("tight");
+  const page = document.documentElement;  // side by side, the cards widen the whole page
+  hand.classList.toggle("tight", page.scrollWidth > page.clientWidth);
 }
 
 function renderSeatBadge() {
@@ -456,6 +467,7 @@ async function main() {
   $("alerts-btn").prepend(icon("bell"));
   $("name-btn").prepend(icon("person"));
   $("leave-btn").prepend(icon("exit"));
+  window.addEventListener("resize", fitHand);
   alerts = new TurnAlerts({ button: $("alerts-btn"), t, baseTitle: "Regalia" });
   langSwitch($("lang"), () => {
     alerts.paint();
