@@ -230,3 +230,26 @@ def test_waiting_for_a_friend_who_has_not_opened_the_invitation_points_at_the_in
                            "&& !document.querySelector('.prompt').textContent.includes('invitation')")
     friend.context.close()
     ctx.close()
+
+
+def test_letting_a_bot_play_ones_seat_asks_first(server, chromium):
+    table = server.create("ribauds", ["human", "human"])
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    asked: list[str] = []
+
+    def answer(dialog, accept):
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.click("#hand-to-bot")
+    page.wait_for_timeout(500)
+    assert asked == ["Let a bot play your seat now? You can take it back at any time."]
+    assert not server.get(f"/api/tables/{table['id']}")["seats"][0]["bot_replaces"]
+    page.once("dialog", lambda d: answer(d, True))
+    page.click("#hand-to-bot")
+    page.wait_for_function("() => window.regalia.M.state.seats[0].bot_replaces")
+    ctx.close()

@@ -111,7 +111,8 @@ export function seatControls(k, info, S, C) {
   if (k === C.me) {
     return info.bot_replaces
       ? el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, false) }, t("seat.take_back"))
-      : el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, true) }, t("seat.hand_to_bot"));
+      : el("button", { class: "link-btn", type: "button", id: "hand-to-bot",
+        onclick: () => window.confirm(t("seat.hand_to_bot_confirm")) && C.setBot(k, true) }, t("seat.hand_to_bot"));
   }
   if (!info.connected && !info.bot_replaces) {
     return el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, true) }, t("seat.replace_by_bot"));
