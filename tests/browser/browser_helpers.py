@@ -183,6 +183,17 @@ def state_message(game, st, seat: int, table_id: str, ply: int) -> dict:
             "log_start": 0, "log": log}
 
 
+def open_seat(chromium, server, table: dict, seat: int = 0, **options):
+    """Seat ``seat``'s page of ``table`` (as ``server.create`` returns it) in a new browser
+    context, 1280x720 in English unless ``options`` say otherwise, once its first state has
+    arrived; close it with ``page.context.close()``."""
+    ctx = chromium.new_context(**({"viewport": {"width": 1280, "height": 720}, "locale": "en-US"} | options))
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][seat]["link"])
+    wait_state(page)
+    return page
+
+
 def show_state(page, msg: dict) -> None:
     """Hand ``msg`` to the page as if the server had sent it (the seats as the page knows)."""
     page.evaluate("""msg => {

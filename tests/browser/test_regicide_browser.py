@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from browser_helpers import (card_tokens, click_regicide, page_state, regicide_choice, show_state,
-                             state_message, wait_ply, wait_state)
+from browser_helpers import (card_tokens, click_regicide, open_seat, page_state, regicide_choice,
+                             show_state, state_message, wait_ply, wait_state)
 from regalia.games.regicide import actions as A
 
 pytestmark = pytest.mark.slow
@@ -174,17 +174,14 @@ def test_a_solo_hand_too_weak_for_the_attack_is_told_to_flip_a_jester(server, ch
     view = game.view(m.state, 0)
     assert view["phase"] == "suffer" and view["jesters"] > 0
     table = server.create("regicide", ["human"])
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
-    page = ctx.new_page()
-    page.goto(server.url + table["seats"][0]["link"])
-    wait_state(page)
+    page = open_seat(chromium, server, table)
     show_state(page, state_message(game, m.state, 0, table["id"], ply))
     page.wait_for_function("p => window.regalia.M.state.ply === p", arg=ply)
     worth = sum(view_value(c) for c in view["hand"])
     assert page.inner_text(".prompt") == (f"The enemy attacks for {view['attack_to_absorb']} but your "
                                           f"hand is worth only {worth}: flip a Jester for a new hand.")
     assert page.locator("#act-discard").count() == 0 and page.locator("#act-jester").is_enabled()
-    ctx.close()
+    page.context.close()
 
 
 def view_value(card: str) -> int:

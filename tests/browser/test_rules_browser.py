@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from browser_helpers import open_seat
+
 pytestmark = pytest.mark.slow
 
 # A heading of each game's rules, per language (the dictionaries' texts).
@@ -37,9 +39,8 @@ def test_the_lobby_links_the_rules_of_both_games_in_the_players_language(server,
 
 def test_a_tables_help_panel_links_the_rules_of_its_game(server, chromium):
     table = server.create("ribauds", ["human", "human"])
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
-    page = ctx.new_page()
-    page.goto(server.url + table["seats"][0]["link"])
+    page = open_seat(chromium, server, table)
+    ctx = page.context
     link = page.wait_for_selector("#help #rules-link")
     assert link.get_attribute("href") == "/rules#ribauds"
     assert link.get_attribute("target") == "_blank"  # the table stays open

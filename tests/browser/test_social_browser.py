@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from browser_helpers import (Server, click_regicide, free_port, page_state, regicide_choice,
-                             wait_ply, wait_state)
+from browser_helpers import (Server, click_regicide, free_port, open_seat, page_state,
+                             regicide_choice, wait_ply, wait_state)
 
 pytestmark = pytest.mark.slow
 
@@ -177,10 +177,7 @@ def test_the_lobby_fits_a_phone_in_every_language(server, chromium, locale):
 
 def test_two_bots_of_one_kind_are_told_apart_by_their_seat_numbers(server, chromium):
     table = server.create("regicide", ["human", "random", "random", "heuristic"])
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
-    page = ctx.new_page()
-    page.goto(server.url + table["seats"][0]["link"])
-    page.wait_for_selector(".players")
+    page = open_seat(chromium, server, table)
     page.wait_for_function("() => document.querySelector('.players').textContent.includes('Bot 3 (random)')")
     seats = page.inner_text(".players")
     assert "Bot 2 (random)" in seats and "Bot (heuristic)" in seats
@@ -188,7 +185,7 @@ def test_two_bots_of_one_kind_are_told_apart_by_their_seat_numbers(server, chrom
     # each bot's tag says how strong it plays (the random bot has no level)
     tags = page.eval_on_selector_all(".player .tag", "els => els.map(e => e.textContent)")
     assert tags.count("bot") == 2 and tags.count("bot, medium") == 1
-    ctx.close()
+    page.context.close()
 
 
 def test_the_invitation_of_a_table_whose_other_seats_are_bots_offers_only_watching(server, chromium):
@@ -210,10 +207,8 @@ def test_the_invitation_of_a_table_whose_other_seats_are_bots_offers_only_watchi
 
 def test_waiting_for_a_friend_who_has_not_opened_the_invitation_points_at_the_invite_button(server, chromium):
     table = server.create("regicide", ["human", "human"])
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
-    page = ctx.new_page()
-    page.goto(server.url + table["seats"][0]["link"])
-    st = wait_state(page)
+    page = open_seat(chromium, server, table)
+    st = page_state(page)
     rng = random.Random(3)
     while st["current"] == 0 and not st["finished"]:  # play until the friend is to act
         click_regicide(page, regicide_choice(st["view"], st["legal"], rng))
@@ -223,21 +218,16 @@ def test_waiting_for_a_friend_who_has_not_opened_the_invitation_points_at_the_in
     assert page.inner_text(".prompt") == ("Waiting for Player 2, who has not opened their invitation "
                                           "yet: send it with the Invite button.")
     # once the friend has opened it, the plain words
-    friend = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US").new_page()
-    friend.goto(server.url + table["seats"][1]["link"])
-    wait_state(friend)
+    friend = open_seat(chromium, server, table, 1)
     page.wait_for_function("() => document.querySelector('.prompt').textContent.startsWith('Waiting for') "
                            "&& !document.querySelector('.prompt').textContent.includes('invitation')")
     friend.context.close()
-    ctx.close()
+    page.context.close()
 
 
 def test_letting_a_bot_play_ones_seat_asks_first(server, chromium):
     table = server.create("ribauds", ["human", "human"])
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
-    page = ctx.new_page()
-    page.goto(server.url + table["seats"][0]["link"])
-    wait_state(page)
+    page = open_seat(chromium, server, table)
     asked: list[str] = []
 
     def answer(dialog, accept):
@@ -252,4 +242,4 @@ def test_letting_a_bot_play_ones_seat_asks_first(server, chromium):
     page.once("dialog", lambda d: answer(d, True))
     page.click("#hand-to-bot")
     page.wait_for_function("() => window.regalia.M.state.seats[0].bot_replaces")
-    ctx.close()
+    page.context.close()
