@@ -145,7 +145,7 @@ class Broadcaster:
         self.conns.add(conn)
         self.last_active = time.monotonic()
         conn.put({"type": "welcome", "table": self.id, "game": self.game.name, "seat": seat,
-                  "players": len(self.seats), "options": self.config,
+                  "players": len(self.seats), "options": self.options,
                   "talk": "say" if self.game.name == "regicide" else "chat",
                   "sayings": list(gamekit.SAYINGS) if self.game.name == "regicide" else [],
                   "spectate": f"/t/{self.id}#s={self.watch_token}" if self.watch_token else None,

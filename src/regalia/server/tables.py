@@ -159,12 +159,18 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         """An open table still has a free human seat: nobody may act yet."""
         return self.is_open and any(s.kind == HUMAN and not s.claimed for s in self.seats)
 
+    @property
+    def options(self) -> dict[str, Any]:
+        """The table's rule options as it was created with them: its config without
+        ``players``."""
+        return {k: v for k, v in self.config.items() if k != "players"}
+
     def summary(self) -> dict[str, Any]:
         """Public facts about the table (lobby lists)."""
         return {"id": self.id, "game": self.game.name, "players": len(self.seats),
                 "status": FINISHED if self.finished else self.status, "ply": self.ply,
                 "current": self.game.current_seat(self.state), "seats": self.seats_info(),
-                "options": {k: v for k, v in self.config.items() if k != "players"},
+                "options": self.options,
                 "created_at": self.created_at.isoformat() if self.created_at else None,
                 "outcome": self.outcome(), "broken": self.broken,
                 "open": self.is_open, "waiting": self.waiting, "clock": self.clock_info(),

@@ -203,6 +203,9 @@ function played(v, C, moved = {}) {
   return row;
 }
 
+// Step 4 with a discard possible (a solo hand too weak for the attack has only the Jester).
+const canDiscard = (S) => S.legal.some((a) => a.startsWith("discard "));
+
 function prompt(v, S, M, C) {
   let text;
   const me = C.me;
@@ -213,7 +216,7 @@ function prompt(v, S, M, C) {
     else text = waitingText(S.seats, v.current, C.seatName(v.current));
   } else if (!S.legal.length) text = t("prompt.bot_plays");
   else if (v.phase === "play") text = t(S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield");
-  else if (v.phase === "suffer" && !S.legal.some((a) => a.startsWith("discard "))) {
+  else if (v.phase === "suffer" && !canDiscard(S)) {
     // solo: the hand cannot absorb the attack, and a Jester is left (rules 1.8, 1.14)
     const worth = (v.hand || []).reduce((a, c) => a + cardValue(c), 0);
     text = t("regicide.prompt_suffer_short", { n: v.attack_to_absorb, total: worth });
@@ -322,7 +325,7 @@ function actions(v, S, M, C, legal) {
       !!text && !busy, () => C.act(text), "btn primary", "act-play"));
     if (legal.has("yield")) bar.append(button(t("regicide.yield"), !busy, () => C.act("yield"), "btn", "act-yield"));
   }
-  if (S.legal.some((a) => a.startsWith("discard "))) {  // Step 4 with a discard possible
+  if (canDiscard(S)) {
     const text = sel.length ? legal.get(key("discard", sel)) : null;
     const total = sel.reduce((a, c) => a + cardValue(c), 0);
     if (!text) reason = discardReason(sel, v.attack_to_absorb);

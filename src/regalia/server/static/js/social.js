@@ -11,7 +11,7 @@ let seenAt = 0;
 // A table's rule options in words ("Minimal discards · Yielding in solo"), or "standard
 // rules"; ``o``: the options that differ from the defaults, as the server stores them.
 export function optionsText(o) {
-  const parts = Object.entries(o || {}).filter(([k]) => k !== "players").map(([k, v]) => (typeof v === "boolean"
+  const parts = Object.entries(o || {}).map(([k, v]) => (typeof v === "boolean"
     ? (v ? t("opt." + k) : `${t("opt." + k)}: ${t("social.off")}`) : `${t("opt." + k)}: ${t(`opt.${k}.${v}`)}`));
   return parts.length ? parts.join(" · ") : t("social.standard_rules");
 }
