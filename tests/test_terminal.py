@@ -55,6 +55,24 @@ def test_bad_input_gets_a_message_and_a_new_prompt():
     assert match.actions == [], "refused input changed nothing"
 
 
+def test_regicide_refusals_write_cards_as_the_menu_does():
+    """A refusal names cards with suit symbols (K♠, as the menu and the hand show them), never
+    in notation (KS), and players numbered from 1."""
+    from regalia.cli.screens import regicide as screen
+
+    message = ("play KS 2C is refused: seat 0 does not hold KS 2C; seat 0 may: jester, play; "
+               "e.g. play AC, play TD, play X")
+    assert screen.refusal(message) == ("Refused: Player 1 does not hold K♠ 2♣; Player 1 may: "
+                                       "jester, play; e.g. play A♣, play 10♦, play Jester")
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 1}, 3)
+    TerminalTable(match, {}, console=Console(file=out, width=200, force_terminal=False),
+                  read=scripted(["play KS KH", "quit"])).run()
+    refused = next(ln for ln in out.getvalue().splitlines() if "Refused" in ln)
+    assert "K♠" in refused and "K♥" in refused and "KS" not in refused, refused
+    assert match.actions == []
+
+
 def test_a_card_typed_wrong_gets_the_notation_with_the_jester_named():
     out = io.StringIO()
     match = Match(REGICIDE, {"players": 1}, 3)

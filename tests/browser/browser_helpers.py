@@ -155,14 +155,24 @@ CONTROLS_IN_VIEW = """() => {
             bad.push((e.id || e.className) + " at " + [r.left, r.top, r.right, r.bottom].map(Math.round).join(","));
         }
     }
+    // Regicide's row of the cards played against the enemy: all of it in view, its corners
+    // not covered (by the dock)
+    const row = document.querySelector(".played");
+    let played = null;
+    if (row) {
+        const r = row.getBoundingClientRect();
+        played = r.top >= 0 && r.bottom <= H + 0.5 && [[r.left + 4, r.top + 4], [r.right - 4, r.bottom - 4]]
+            .every(([x, y]) => row.contains(document.elementFromPoint(x, y)));
+    }
     return {scrollY: window.scrollY, cards: document.querySelectorAll(".dock .hand .card.in-hand").length,
-            buttons: [...document.querySelectorAll(".dock .actions button")].map(b => b.id), bad};
+            buttons: [...document.querySelectorAll(".dock .actions button")].map(b => b.id), bad, played};
 }"""
 
 
 def controls_in_view(page) -> dict:
     """Where the hand and the buttons are: ``{"cards", "buttons" (ids), "bad" (those out of
-    view or covered), "scrollY"}``."""
+    view or covered), "scrollY", "played"}`` (``played``: whether Regicide's row of the cards
+    played against the enemy is all in view and not covered; None on a Ribauds page)."""
     return page.evaluate(CONTROLS_IN_VIEW)
 
 

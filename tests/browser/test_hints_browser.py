@@ -21,7 +21,11 @@ def test_the_hint_button_selects_the_suggested_move(server, chromium, shots):
     page.wait_for_selector(".game-tile")
     assert page.locator("#hints-option").is_visible()       # solo Regicide: offered
     page.click('.seg[data-players="2"]')
-    assert not page.locator("#hints-option").is_visible()   # not at 2 players
+    assert page.locator("#opt-hints").is_disabled()         # not at 2 players, and it says so
+    assert "Solo tables only" in page.inner_text("#hints-option")
+    page.click('label[for="game-ribauds"]')
+    assert not page.locator("#hints-option").is_visible()   # not a Ribauds option at all
+    page.click('label[for="game-regicide"]')
     page.click('.seg[data-players="1"]')
     page.check("#opt-hints")
     page.click("#create-btn")

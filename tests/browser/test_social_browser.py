@@ -172,6 +172,15 @@ def test_the_lobby_fits_a_phone_in_every_language(server, chromium, locale):
     for players in ("1", "4"):
         page.click(f'.seg[data-players="{players}"]')
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, (locale, players)
+    # the language switch shows all of its text (beside its arrow)
+    shown, room = page.evaluate("""() => {
+        const s = document.getElementById("lang"), cs = getComputedStyle(s);
+        const pen = document.createElement("canvas").getContext("2d");
+        pen.font = cs.font;
+        return [pen.measureText(s.options[s.selectedIndex].text).width,
+                s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 18];
+    }""")
+    assert shown <= room, (locale, shown, room)
     ctx.close()
 
 

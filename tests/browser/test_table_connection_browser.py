@@ -175,12 +175,14 @@ def test_a_selection_that_cannot_be_played_says_why_in_the_pages_language(server
     for i in pair:
         page.locator(".hand .card.in-hand").nth(i).click()
     assert page.locator("#act-play").is_disabled()
+    assert "(" not in page.inner_text("#act-play")        # no value for what cannot be played
     why = page.inner_text("#why")
     assert "mesmo valor" in why and "Ás" in why
     page.click("#act-clear")
     # one card: the names of the selection are readable without hovering
     page.locator(".hand .card.in-hand").nth(pair[0]).click()
     assert page.locator("#act-play").is_enabled()
+    assert page.inner_text("#act-play").endswith(")")   # "Jogar 5♥ (5)"
     assert " de " in page.inner_text("#why")             # e.g. "Cinco de Copas"
     # an engine refusal is translated, and no internal word (a phase name) is shown
     page.evaluate("() => window.regalia.socket.send({type: 'act', ply: 0, action: 'discard ' + window.regalia.M.state.view.hand[0]})")

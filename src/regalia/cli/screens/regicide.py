@@ -203,8 +203,14 @@ def result(view: dict[str, Any]) -> Text:
     return Text(f"Defeat: {view['enemies_defeated']} of 12 enemies defeated.", style="bold red")
 
 
+# A card in notation inside an engine message (5C, TD, 10D; X, the Jester, as a card played
+# or held: the notation's own help names X as a letter).
+NOTATION = re.compile(r"\b(?:10|[2-9TAJQK])[CDHS]\b|(?<=play )X\b|(?<=hold )X\b")
+
+
 def refusal(message: str) -> str:
-    """An engine refusal for people: "Refused: why", players numbered from 1 as on screen."""
+    """An engine refusal for people: "Refused: why", players numbered from 1 and cards
+    written as on screen (``seat 0 does not hold KS`` -> ``Player 1 does not hold K♠``)."""
     why = message.split(" is refused: ", 1)[-1]
     why = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", why)
-    return "Refused: " + why
+    return "Refused: " + NOTATION.sub(lambda m: pretty(parse_card(m[0])), why)

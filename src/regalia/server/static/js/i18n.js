@@ -2,7 +2,7 @@
 // browser (navigator.languages) unless the player picked one with the switch.
 export const LANGUAGES = [
   ["en", "English"],
-  ["pt-BR", "Português (Brasil)"],
+  ["pt-BR", "Português"],
   ["es", "Español"],
 ];
 const KEY = "regalia.lang";
@@ -61,12 +61,16 @@ export function applyStatic(root = document) {
   root.querySelectorAll("[data-i18n-placeholder]").forEach((e) => { e.placeholder = t(e.dataset.i18nPlaceholder); });
 }
 
+// The language switch; on a phone's narrow topbar its options read "EN", "PT", "ES" (a
+// whole name would be cut), their names in their titles.
 export function langSwitch(select, onChange) {
   select.innerHTML = "";
+  const narrow = window.matchMedia("(max-width: 640px)").matches;
   for (const [code, name] of LANGUAGES) {
     const o = document.createElement("option");
     o.value = code;
-    o.textContent = name;
+    o.textContent = narrow ? code.slice(0, 2).toUpperCase() : name;
+    o.title = name;
     if (code === current) o.selected = true;
     select.append(o);
   }

@@ -102,10 +102,14 @@ function renderForm() {
   renderPlayers();
   renderSeats();
   renderOptions();
-  // hints: solo Regicide only (the server refuses them elsewhere)
+  // hints: solo Regicide only (the server refuses them elsewhere); shown but off at 2-4
+  // players, saying why
   const solo = form.game === "regicide" && form.players === 1;
-  $("hints-option").hidden = !solo;
+  $("hints-option").hidden = form.game !== "regicide";
+  $("hints-option").classList.toggle("off", !solo);
+  $("opt-hints").disabled = !solo;
   if (!solo) $("opt-hints").checked = false;
+  $("hints-help").textContent = t(solo ? "hints.option_help" : "hints.solo_only");
 }
 
 async function create(ev) {

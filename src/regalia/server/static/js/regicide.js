@@ -321,8 +321,10 @@ function actions(v, S, M, C, legal) {
     const text = sel.length ? legal.get(key("play", sel)) : null;
     const value = sel.reduce((a, c) => a + cardValue(c), 0);
     if (!text) reason = playReason(sel);
-    bar.append(button(sel.length ? t("regicide.play_sel", { cards: cardsText(sel), n: value }) : t("regicide.play"),
-      !!text && !busy, () => C.act(text), "btn primary", "act-play"));
+    // the value only for a selection that can be played (the line below says why not)
+    const label = !sel.length ? t("regicide.play")
+      : text ? t("regicide.play_sel", { cards: cardsText(sel), n: value }) : t("regicide.play_cards", { cards: cardsText(sel) });
+    bar.append(button(label, !!text && !busy, () => C.act(text), "btn primary", "act-play"));
     if (legal.has("yield")) bar.append(button(t("regicide.yield"), !busy, () => C.act("yield"), "btn", "act-yield"));
   }
   if (canDiscard(S)) {
