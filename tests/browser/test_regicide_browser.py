@@ -187,3 +187,25 @@ def test_a_solo_hand_too_weak_for_the_attack_is_told_to_flip_a_jester(server, ch
 def view_value(card: str) -> int:
     """A hand card's value as the rules count it in Step 4 (rules 1.2)."""
     return {"A": 1, "T": 10, "J": 10, "Q": 15, "K": 20, "X": 0}.get(card[0]) or int(card[0])
+
+
+def test_the_log_says_why_hearts_did_nothing(server, chromium):
+    """Rules 1.6: Hearts with an empty discard pile heal nothing; the log says why (in the
+    page's language) instead of naming the power alone."""
+    from regalia.core.records import Match
+    from regalia.games import get_game
+
+    game = get_game("regicide")
+    for seed in range(200):  # a deal whose first enemy is not a Heart, with a Heart in hand
+        m = Match(game, {"players": 1}, seed)
+        view = game.view(m.state, 0)
+        heart = next((c for c in view["hand"] if c[1] == "H"), None)
+        if heart and view["enemy"][1] != "H":
+            break
+    m.play(game.action_from_text(m.state, f"play {heart}"))
+    table = server.create("regicide", ["human"])
+    page = open_seat(chromium, server, table, locale="pt-BR")
+    show_state(page, state_message(game, m.state, 0, table["id"], 1))
+    page.wait_for_function("() => window.regalia.M.state.ply === 1")
+    assert "Copas: o descarte está vazio, não há nada para curar." in page.inner_text("#log")
+    page.context.close()

@@ -156,3 +156,29 @@ def test_match_replay_is_deterministic():
     rec = GameRecord.from_json(m.record().to_json())
     again = Match.from_record(rec)
     assert js(again.state) == js(m.state)
+
+
+def test_1_6_a_power_with_nothing_to_act_on_says_so_in_the_log():
+    """Rules 1.6: Hearts with an empty discard pile and Diamonds with an empty Tavern do
+    nothing; the play's event says so (``idle``), so the log can tell the players why."""
+    from regalia.games.regicide.describe import describe
+
+    def play_event(s, text):
+        _, events = G.apply(s, G.action_from_text(s, text), random.Random(0))
+        assert not any(e.kind in ("heal", "draw") for e in events)
+        return next(e for e in events if e.kind == "play").data
+
+    s = state(2, "JS", hands=[["6H", "6D"], ["9S"]], discard=[], tavern=["2C"])
+    assert play_event(s, "play 6H")["idle"] == ["discard_empty"]
+    said = describe({"kind": "play", "seat": 0, **play_event(s, "play 6H")})
+    assert said.endswith("6 damage. Hearts: the discard pile is empty, nothing to heal."), said
+    s = state(2, "JS", hands=[["6H", "6D"], ["9S"]], discard=["2C"], tavern=[])
+    assert play_event(s, "play 6D")["idle"] == ["tavern_empty"]
+    s = state(2, "JS", hands=[["AH", "6D"], ["9S"]], discard=[], tavern=[])
+    assert play_event(s, "play AH 6D")["idle"] == ["discard_empty", "tavern_empty"]
+    # a power that acts, or one blocked by immunity, is not idle
+    s = state(2, "JH", hands=[["6H", "6D"], ["9S"]], discard=[], tavern=["2C"])
+    assert "idle" not in play_event(s, "play 6H")
+    s = state(2, "JS", hands=[["6H"], ["9S"]], discard=["2C"], tavern=[])
+    _, events = G.apply(s, G.action_from_text(s, "play 6H"), random.Random(0))
+    assert [e.kind for e in events][:2] == ["play", "heal"] and "idle" not in events[0].data

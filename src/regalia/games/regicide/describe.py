@@ -12,6 +12,8 @@ from regalia.core.words import count
 from regalia.games.regicide.cards import parse_card, pretty
 
 POWER_NAMES = {"H": "Hearts", "D": "Diamonds", "C": "Clubs", "S": "Spades"}
+IDLE = {"discard_empty": "Hearts: the discard pile is empty, nothing to heal.",  # rules 1.6
+        "tavern_empty": "Diamonds: the Tavern is empty, nobody draws."}
 
 
 def cards_words(texts: list[str]) -> str:
@@ -38,7 +40,7 @@ def describe(e: dict[str, Any]) -> str:
             text += ", " + " and ".join(powers) + " active"
         if e["blocked"]:
             text += ", " + " and ".join(POWER_NAMES[p] for p in e["blocked"]) + " blocked by immunity"
-        return text + f": {e['damage']} damage."
+        return text + f": {e['damage']} damage." + "".join(" " + IDLE[why] for why in e.get("idle", ()))
     if k == "jester":
         return f"{who} plays the Jester: the enemy's immunity is cancelled; no attack this turn."
     if k == "heal":

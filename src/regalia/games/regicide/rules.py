@@ -745,19 +745,24 @@ def _play(t: State, p: int, mask: int, facts: PlayFacts, rng: random.Random,
     immune = 0 if t.cancelled else suits & _SUIT_BIT[t.enemy]
     powers = suits & ~immune
     damage = v * 2 if powers & _CLUB else v
-    _log(t, events, "play", p, {"cards": played, "value": v, "damage": damage,
-                                "powers": _SUIT_TEXT[powers], "blocked": _SUIT_TEXT[immune]})
-    if powers & _HEART and t.discard:  # Hearts before Diamonds (rules 1.6)
-        pile = t.discard[:]
-        n = v if v < len(pile) else len(pile)
-        shuffle(pile, rng)  # the whole pile is shuffled, then n cards are taken
-        cut = len(pile) - n
-        t.discard = pile[:cut]
-        t.tavern = pile[cut:] + t.tavern  # bottom of the Tavern
-        _log(t, events, "heal", p, {"count": n})
-    if powers & _DIAMOND and t.tavern:
-        seats = _drawing_seats(t, p, v)
-        if seats:
+    said = {"cards": played, "value": v, "damage": damage, "powers": _SUIT_TEXT[powers],
+            "blocked": _SUIT_TEXT[immune]}
+    _log(t, events, "play", p, said)
+    if powers & _HEART:  # Hearts before Diamonds (rules 1.6)
+        if t.discard:
+            pile = t.discard[:]
+            n = v if v < len(pile) else len(pile)
+            shuffle(pile, rng)  # the whole pile is shuffled, then n cards are taken
+            cut = len(pile) - n
+            t.discard = pile[:cut]
+            t.tavern = pile[cut:] + t.tavern  # bottom of the Tavern
+            _log(t, events, "heal", p, {"count": n})
+        else:  # nothing to heal: the play's event says why nothing happens
+            said["idle"] = ["discard_empty"]
+    if powers & _DIAMOND:
+        if not t.tavern:  # nothing to draw
+            said.setdefault("idle", []).append("tavern_empty")
+        elif seats := _drawing_seats(t, p, v):
             drawn, known = _take(t, len(seats))
             hands = t.hands
             if t.players == 1:

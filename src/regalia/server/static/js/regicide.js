@@ -422,6 +422,7 @@ export function describe(e, C) {
       let s = t("log.r.play", { who, cards: cardsText(e.cards), value: e.value, damage: e.damage });
       if (e.powers && e.powers.length) s += " " + t("log.r.powers", { powers: powers(e.powers) });
       if (e.blocked && e.blocked.length) s += " " + t("log.r.blocked", { powers: powers(e.blocked) });
+      for (const why of e.idle || []) s += " " + t("log.r.idle_" + why);  // a power with nothing to act on
       return s;
     }
     case "jester":
