@@ -165,13 +165,15 @@ CONTROLS_IN_VIEW = """() => {
             .every(([x, y]) => row.contains(document.elementFromPoint(x, y)));
     }
     return {scrollY: window.scrollY, cards: document.querySelectorAll(".dock .hand .card.in-hand").length,
-            buttons: [...document.querySelectorAll(".dock .actions button")].map(b => b.id), bad, played};
+            buttons: [...document.querySelectorAll(".dock .actions button")].map(b => b.id), bad, played,
+            wide: document.documentElement.scrollWidth > W};
 }"""
 
 
 def controls_in_view(page) -> dict:
     """Where the hand and the buttons are: ``{"cards", "buttons" (ids), "bad" (those out of
-    view or covered), "scrollY", "played"}`` (``played``: whether Regicide's row of the cards
+    view or covered), "scrollY", "played", "wide"}`` (``wide``: the page is wider than the
+    screen; ``played``: whether Regicide's row of the cards
     played against the enemy is all in view and not covered; None on a Ribauds page)."""
     return page.evaluate(CONTROLS_IN_VIEW)
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from browser_helpers import click_ribauds, page_state, wait_ply, wait_state
+from browser_helpers import click_ribauds, open_seat, page_state, wait_ply, wait_state
 
 pytestmark = pytest.mark.slow
 
@@ -59,3 +59,15 @@ def test_a_whole_ribauds_game_against_a_bot(server, chromium, shots):
     shots(page, "ribauds-replay")
     assert not errors, errors
     ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
+def test_a_long_name_keeps_the_ribauds_table_within_a_phones_width(server, chromium, locale):
+    """The seat's own bar (name, hand size, turn, "let a bot play") wraps instead of pushing
+    the page beyond a 390 px screen."""
+    table = server.create("ribauds", ["human", "heuristic"])
+    page = open_seat(chromium, server, table, viewport={"width": 390, "height": 844}, locale=locale,
+                     is_mobile=True, has_touch=True, nickname="Juliana Albuquerque")
+    page.wait_for_function("() => document.querySelector('.felt').textContent.includes('Juliana')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, locale
+    page.context.close()

@@ -172,6 +172,8 @@ def test_the_lobby_fits_a_phone_in_every_language(server, chromium, locale):
     for players in ("1", "4"):
         page.click(f'.seg[data-players="{players}"]')
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, (locale, players)
+    page.click('label[for="game-ribauds"]')                 # its rule option is a choice
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, (locale, "ribauds")
     # the language switch shows all of its text (beside its arrow)
     shown, room = page.evaluate("""() => {
         const s = document.getElementById("lang"), cs = getComputedStyle(s);

@@ -90,7 +90,7 @@ function renderOptions() {
     } else if (o.type === "choice") {
       const sel = el("select", { id: "opt-" + o.key, onchange: () => { if (sel.value === o.default) delete form.options[o.key]; else form.options[o.key] = sel.value; } });
       for (const c of o.choices) sel.append(el("option", { value: c, selected: c === value }, t(`opt.${o.key}.${c}`)));
-      box.append(el("label", { class: "option", for: "opt-" + o.key },
+      box.append(el("label", { class: "option select-option", for: "opt-" + o.key },
         el("span", {}, el("b", {}, t("opt." + o.key)), el("small", {}, t("opt." + o.key + ".help"))), sel));
     }
   }

@@ -341,7 +341,7 @@ function actions(v, S, M, C, legal) {
     for (const text of S.legal) {
       const k = Number(text.split(" ")[1]);
       const wish = v.preferences[k];
-      bar.append(button(t("regicide.choose_seat", { who: C.seatLabel(k) }) + (wish ? ` · ${t("regicide.wish_" + wish)}` : ""),
+      bar.append(button(t("regicide.choose_seat", { who: C.seatLabel(k) }) + (wish ? ` · ${t("regicide.wish_" + wish + "_short")}` : ""),
         !busy, () => C.act(text), "btn choose-btn", "act-choose-" + k));
     }
   }
