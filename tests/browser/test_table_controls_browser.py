@@ -90,6 +90,13 @@ def test_controls_in_view_in_every_phase(server, chromium, shots, size, name, pl
         # with its buttons and its prompt instead)
         if name == "regicide" and not (size == "phone" and kind in ("choose", "wish")):
             assert got["played"], (size, players, kind, got)
+        if name == "regicide" and kind in ("play", "suffer"):
+            # a card selected (the clear button comes): still all in view
+            page.locator(".dock .hand .card.selectable").first.click()
+            selected = controls_in_view(page)
+            assert "act-clear" in selected["buttons"], selected
+            assert not selected["bad"] and selected["played"], (size, players, kind, selected)
+            page.click("#act-clear")
         if kind in BUTTON:
             assert any(b.startswith(BUTTON[kind]) for b in got["buttons"]), (kind, got)
         else:

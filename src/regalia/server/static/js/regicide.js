@@ -2,7 +2,7 @@
 // the buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
 import {
-  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, el, icon, rankOf, regicideCard,
+  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, rankOf, regicideCard,
 } from "./cards.js";
 import { botLevel, waitingText } from "./names.js";
 
@@ -303,10 +303,13 @@ export function why(code, params, C) {
 }
 
 // The line under the buttons: why the selection cannot be played, else the names of the
-// selected cards (readable on a touch screen, where no tooltip shows).
+// selected cards (no tooltip shows them on a touch screen; on a phone's narrow dock only a
+// refusal is shown, the rest is for screen readers).
 function whyLine(reason, sel, C) {
   const text = reason ? why(reason[0], reason[1], C) : sel.length ? sel.map(cardName).join(", ") : "";
-  const cls = !reason ? "" : sel.length ? " refused" : " hint";
+  // a selection too small for the attack is not wrong, only unfinished: a hint (the prompt
+  // and the button count it too)
+  const cls = !reason ? "" : sel.length && reason[0] !== "discard_short" ? " refused" : " hint";
   return el("div", { class: "why" + cls, id: "why", role: "status", "aria-live": "polite" }, text);
 }
 
@@ -357,7 +360,7 @@ function actions(v, S, M, C, legal) {
   if (M.state.hints && S.legal.length) {
     bar.append(button(t("hints.button"), !busy && !M.hinting, () => C.hint(), "btn ghost hint-btn", "act-hint"));
   }
-  if (M.sel.length) bar.append(button(t("action.clear"), true, () => C.clear(), "btn ghost", "act-clear"));
+  if (M.sel.length) bar.append(clearButton(() => C.clear()));
   if (S.legal.length && ["play", "suffer"].includes(v.phase)) wrap.append(whyLine(reason, sel, C));
   return wrap;
 }

@@ -1,7 +1,7 @@
 // Le Roy des Ribauds at the table: the Court of four slots, the two hands, the piles and the
 // buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
-import { cardBack, el, icon, ribName, ribaudsCard } from "./cards.js";
+import { cardBack, clearButton, el, icon, ribName, ribaudsCard } from "./cards.js";
 import { botTag, connDot, offlineTag, seatControls } from "./regicide.js";
 import { waitingText } from "./names.js";
 
@@ -284,7 +284,7 @@ function actions(v, S, M, C, legal, hand) {
     default:
       break;
   }
-  if (M.sel.length) bar.append(el("button", { class: "btn ghost", type: "button", id: "act-clear", onclick: () => C.clear() }, t("action.clear")));
+  if (M.sel.length) bar.append(clearButton(() => C.clear()));
   return wrap;
 }
 
