@@ -173,8 +173,8 @@ CONTROLS_IN_VIEW = """() => {
 def controls_in_view(page) -> dict:
     """Where the hand and the buttons are: ``{"cards", "buttons" (ids), "bad" (those out of
     view or covered), "scrollY", "played", "wide"}`` (``wide``: the page is wider than the
-    screen; ``played``: whether Regicide's row of the cards
-    played against the enemy is all in view and not covered; None on a Ribauds page)."""
+    screen; ``played``: whether Regicide's row of the cards played against the enemy is all
+    in view and not covered, None on a Ribauds page)."""
     return page.evaluate(CONTROLS_IN_VIEW)
 
 

@@ -169,8 +169,9 @@ def test_1_6_a_power_with_nothing_to_act_on_says_so_in_the_log():
         return next(e for e in events if e.kind == "play").data
 
     s = state(2, "JS", hands=[["6H", "6D"], ["9S"]], discard=[], tavern=["2C"])
-    assert play_event(s, "play 6H")["idle"] == ["discard_empty"]
-    said = describe({"kind": "play", "seat": 0, **play_event(s, "play 6H")})
+    hearts = play_event(s, "play 6H")
+    assert hearts["idle"] == ["discard_empty"]
+    said = describe({"kind": "play", "seat": 0, **hearts})
     assert said.endswith("6 damage. Hearts: the discard pile is empty, nothing to heal."), said
     s = state(2, "JS", hands=[["6H", "6D"], ["9S"]], discard=["2C"], tavern=[])
     assert play_event(s, "play 6D")["idle"] == ["tavern_empty"]
