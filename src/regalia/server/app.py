@@ -15,11 +15,11 @@ API:
   source; a ``seed`` or ``options.first_player`` is refused (400).
   Optional: ``"open": true`` (listed in the lobby; the table waits until its human seats
   are taken), ``"clock": PRESET`` (a time control of ``Settings.clock_presets``) and
-  ``"name"`` (the creator's nickname; the creator takes seat 1).
+  ``"name"`` (the creator's nickname; the creator takes the first seat, seat 0).
 * ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
 * ``GET /api/tables/{id}/replay``: a finished game, every position in full (409 before).
-* ``GET /api/tables/{id}/analysis?seat=K``: a finished Regicide game's analysis for player
-  K (1-based): the win chance of each move played and of the best move, from that player's
+* ``GET /api/tables/{id}/analysis?seat=K``: a finished Regicide game's analysis for seat
+  K (0-based, as in the formats): the win chance of each move played and of the best move, from that player's
   view only (409 before the end; ``analysis_rate``).
 * ``GET /api/open``: the open tables with a free seat (game, players, free seats, options,
   names, clock, seconds waited), newest first.
@@ -301,9 +301,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         return await asyncio.to_thread(replay_of, t)
 
     @app.get("/api/tables/{table_id}/analysis")
-    async def table_analysis(table_id: str, request: Request, seat: int = 1) -> Any:
-        """A finished Regicide game's analysis for player ``seat`` (1-based): ``{"seat",
-        "decisions": [{"index" (of the move in the record, 0-based), "phase", "played",
+    async def table_analysis(table_id: str, request: Request, seat: int = 0) -> Any:
+        """A finished Regicide game's analysis for ``seat`` (0-based, as in the formats):
+        ``{"seat", "decisions": [{"index" (of the move in the record, 0-based), "phase", "played",
         "played_win", "best", "best_win", "cost", "worlds", "marked"}]}``, win chances in
         0..1 estimated from that player's view only. 409 before the end, 400 for Le Roy des
         Ribauds or a seat out of range, 429 over ``analysis_rate``."""
@@ -312,9 +312,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             return t
         try:
             m = manager()
-            if (t.id, seat - 1) not in m.analyses:  # only work to do counts against the rate
+            if (t.id, seat) not in m.analyses:  # only work to do counts against the rate
                 await m.limits.hit("analysis_rate", client_address(request))
-            decisions = await m.analysis(t, seat - 1)
+            decisions = await m.analysis(t, seat)
         except Refusal as e:
             return refused(e)
         return {"seat": seat, "decisions": decisions}

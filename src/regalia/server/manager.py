@@ -437,7 +437,8 @@ class TableManager:
             raise Refusal("bad_request", "hints: only a solo Regicide table played by a human "
                                          "may have hints")
         if kinds[0][0] != HUMAN and is_open:
-            raise Refusal("bad_request", "open: the creator takes seat 1 (a human seat)")
+            raise Refusal("bad_request", "open: the creator takes the first seat (seat 0), "
+                                         "which must be a human seat")
         config = {"players": players, **options}
         seed = self.seeds()
         try:
@@ -508,7 +509,7 @@ class TableManager:
         if table.game.name != "regicide":
             raise Refusal("bad_request", "analysis is for Regicide games")
         if type(seat) is not int or not 0 <= seat < len(table.seats):
-            raise Refusal("bad_request", f"seat: 1 to {len(table.seats)}")
+            raise Refusal("bad_request", f"seat: 0 to {len(table.seats) - 1} (seats count from 0)")
         key = (table.id, seat)
         if key in self.analyses:
             self.analyses.move_to_end(key)

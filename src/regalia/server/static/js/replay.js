@@ -90,7 +90,7 @@ async function runAnalysis() {
   status = { key: "analysis.working" };
   renderAnalysis();
   try {
-    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis?seat=${seat + 1}`);
+    const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/analysis?seat=${seat}`);
     const body = await r.json();
     if (!r.ok) {
       analysis = null;
