@@ -138,10 +138,15 @@ def card_tokens(text: str) -> set[str]:
 
 # ---------------------------------------------------------------- controls in view
 
-CONTROLS_IN_VIEW = """() => {
+CONTROLS_IN_VIEW = """async () => {
     // The hand, the phase's buttons and (Le Roy des Ribauds) the Court cards to select:
     // each inside the viewport and on top at a point of it (near its top-left corner, which
-    // stays visible when cards overlap), without scrolling.
+    // stays visible when cards overlap), without scrolling; measured once the cards that
+    // moved in have landed (an entering card starts 22 px lower).
+    // (an animation cancelled by a new render rejects its promise: its card is gone)
+    for (let i = 0; i < 5 && document.getAnimations().length; i++) {
+        await Promise.all(document.getAnimations().map(a => a.finished.catch(() => null)));
+    }
     const W = window.innerWidth, H = window.innerHeight;
     const items = [...document.querySelectorAll(
         ".dock .hand .card.in-hand, .dock .actions button, .court .card.selectable")];

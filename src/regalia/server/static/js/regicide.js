@@ -61,7 +61,9 @@ export function render(root, M, C) {
     arena(v, C, moved),
     played(v, C, moved),
     // The dock keeps the prompt, the hand and the buttons in view (sticky at the bottom).
-    el("div", { class: "dock" }, prompt(v, S, M, C), handZone(v, S, M, C, moved)),
+    // (the Jester's window: on a phone, a smaller hand and shorter words keep the row of the
+    // cards played in view above it)
+    el("div", { class: "dock" + (v.phase === "choose" ? " jester-window" : "") }, prompt(v, S, M, C), handZone(v, S, M, C, moved)),
   );
 }
 
@@ -212,7 +214,10 @@ function prompt(v, S, M, C) {
   if (S.finished) text = v.phase === "won" ? t("regicide.prompt_won") : t("regicide.prompt_lost");
   else if (me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
   else if (v.current !== me) {
-    if (v.phase === "choose") text = t("regicide.prompt_others_choose", { who: C.seatName(v.current) });
+    if (v.phase === "choose") {
+      const who = C.seatName(v.current);
+      text = [wideText(t("regicide.prompt_others_choose", { who })), phoneText(t("regicide.prompt_others_choose_short", { who }))];
+    }
     else text = waitingText(S.seats, v.current, C.seatName(v.current));
   } else if (!S.legal.length) text = t("prompt.bot_plays");
   else if (v.phase === "play") text = t(S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield");
@@ -265,6 +270,10 @@ function handZone(v, S, M, C, moved = {}) {
   zone.append(actions(v, S, M, C, legal));
   return zone;
 }
+
+// A text for wide screens and its shorter form for a phone (CSS shows one of them).
+const wideText = (text) => el("span", { class: "wide-text" }, text);
+const phoneText = (text) => el("span", { class: "phone-text" }, text);
 
 function button(label, enabled, onclick, cls = "btn", id = null) {
   return el("button", { class: cls, type: "button", disabled: !enabled, onclick, id }, label);
@@ -344,7 +353,9 @@ function actions(v, S, M, C, legal) {
     for (const text of S.legal) {
       const k = Number(text.split(" ")[1]);
       const wish = v.preferences[k];
-      bar.append(button(t("regicide.choose_seat", { who: C.seatLabel(k) }) + (wish ? ` · ${t("regicide.wish_" + wish + "_short")}` : ""),
+      const said = wish ? ` · ${t("regicide.wish_" + wish + "_short")}` : "";
+      // on a phone the prompt says "who goes next": the seat's name is enough
+      bar.append(button([wideText(t("regicide.choose_seat", { who: C.seatLabel(k) }) + said), phoneText(C.seatLabel(k) + said)],
         !busy, () => C.act(text), "btn choose-btn", "act-choose-" + k));
     }
   }
