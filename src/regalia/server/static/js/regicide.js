@@ -216,7 +216,7 @@ function prompt(v, S, M, C) {
   else if (v.current !== me) {
     if (v.phase === "choose") {
       const who = C.seatName(v.current);
-      text = [wideText(t("regicide.prompt_others_choose", { who })), phoneText(t("regicide.prompt_others_choose_short", { who }))];
+      text = [wideText(t("regicide.prompt_others_choose", { who })), phoneText(t("regicide.prompt_others_choose_phone", { who }))];
     }
     else text = waitingText(S.seats, v.current, C.seatName(v.current));
   } else if (!S.legal.length) text = t("prompt.bot_plays");
@@ -227,7 +227,9 @@ function prompt(v, S, M, C) {
     text = t("regicide.prompt_suffer_short", { n: v.attack_to_absorb, total: worth });
   } else if (v.phase === "suffer") {
     const total = selectedCards(M).reduce((a, c) => a + cardValue(c), 0);
-    text = t("regicide.prompt_suffer", { n: v.attack_to_absorb, sel: total });
+    // (on a phone the Discard button counts the selection)
+    text = [wideText(t("regicide.prompt_suffer", { n: v.attack_to_absorb, sel: total })),
+      phoneText(t("regicide.prompt_suffer_phone", { n: v.attack_to_absorb }))];
   } else if (v.phase === "choose") text = t("regicide.prompt_choose");
   return el("div", { class: "prompt" + (v.current === me && !S.finished && S.legal.length ? " yours" : "") }, text);
 }
@@ -347,7 +349,7 @@ function actions(v, S, M, C, legal) {
       () => C.act(text), "btn primary", "act-discard"));
   }
   if (S.legal.includes("jester")) {
-    bar.append(button(t("regicide.jester_refresh", { n: v.jesters }), !busy, () => C.act("jester"), "btn jester-btn", "act-jester"));
+    bar.append(button([wideText(t("regicide.jester_refresh", { n: v.jesters })), phoneText(t("regicide.jester_refresh_phone", { n: v.jesters }))], !busy, () => C.act("jester"), "btn jester-btn", "act-jester"));
   }
   if (S.legal.length && v.phase === "choose") {
     for (const text of S.legal) {
