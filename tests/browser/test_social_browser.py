@@ -162,27 +162,36 @@ def test_a_first_visit_asks_a_nickname_once_and_the_seat_shows_it(server, chromi
     ctx.close()
 
 
+# The widest text among a select's options and the room for it beside its arrow.
+SELECT_ROOM = """id => {
+    const s = document.getElementById(id), cs = getComputedStyle(s);
+    const pen = document.createElement("canvas").getContext("2d");
+    pen.font = cs.font;
+    const widths = [...s.options].map(o => [pen.measureText(o.text).width, o.text]);
+    widths.sort((a, b) => b[0] - a[0]);
+    return [widths[0], s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 18];
+}"""
+
+
 @pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
 def test_the_lobby_fits_a_phone_in_every_language(server, chromium, locale):
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, locale=locale,
+    ctx = chromium.new_context(viewport={"width": 360, "height": 740}, locale=locale,
                                is_mobile=True, has_touch=True)
     page = ctx.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector(".game-tile")
     for players in ("1", "4"):
         page.click(f'.seg[data-players="{players}"]')
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390, (locale, players)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, (locale, players)
+    # each seat's choice shows all of any option's text (a friend, or a bot by name)
+    for seat in (1, 2, 3):
+        (width, text), room = page.evaluate(SELECT_ROOM, f"seat-{seat}")
+        assert width <= room, (locale, seat, text, width, room)
     page.click('label[for="game-ribauds"]')                 # its rule option is a choice
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390, (locale, "ribauds")
-    # the language switch shows all of its text (beside its arrow)
-    shown, room = page.evaluate("""() => {
-        const s = document.getElementById("lang"), cs = getComputedStyle(s);
-        const pen = document.createElement("canvas").getContext("2d");
-        pen.font = cs.font;
-        return [pen.measureText(s.options[s.selectedIndex].text).width,
-                s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 18];
-    }""")
-    assert shown <= room, (locale, shown, room)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360, (locale, "ribauds")
+    # the language switch shows all of its text
+    (width, text), room = page.evaluate(SELECT_ROOM, "lang")
+    assert width <= room, (locale, text, width, room)
     ctx.close()
 
 
