@@ -189,9 +189,14 @@ def test_the_lobby_fits_a_phone_in_every_language(server, chromium, locale):
         assert width <= room, (locale, seat, text, width, room)
     page.click('label[for="game-ribauds"]')                 # its rule option is a choice
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, (locale, "ribauds")
-    # the language switch shows all of its text
+    # the language switch shows all of its text: codes on the phone, names once it is turned
     (width, text), room = page.evaluate(SELECT_ROOM, "lang")
     assert width <= room, (locale, text, width, room)
+    options = "() => [...document.getElementById('lang').options].map(o => o.textContent)"
+    assert page.evaluate(options) == ["EN", "PT", "ES"]
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.wait_for_function(f"() => ({options})()[1] === 'Português'")
+    assert page.evaluate(options) == ["English", "Português", "Español"]
     ctx.close()
 
 

@@ -62,18 +62,22 @@ export function applyStatic(root = document) {
 }
 
 // The language switch; on a phone's narrow topbar its options read "EN", "PT", "ES" (a
-// whole name would be cut), their names in their titles.
+// whole name would be cut), their names in their titles; turning the phone changes them.
 export function langSwitch(select, onChange) {
   select.innerHTML = "";
-  const narrow = window.matchMedia("(max-width: 640px)").matches;
   for (const [code, name] of LANGUAGES) {
     const o = document.createElement("option");
     o.value = code;
-    o.textContent = narrow ? code.slice(0, 2).toUpperCase() : name;
     o.title = name;
     if (code === current) o.selected = true;
     select.append(o);
   }
+  const narrow = window.matchMedia("(max-width: 640px)");
+  const label = () => {
+    for (const o of select.options) o.textContent = narrow.matches ? o.value.slice(0, 2).toUpperCase() : o.title;
+  };
+  label();
+  narrow.addEventListener("change", label);
   select.addEventListener("change", async () => {
     localStorage.setItem(KEY, select.value);
     await loadLang(select.value);
