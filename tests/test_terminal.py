@@ -473,3 +473,85 @@ def test_regicide_header_shows_the_attack_left_after_the_shield():
     for enemy, table in (("JH", [["4C"]]), ("JS", [["8S"]])):
         line = header(enemy, table)
         assert "attack 10   health 20" in line and "after the shield" not in line
+
+
+def test_regicide_cards_typed_as_the_screen_writes_them():
+    """A card typed with its suit symbol (3♣, as the hand shows it) or named Jester is the
+    card in notation, alone or after a verb; in a game of several players 'jester' alone is
+    the Jester card (the refresh is solo)."""
+    from regalia.cli.screens import regicide as screen
+
+    play, suffer = {"phase": "play", "players": 1}, {"phase": "suffer", "players": 1}
+    assert screen.complete("3♣", play) == "play 3C"
+    assert screen.complete("4♦ 3♧", suffer) == "discard 4D 3C"
+    assert screen.complete("play 10♥ 10♠", play) == "play 10H 10S"
+    assert screen.complete("jester", play) == "jester"
+    assert screen.complete("Jester", {"phase": "play", "players": 3}) == "play X"
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 1}, 5)
+    card = REGICIDE.view(match.state, 0)["hand"][0]
+    shown = screen.label(f"play {card}").split()[1]  # e.g. 10♦
+    TerminalTable(match, {}, console=Console(file=out, width=100),
+                  read=scripted([shown, "quit"])).run()
+    assert match.actions == [f"play {card}"], out.getvalue()
+
+
+def test_regicide_choose_counts_players_from_1_and_prefer_is_asked():
+    """`choose 2` names Player 2 (seat 1), as the screen numbers players; a number that is no
+    player, or no number, is refused saying which numbers there are; a typed `prefer` says
+    that wishes are asked after a Jester."""
+    from regalia.cli.screens import regicide as screen
+    from regalia.core.errors import RegaliaError
+
+    view = {"phase": "choose", "players": 2}
+    assert screen.complete("choose 2", view) == "choose 1"
+    assert screen.complete("choose player 1", view) == "choose 0"
+    for typed, said in (("choose 3", "there is no Player 3: the players are 1 to 2"),
+                        ("choose", "a player's number from 1 to 2"),
+                        ("choose x", "a player's number from 1 to 2"),
+                        ("prefer 1 yes", "asked of each player after a Jester")):
+        try:
+            screen.complete(typed, view)
+        except RegaliaError as e:
+            assert said in str(e), (typed, e)
+        else:
+            raise AssertionError(f"{typed!r} was not refused")
+
+
+def test_a_negative_number_is_off_the_menu_and_bots_are_marked():
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 2}, 3)
+    bots = {1: make_bot("regicide", "heuristic")}
+    TerminalTable(match, bots, console=Console(file=out, width=120),
+                  read=scripted(["-1", "quit"])).run()
+    text = out.getvalue()
+    assert "-1 is not on the menu: choose 1 to" in text and "Not understood" not in text
+    assert "Player 2 (bot)" in text and "Player 1 (you)" in text
+
+
+def test_the_enemy_line_wraps_between_its_facts():
+    """With a shield and the immunity, the enemy's facts take two lines, cut between two
+    facts (never "shield" on one line and its number on the next)."""
+    from regalia.cli.screens import regicide as screen
+
+    castle = [r + s for r in "JQK" for s in "CDHS" if r + s != "JD"]
+    state = REGICIDE.from_json({
+        "game": "regicide", "players": 2, "current": 0, "phase": "play", "enemy": "JD",
+        "damage": 8, "immunity_cancelled": False, "table": [["8S"]], "castle": castle,
+        "tavern": [], "discard": [], "hands": [["5H"], ["6H"]], "yielded": [False, False],
+        "jesters": 0, "preferences": [None, None], "options": {}})
+    out = io.StringIO()
+    Console(file=out, width=120).print(screen.render(REGICIDE.view(state, 0)))
+    lines = [ln.strip("│ ") for ln in out.getvalue().splitlines()[1:3]]
+    assert lines[0].endswith("damage 8/20   shield 8"), lines
+    assert lines[1] == "immune to Diamonds", lines
+
+
+def test_replaying_a_position_file_says_what_it_is(tmp_path):
+    pos = tmp_path / "pos.json"
+    r = CliRunner().invoke(app, ["new", "regicide", "--seed", "3"])
+    pos.write_text(r.output)
+    r = CliRunner().invoke(app, ["replay", str(pos)])
+    assert r.exit_code == 2
+    assert "this is a position (one moment of a game), not a game record" in r.stderr
+    assert "regalia play --save" in r.stderr

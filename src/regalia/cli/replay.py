@@ -73,7 +73,7 @@ class ReplayScreen:
         self.console.print(Text(self.heading(n), style="bold cyan"))
         for line in self.sentences(n):
             self.console.print(indented(line))
-        self.console.print(self.screen.render(view))
+        self.console.print(self.screen.render(view, self.record.bots))
         if self.seat is None:
             for s in range(len(view["hand_sizes"])):
                 line = Text(f"{self.screen.seat_name(s)}'s hand: ", style="bold")

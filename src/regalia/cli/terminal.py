@@ -103,8 +103,9 @@ class TerminalTable:
         state = self.match.state
         view = self.game.view(state, seat)
         legal = self.game.legal_actions(state)
-        action = self.bots[seat].act(view, legal, self.bot_rng)
+        # said before it thinks: a search bot's first move may take a while
         self.console.print(f"[dim]{self.screen.seat_name(seat)} (bot) thinks...[/dim]")
+        action = self.bots[seat].act(view, legal, self.bot_rng)
         self._apply(action)
         if self.delay:
             time.sleep(self.delay)
@@ -129,7 +130,7 @@ class TerminalTable:
         while True:
             state = self.match.state
             view = self.game.view(state, seat)
-            self.console.print(self.screen.render(view))
+            self.console.print(self.screen.render(view, self.bots))
             legal = list(self.game.legal_actions(state))
             menu = self.screen.menu(view, legal)
             for i, a in enumerate(menu, 1):
@@ -171,7 +172,7 @@ class TerminalTable:
         """The action typed: a menu number, a move in the menu's own words, or notation
         (completed by the screen). Raises ``NotUnderstood`` when it is none of these and
         ``RegaliaError`` (the engine's refusal) when it is a move not allowed now."""
-        if answer.isdigit():
+        if answer.lstrip("-").isdigit():  # a menu number (a negative one is off the menu too)
             n = int(answer)
             if not 1 <= n <= len(menu):
                 raise RegaliaError(f"{n} is not on the menu: choose 1 to {len(menu)}")
@@ -210,5 +211,5 @@ class TerminalTable:
     def _finish(self) -> None:
         state = self.match.state
         viewer = self._viewer()
-        self.console.print(self.screen.render(self.game.view(state, viewer)))
+        self.console.print(self.screen.render(self.game.view(state, viewer), self.bots))
         self.console.print(self.screen.result(self.game.view(state, viewer)))

@@ -64,6 +64,10 @@ class GameRecord:
         if not isinstance(obj, dict):
             raise InvalidPosition("record: must be a JSON object")
         if obj.get("format") != RECORD_FORMAT:
+            if "format" not in obj and "phase" in obj:
+                raise InvalidPosition("this is a position (one moment of a game), not a game "
+                                      "record: a record is what 'regalia play --save' writes "
+                                      f"(format {RECORD_FORMAT!r})")
             raise InvalidPosition(f"format: expected {RECORD_FORMAT!r}")
         extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots", "hints"}
         if extra:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from rich.console import Group
@@ -11,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from regalia.cli.screens import FRAME_WIDTH, indented
+from regalia.core.errors import RegaliaError
 from regalia.core.words import count
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import VALUE, CardError, cards_of, parse_card, pretty
@@ -77,28 +79,32 @@ def cards_text(texts: list[str]) -> Text:
     return out or Text("(none)", style="dim")
 
 
-def render(view: dict[str, Any]) -> Panel:
-    """The table as ``view['seat']`` sees it."""
+def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
+    """The table as ``view['seat']`` sees it; the seats in ``bots`` marked as bots."""
     rows: list[Any] = []
     if view["enemy"]:
-        enemy = Text("Enemy ")
-        enemy.append_text(card_text(view["enemy"]))
         attack = f"attack {view['attack']}"
         if view["attack_after_shield"] < view["attack"]:
             attack += f" ({view['attack_after_shield']} after the shield)"
-        enemy.append(f"   {attack}   health {view['health']}   "
-                     f"damage {view['damage']}/{view['health']}   shield {view['shield']}")
         if view["immune"]:
             status = Text(f"immune to {SUIT_NAME[view['enemy_suit']]}", style="yellow")
         else:
             status = Text("immunity cancelled by a Jester", style="green")
-        if enemy.cell_len + 3 + status.cell_len > FRAME_WIDTH - 4:  # wider than the frame
-            rows.append(enemy)
-            enemy = Text(" " * 6)  # the immunity on a line of its own, under the numbers
-        else:
-            enemy.append("   ")
-        enemy.append_text(status)
-        rows.append(enemy)
+        parts = [Text(attack), Text(f"health {view['health']}"),
+                 Text(f"damage {view['damage']}/{view['health']}"),
+                 Text(f"shield {view['shield']}"), status]
+        # the facts three spaces apart, a line wrapped between two facts, never inside one
+        # (its next line starts under the first fact)
+        line = Text("Enemy ")
+        line.append_text(card_text(view["enemy"]))
+        indent = line.cell_len + 3
+        for part in parts:
+            if line.cell_len + 3 + part.cell_len > FRAME_WIDTH - 4 and line.plain.strip():
+                rows.append(line)
+                line = Text(" " * (indent - 3))
+            line.append("   ")
+            line.append_text(part)
+        rows.append(line)
     plays = [cards_text(p) for p in view["table"]]
     table_line = Text("Table: ")
     for i, p in enumerate(plays):
@@ -130,7 +136,7 @@ def render(view: dict[str, Any]) -> Panel:
         if view["preferences"][s]:
             marks.append("wants to go next" if view["preferences"][s] == "yes"
                          else "would rather not go next")
-        name = seat_name(s) + (" (you)" if s == view["seat"] else "")
+        name = seat_name(s) + (" (you)" if s == view["seat"] else " (bot)" if s in bots else "")
         seats.add_row(name, count(view["hand_sizes"][s], "card"), ", ".join(marks))
     rows.append(seats)
     if view["players"] == 1:
@@ -179,19 +185,47 @@ def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
     return sorted(legal, key=cost)[:MENU_LIMIT]
 
 
+# Cards typed as the screen writes them: suit symbols (outlined ones too) for the letters.
+_SUIT_LETTER = str.maketrans({"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H",
+                              "♠": "S", "♤": "S"})
+
+
 def complete(text: str, view: dict[str, Any]) -> str | None:
-    """Typed cards alone mean ``play`` in Step 1 and ``discard`` in Step 4; ``None`` when
-    the text starts with no verb and is not cards alone (``blah blah``)."""
-    first = text.split()[0].lower()
-    if first in ("play", "discard", "yield", "jester", "choose", "prefer"):
-        return text
+    """Typed text as action notation: cards as the screen writes them (``3♣``, ``Jester``)
+    or in notation (``3C``, ``X``); cards alone mean ``play`` in Step 1 and ``discard`` in
+    Step 4; ``choose N`` names Player N, counted from 1 as on the screen. ``None`` when the
+    text starts with no verb and is not cards alone (``blah blah``). Raises
+    ``RegaliaError`` for a ``choose`` or ``prefer`` that cannot be typed here."""
+    words = [w if w.lower() != "jester" else "X" for w in text.translate(_SUIT_LETTER).split()]
+    first = words[0].lower()
+    if first == "choose":
+        return _choose(words[1:], view["players"])
+    if first == "prefer":
+        raise RegaliaError("wishes to go next are asked of each player after a Jester is "
+                           "played: answer y or n then")
+    if first in ("play", "discard", "yield"):
+        return " ".join(words)
+    if text.strip().lower() == "jester" and view["players"] == 1:
+        return "jester"  # the solo refresh, as the menu writes it (else the card, below)
     try:
-        for word in text.split():
+        for word in words:
             parse_card(word)
     except CardError:
         return None
     verb = "discard" if view["phase"] == "suffer" else "play"
-    return f"{verb} {text}"
+    return f"{verb} {' '.join(words)}"
+
+
+def _choose(words: list[str], players: int) -> str:
+    """``choose`` with a player's number from 1 (``["2"]``, ``["player", "2"]``) as
+    notation (``choose 1``)."""
+    number = words[-1] if words and (len(words) == 1 or words[0].lower() == "player") else ""
+    if not number.isdigit():
+        raise RegaliaError(f"write choose and a player's number from 1 to {players}, e.g. "
+                           "'choose 2' for Player 2, or pick it from the menu")
+    if not 1 <= int(number) <= players:
+        raise RegaliaError(f"there is no Player {number}: the players are 1 to {players}")
+    return f"choose {int(number) - 1}"
 
 
 def result(view: dict[str, Any]) -> Text:

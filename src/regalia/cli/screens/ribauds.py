@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 from rich.console import Group
@@ -72,7 +73,7 @@ def cards_text(letters: list[str]) -> Text:
     return out or Text("(none)", style="dim")
 
 
-def render(view: dict[str, Any]) -> Panel:
+def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
     """The Court and the hand as ``view['seat']`` sees them."""
     rows: list[Any] = []
     court = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
@@ -86,7 +87,7 @@ def render(view: dict[str, Any]) -> Panel:
                      + (f" (top: {name(view['discard'][0])})" if view["discard"] else "")))
     for s in range(2):
         mark = "  to act" if s == view["current"] and view["phase"] != "won" else ""
-        you = " (you)" if s == view["seat"] else ""
+        you = " (you)" if s == view["seat"] else " (bot)" if s in bots else ""
         rows.append(Text(f"{seat_name(s)}{you}: {count(view['hand_sizes'][s], 'card')}{mark}"))
     if view.get("hand") is not None:
         hand = Text("Your hand: ", style="bold")
@@ -156,8 +157,9 @@ def complete(text: str, view: dict[str, Any]) -> str | None:
             words.append(str(int(low[1]) - 1))
         elif low.isdigit() and verb in _SLOT_VERBS and (verb != "replace" or len(words) == 1):
             if low not in ("1", "2", "3", "4"):
-                raise RegaliaError(f"there is no Court card {low}: the Court is C1 to C4 "
-                                   "(or 1 to 4 after a move), as on the screen")
+                raise RegaliaError(f"there is no Court card {low}: the Court is C1 to C4 as "
+                                   "on the screen (or 1 to 4 after the move's word, as in "
+                                   "'reveal 2')")
             words.append(str(int(low) - 1))
         else:
             words.append(_WORDS.get(low, w))
