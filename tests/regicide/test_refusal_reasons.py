@@ -8,6 +8,7 @@ import random
 import pytest
 
 from regalia.core.errors import IllegalAction
+from regalia.games.regicide.cards import VALUE, parse_card
 from regicide_helpers import G, state
 
 
@@ -33,6 +34,20 @@ def test_rules_1_8_a_short_discard_gives_its_total_and_the_attack():
     e = refusal(s, "discard 2C 3D")
     assert (e.code, e.params) == ("discard_short", {"total": 5, "attack": 10})
     assert e.reason() == {"code": "discard_short", "params": {"total": 5, "attack": 10}}
+
+
+def test_rules_1_8_a_refused_discard_gives_the_cheapest_discards_as_examples():
+    """With many legal discards the refusal names their kind and, as examples, the discards
+    of least value (then fewest cards): those a player would look for, not four small cards
+    where one 10 does."""
+    s = state(2, enemy="JH", hands=[["AH", "2S", "3C", "4C", "4D", "TH", "QS"], ["4S"]],
+              phase="suffer")
+    e = refusal(s, "discard 4D 3C")
+    examples = str(e).split("e.g. ", 1)[1].split(", ")
+    assert examples[:3] == ["discard TH", "discard 2S 4C 4D", "discard AH 2S 3C 4C"], examples
+    costs = [(sum(VALUE[parse_card(c)] for c in ex.split()[1:]), len(ex.split()) - 1)
+             for ex in examples]
+    assert costs == sorted(costs) and len(examples) == 6, (examples, costs)
 
 
 def test_rules_1_8_cards_are_not_discarded_in_step_1_and_no_phase_name_is_needed():

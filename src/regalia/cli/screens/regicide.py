@@ -14,9 +14,9 @@ from rich.text import Text
 from regalia.cli.screens import FRAME_WIDTH, indented
 from regalia.core.errors import RegaliaError
 from regalia.core.words import count
-from regalia.games.regicide import actions as A
-from regalia.games.regicide.cards import VALUE, CardError, cards_of, parse_card, pretty
+from regalia.games.regicide.cards import VALUE, CardError, parse_card, pretty
 from regalia.games.regicide.describe import describe, seat_name
+from regalia.games.regicide.rules import discard_cost
 
 __all__ = ["HELP", "cards_text", "rules_now", "complete", "describe", "label", "menu", "refusal", "render",
            "result", "seat_name"]
@@ -177,12 +177,7 @@ def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
     ``MENU_LIMIT`` cheapest come first and the rest can be typed."""
     if view["phase"] != "suffer" or len(legal) <= MENU_LIMIT:
         return legal
-    def cost(a: int) -> tuple[int, int]:
-        if A.kind(a) != A.DISCARD:
-            return (-1, 0)
-        cards = cards_of(A.arg(a))
-        return (sum(VALUE[c] for c in cards), len(cards))
-    return sorted(legal, key=cost)[:MENU_LIMIT]
+    return sorted(legal, key=discard_cost)[:MENU_LIMIT]
 
 
 # Cards typed as the screen writes them: suit symbols (outlined ones too) for the letters.

@@ -481,10 +481,22 @@ def describe_allowed(s: State) -> str:
         extra = ""
         if s.phase == SUFFER:
             extra = f" (cards totalling at least {effective_attack(s)})"
+            # the examples: any other action (the solo Jester), then the cheapest discards
+            # (least value, then fewest cards), as the terminal's menu lists them
+            texts = [A.to_text(a) for a in sorted(legal, key=discard_cost)]
         return f"{who} may: {', '.join(verbs)}{extra}; e.g. {', '.join(texts[:6])}"
     if not texts:
         return f"{who} has no legal action"
     return f"{who} may: {', '.join(texts)}"
+
+
+def discard_cost(action: int) -> tuple[int, int]:
+    """``(value, cards)`` of a Step 4 discard action (rules 1.8), ``(-1, 0)`` for any other
+    action: sorting by it puts the other actions first, then the cheapest discards."""
+    if A.kind(action) != A.DISCARD:
+        return (-1, 0)
+    mask = action & A.ARG_MASK
+    return (mask_value(mask), mask.bit_count())
 
 
 def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]]:
