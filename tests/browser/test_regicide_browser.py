@@ -184,6 +184,40 @@ def test_a_solo_hand_too_weak_for_the_attack_is_told_to_flip_a_jester(server, ch
     page.context.close()
 
 
+def test_the_prompt_says_what_to_do_with_an_empty_hand_and_why_there_is_no_yield(server, chromium):
+    """Rules 1.14: a solo hand emptied at Step 1 is told to flip a Jester (no "select cards"
+    line under the buttons); rules 1.11: at 3 players, when both others yielded, the prompt
+    says why the Yield button is missing; an empty hand that may yield is told to."""
+    from regalia.games import get_game
+
+    game = get_game("regicide")
+    castle = [r + s for r in "JQK" for s in "CDHS" if r + s != "JC"]
+
+    def position(players: int, hands: list, yielded: list, jesters: int = 0):
+        return game.from_json({
+            "game": "regicide", "players": players, "current": 0, "phase": "play",
+            "enemy": "JC", "damage": 0, "immunity_cancelled": False, "table": [],
+            "castle": castle, "tavern": ["2C", "3C"], "discard": [], "hands": hands,
+            "yielded": yielded, "jesters": jesters, "preferences": [None] * players,
+            "options": {}})
+
+    cases = [(1, position(1, [[]], [False], jesters=1), "Your hand is empty: flip a Jester for a new hand."),
+             (3, position(3, [["5H"], ["6H"], ["7H"]], [False, True, True]),
+              "Your turn: select cards and play them (no yield: every other player yielded on "
+              "their last turn)."),
+             (3, position(3, [[], ["6H"], ["7H"]], [False, False, True]),
+              "Your hand is empty: yield (play nothing) this turn.")]
+    for players, st, prompt in cases:
+        table = server.create("regicide", ["human"] * players)
+        page = open_seat(chromium, server, table)
+        show_state(page, state_message(game, st, 0, table["id"], 7))
+        page.wait_for_function("() => window.regalia.M.state.ply === 7")
+        assert page.inner_text(".prompt") == prompt, (players, page.inner_text(".prompt"))
+        if not game.view(st, 0)["hand"]:
+            assert page.locator("#why").count() == 0   # no "select cards" under the buttons
+        page.context.close()
+
+
 def view_value(card: str) -> int:
     """A hand card's value as the rules count it in Step 4 (rules 1.2)."""
     return {"A": 1, "T": 10, "J": 10, "Q": 15, "K": 20, "X": 0}.get(card[0]) or int(card[0])

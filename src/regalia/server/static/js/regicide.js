@@ -220,7 +220,14 @@ function prompt(v, S, M, C) {
     }
     else text = waitingText(S.seats, v.current, C.seatName(v.current));
   } else if (!S.legal.length) text = t("prompt.bot_plays");
-  else if (v.phase === "play") text = t(S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield");
+  else if (v.phase === "play" && !(v.hand || []).length) {
+    // nothing to play: the solo Jester, or a yield (rules 1.11, 1.14)
+    text = t(S.legal.includes("jester") ? "regicide.prompt_empty_jester" : "regicide.prompt_empty_yield");
+  } else if (v.phase === "play") {
+    // at 2-4 players a missing yield is the rule that someone must play (rules 1.11)
+    text = t(S.legal.includes("yield") ? "regicide.prompt_play"
+      : v.players > 1 ? "regicide.prompt_play_no_yield_all" : "regicide.prompt_play_no_yield");
+  }
   else if (v.phase === "suffer" && !canDiscard(S)) {
     // solo: the hand cannot absorb the attack, and a Jester is left (rules 1.8, 1.14)
     const worth = (v.hand || []).reduce((a, c) => a + cardValue(c), 0);
@@ -374,7 +381,7 @@ function actions(v, S, M, C, legal) {
     bar.append(button(t("hints.button"), !busy && !M.hinting, () => C.hint(), "btn ghost hint-btn", "act-hint"));
   }
   if (M.sel.length) bar.append(clearButton(() => C.clear()));
-  if (S.legal.length && ["play", "suffer"].includes(v.phase)) wrap.append(whyLine(reason, sel, C));
+  if (S.legal.length && ["play", "suffer"].includes(v.phase) && (v.hand || []).length) wrap.append(whyLine(reason, sel, C));
   return wrap;
 }
 
