@@ -105,10 +105,10 @@ def test_a_solo_game_is_not_called_the_players():
 
 
 def test_the_solo_prompt_offers_no_yield():
-    """The browser picks ``regicide.prompt_play_no_yield`` when yield is not legal (solo
-    by default); that text mentions no yielding in any language."""
-    js = (I18N.parent / "js" / "regicide.js").read_text(encoding="utf-8")
-    assert 'S.legal.includes("yield") ? "regicide.prompt_play" : "regicide.prompt_play_no_yield"' in js
-    for lang, word in (("en", "yield"), ("pt-BR", "passe"), ("es", "cede")):
+    """The prompt when yield is not legal mentions no yielding in solo
+    (``regicide.prompt_play_no_yield``, rules 1.11, 3.R3), and says why at 2-4 players
+    (``..._all``: every other player yielded); the browser tests check which one shows."""
+    for lang, word in (("en", "yield"), ("pt-BR", "pass"), ("es", "cede")):
         d = texts(lang)
         assert word in d["regicide.prompt_play"] and word not in d["regicide.prompt_play_no_yield"]
+        assert word in d["regicide.prompt_play_no_yield_all"], lang
