@@ -111,3 +111,20 @@ def test_play_from_the_last_move_where_a_replay_opens_starts_from_the_deal(serve
     page.click("#play")  # pause
     assert page.inner_text("#play") == "▶"
     ctx.close()
+
+
+def test_a_replay_that_cannot_open_says_why_with_the_way_to_the_lobby(server, chromium):
+    """An unknown table, or a game not over yet: the replay page says which (no dead
+    controls over an empty board) and links the lobby."""
+    playing = server.create("regicide", ["human"])
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    for table_id, said in (("NOPE1234", "There is no table NOPE1234 on this server"),
+                           (playing["id"], "The replay opens when the game is over.")):
+        page.goto(server.url + f"/replay/{table_id}")
+        page.wait_for_selector("#gone-lobby")
+        assert said in page.inner_text(".gone-box")
+        assert page.locator("#slider").count() == 0 and not page.locator(".side").is_visible()
+        page.click("#gone-lobby")
+        page.wait_for_selector(".game-tile")
+    ctx.close()

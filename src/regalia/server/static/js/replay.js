@@ -128,8 +128,15 @@ async function main() {
   applyStatic();
   langSwitch($("lang"), () => { if (R) { $("game-title").textContent = t("game." + R.game); show(at); renderAnalysis(); } });
   const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
-  if (!r.ok) {
-    $("replay-board").append(el("div", { class: "prompt" }, r.status === 409 ? t("replay.not_over") : t("error.not_found")));
+  if (!r.ok) {  // no such table, or a game not over: say which, with the way to the lobby
+    const over = r.status === 409;
+    document.body.classList.add("gone");
+    const board = document.querySelector(".board");
+    board.innerHTML = "";
+    board.append(el("div", { class: "gone-box" },
+      el("h1", {}, over ? t("replay.title") : t("gone.title")),
+      el("p", {}, over ? t("replay.not_over") : t("gone.text", { id: tableId || "—" })),
+      el("a", { class: "btn primary big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
     return;
   }
   R = await r.json();
