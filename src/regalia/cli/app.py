@@ -507,7 +507,7 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
     typer.echo(f"player {seat}: {len(decisions)} decisions with a choice; win chance of the "
                f"move played and of the best move ({worlds} positions sampled from the "
                f"player's view each: half pick the best move, the other {worlds - worlds // 2} "
-               f"estimate both chances); ! marks the three costliest")
+               f"estimate both chances); ! marks the three costliest, from 5 points lost")
     def words(action: str) -> str:  # "play TC 5C" -> "play 10♣ 5♣", as the log writes cards
         verb, *rest = action.split()
         try:

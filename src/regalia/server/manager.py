@@ -500,7 +500,7 @@ class TableManager:
         """The analysis of a finished Regicide game for ``seat`` (0-based): each decision of
         that player with the win chance of the move played and of the best move, from that
         player's view only (``regalia.sim.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
-        the three costliest marked. Worked out once, in a pool of its own (askers of the same
+        the three costliest (from 5 points) marked. Worked out once, in a pool of its own (askers of the same
         one meanwhile wait for it; it is kept even if they all left), and kept for the
         ``ANALYSES_KEPT`` latest. Raises ``Refusal`` (``not_finished``, ``bad_request``,
         ``analysis_failed``)."""

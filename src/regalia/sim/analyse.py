@@ -13,7 +13,8 @@ fraction of those playouts that end in a win. Candidates: the policy's best ``ca
 legal moves, plus the move played. The best move is picked on the first half of the sampled
 positions and both chances are measured on the other half, so that picking the best of
 several noisy estimates does not inflate it. The three decisions whose played move lost the
-most win chance against the best move are marked.
+most win chance against the best move are marked, if it lost at least ``MARK_FROM`` (a
+smaller gap is within the sampling noise).
 
 Hidden cards never reach the estimate: ``decision_chances`` takes the view, not the state,
 and its result for two positions with the same view is the same.
@@ -35,6 +36,7 @@ from regalia.sim import regicide_policy as P
 DEFAULT_WORLDS = 200
 DEFAULT_CANDIDATES = 8
 MARKED = 3  # how many costliest moves are marked
+MARK_FROM = 0.05  # the least cost (win chance lost: 5 points) that is marked
 
 
 @dataclass
@@ -95,7 +97,7 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
                    candidates: int = DEFAULT_CANDIDATES, seed: int = 0) -> list[Decision]:
     """The decisions of ``seat`` (0-based) in a Regicide ``record`` with more than one
     legal move, each estimated from that seat's view at that moment; the ``MARKED``
-    costliest are marked. Raises ``ValueError`` for a record of another game or a seat
+    costliest are marked (of those that cost ``MARK_FROM`` or more). Raises ``ValueError`` for a record of another game or a seat
     out of range, ``IllegalAction`` when the record does not replay."""
     if record.game != "regicide":
         raise ValueError(f"analysis is for Regicide records, this one is {record.game!r}")
@@ -126,6 +128,6 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
                                     g.action_to_text(before, cands[best]), float(chance[best]),
                                     max(0.0, float(chance[best] - chance[mine])), worlds))
         before = state
-    for d in sorted((d for d in out if d.cost > 0), key=lambda d: -d.cost)[:MARKED]:
+    for d in sorted((d for d in out if d.cost >= MARK_FROM), key=lambda d: -d.cost)[:MARKED]:
         d.marked = True
     return out
