@@ -68,6 +68,10 @@ def test_the_replay_header_uses_the_logs_sentences(server, chromium, shots, game
     assert any(w in text for w in words), text
     if game == "ribauds":
         assert not re.search(r"\b[aA] (Roi|Reine|Chevalier|Assassin)\b", text), text
+        # a card placed face down is named as the replay shows it, not as "your card"
+        mine, named = {"en": ("(your card:", "(the card:"), "pt-BR": ("(a sua carta:", "(a carta:")}[lang]
+        assert mine not in text, text
+        assert named in text or not re.search(r"face down in|virada para baixo em", text), text
     if game == "regicide":
         assert "Victoria:" in headers[-1] or "Derrota:" in headers[-1], headers[-1]
         assert "jugadores" not in headers[-1]

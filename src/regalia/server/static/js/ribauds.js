@@ -335,7 +335,8 @@ export function describe(e, C) {
     case "replace": {
       let s = e.up ? t("log.b.replace_up", { who, slot: slotName(e.slot), card: ribName(e.card) })
         : t("log.b.replace_down", { who, slot: slotName(e.slot) });
-      if (!e.up && e.card) s += " " + t("log.b.yours", { card: ribName(e.card) });
+      // the face-down card, known to its player (and to a replay, which shows everything)
+      if (!e.up && e.card) s += " " + t(C.me === e.seat ? "log.b.yours" : "log.b.face_down_card", { card: ribName(e.card) });
       if (e.discarded) s += " " + t("log.b.replaced_discarded", { card: ribName(e.discarded) });
       else if (e.taken) s += " " + t("log.b.taken", { who, card: ribName(e.taken) });
       else s += " " + t("log.b.taken_hidden", { who });
