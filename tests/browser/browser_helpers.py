@@ -79,7 +79,15 @@ def click_regicide(page, action: str) -> None:
     else:
         raise ValueError(action)
     assert button.is_enabled(), f"{action}: the button is not enabled"
-    button.click()
+    if verb != "jester":
+        button.click()
+        return
+    accept = lambda dialog: dialog.accept()  # noqa: E731 - the refresh is asked first
+    page.on("dialog", accept)
+    try:
+        button.click()
+    finally:
+        page.remove_listener("dialog", accept)
 
 
 def click_ribauds(page, action: str) -> None:

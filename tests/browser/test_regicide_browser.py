@@ -218,6 +218,31 @@ def test_the_prompt_says_what_to_do_with_an_empty_hand_and_why_there_is_no_yield
         page.context.close()
 
 
+def test_the_solo_jester_refresh_is_asked_first(server, chromium):
+    """Rules 1.14: flipping a Jester throws the hand away and lowers a win's medal, and
+    cannot be undone: the page asks first; "no" sends nothing, "yes" flips it."""
+    table = server.create("regicide", ["human"])
+    page = open_seat(chromium, server, table)
+    st = page_state(page)
+    assert "jester" in st["legal"] and len(st["legal"]) > 1
+    asked: list[str] = []
+
+    def answer(dialog, yes: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if yes else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.click("#act-jester")
+    assert asked and f"Your {len(st['view']['hand'])} cards go to the discard pile" in asked[0]
+    page.wait_for_timeout(300)
+    assert page_state(page)["ply"] == 0            # nothing was sent
+    page.once("dialog", lambda d: answer(d, True))
+    page.click("#act-jester")
+    wait_ply(page, 1)
+    assert page_state(page)["view"]["jesters"] == 1
+    page.context.close()
+
+
 def view_value(card: str) -> int:
     """A hand card's value as the rules count it in Step 4 (rules 1.2)."""
     return {"A": 1, "T": 10, "J": 10, "Q": 15, "K": 20, "X": 0}.get(card[0]) or int(card[0])

@@ -356,7 +356,12 @@ function actions(v, S, M, C, legal) {
       () => C.act(text), "btn primary", "act-discard"));
   }
   if (S.legal.includes("jester")) {
-    bar.append(button([wideText(t("regicide.jester_refresh", { n: v.jesters })), phoneText(t("regicide.jester_refresh_phone", { n: v.jesters }))], !busy, () => C.act("jester"), "btn jester-btn", "act-jester"));
+    // the refresh cannot be undone and lowers a win's medal: asked first, unless the hand is
+    // empty or the Jester is the only move (rules 1.14)
+    const hand = v.hand || [];
+    const sure = () => !hand.length || S.legal.length === 1 || window.confirm(t("regicide.jester_confirm", { n: hand.length }));
+    bar.append(button([wideText(t("regicide.jester_refresh", { n: v.jesters })), phoneText(t("regicide.jester_refresh_phone", { n: v.jesters }))],
+      !busy, () => sure() && C.act("jester"), "btn jester-btn", "act-jester"));
   }
   if (S.legal.length && v.phase === "choose") {
     for (const text of S.legal) {
