@@ -162,6 +162,23 @@ def test_a_first_visit_asks_a_nickname_once_and_the_seat_shows_it(server, chromi
     ctx.close()
 
 
+def test_the_nickname_can_wait(server, chromium):
+    """The first visit's nickname dialog can be put off ("Not now"): the table is played at
+    once and the seat keeps its number."""
+    table = server.create("regicide", ["human"])
+    ctx = chromium.new_context(nickname=None, viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    page.wait_for_selector("#name-dlg[open]")
+    page.click("#nickname-later")
+    page.wait_for_selector("#name-dlg:not([open])", state="attached")
+    page.locator(".dock .hand .card.selectable").first.click()   # the table answers
+    assert page.locator(".dock .hand .card.selected").count() == 1
+    assert "Player 1" in page.inner_text(".players")
+    ctx.close()
+
+
 # The widest text among a select's options and the room for it beside its arrow.
 SELECT_ROOM = """id => {
     const s = document.getElementById(id), cs = getComputedStyle(s);

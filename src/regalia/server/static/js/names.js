@@ -70,7 +70,9 @@ export function askName(dlg, el, current = "") {
     el("h2", {}, t("social.name_title")),
     el("p", { class: "muted" }, t("social.name_explain", { n: NAME_MAX })),
     input,
-    el("div", { class: "end-actions" }, el("button", { type: "submit", class: "btn primary", id: "nickname-save" }, t("social.name_save"))));
+    el("div", { class: "end-actions" }, el("button", { type: "submit", class: "btn primary", id: "nickname-save" }, t("social.name_save")),
+      // the table stays one click away: the seat keeps its number until a name is given
+      el("button", { type: "button", class: "btn", id: "nickname-later", onclick: () => dlg.close() }, t("social.name_later"))));
     dlg.append(form);
     dlg.showModal();
     input.focus();
