@@ -243,6 +243,32 @@ def test_the_solo_jester_refresh_is_asked_first(server, chromium):
     page.context.close()
 
 
+def test_the_play_button_names_the_cards_in_the_order_the_log_will(server, chromium):
+    """Two cards selected last one first: the Play button writes them in the engine's order,
+    the order of the log line that follows the play."""
+    from regalia.games.regicide.cards import parse_card, pretty
+
+    for _ in range(100):  # deals, until one has a two-card play
+        table = server.create("regicide", ["human"])
+        page = open_seat(chromium, server, table)
+        st = page_state(page)
+        pairs = [a for a in st["legal"] if a.startswith("play ") and len(a.split()) == 3
+                 and "X" not in a]
+        if pairs:
+            break
+        page.context.close()
+    else:
+        raise AssertionError("no deal with a two-card play in 100 deals")
+    cards = pairs[0].split()[1:]
+    for card in reversed(cards):
+        page.locator(".hand .card.in-hand").nth(st["view"]["hand"].index(card)).click()
+    shown = " ".join(pretty(parse_card(c)) for c in cards)
+    assert page.inner_text("#act-play").startswith(f"Play {shown} ("), page.inner_text("#act-play")
+    page.click("#act-play")
+    page.wait_for_function("t => document.getElementById('log').textContent.includes(t)", arg=f"plays {shown}")
+    page.context.close()
+
+
 def view_value(card: str) -> int:
     """A hand card's value as the rules count it in Step 4 (rules 1.2)."""
     return {"A": 1, "T": 10, "J": 10, "Q": 15, "K": 20, "X": 0}.get(card[0]) or int(card[0])

@@ -344,7 +344,8 @@ function actions(v, S, M, C, legal) {
     if (!text) reason = playReason(sel);
     // the value only for a selection that can be played (the line below says why not)
     const label = !sel.length ? t("regicide.play")
-      : text ? t("regicide.play_sel", { cards: cardsText(sel), n: value }) : t("regicide.play_cards", { cards: cardsText(sel) });
+      // (a legal play's cards in the engine's order, as the log will write them)
+      : text ? t("regicide.play_sel", { cards: cardsText(text.split(" ").slice(1)), n: value }) : t("regicide.play_cards", { cards: cardsText(sel) });
     bar.append(button(label, !!text && !busy, () => C.act(text), "btn primary", "act-play"));
     if (legal.has("yield")) bar.append(button(t("regicide.yield"), !busy, () => C.act("yield"), "btn", "act-yield"));
   }
