@@ -179,6 +179,23 @@ def test_the_nickname_can_wait(server, chromium):
     ctx.close()
 
 
+def test_on_a_laptop_the_lobby_lists_tables_beside_the_form(server, chromium):
+    """At 1280x800 "Open tables" and "My tables" stand one above the other beside the new
+    table's form (not under its whole height); on a phone, one column."""
+    for width, height, beside in ((1280, 800, True), (390, 844, False)):
+        ctx = chromium.new_context(viewport={"width": width, "height": height}, locale="en-US")
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector(".game-tile")
+        create, opened, mine = (page.locator(sel).bounding_box() for sel in (".create", ".open-list", ".mine"))
+        if beside:
+            assert opened["x"] > create["x"] + create["width"] and mine["x"] == opened["x"]
+            assert opened["y"] + opened["height"] < mine["y"] < create["y"] + create["height"] / 2
+        else:
+            assert create["y"] + create["height"] <= opened["y"] < mine["y"]
+        ctx.close()
+
+
 # The widest text among a select's options and the room for it beside its arrow.
 SELECT_ROOM = """id => {
     const s = document.getElementById(id), cs = getComputedStyle(s);
