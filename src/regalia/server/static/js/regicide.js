@@ -217,8 +217,7 @@ function prompt(v, S, M, C) {
     if (v.phase === "choose") {
       const who = C.seatName(v.current);
       text = [wideText(t("regicide.prompt_others_choose", { who })), phoneText(t("regicide.prompt_others_choose_phone", { who }))];
-    }
-    else text = waitingText(S.seats, v.current, C.seatName(v.current));
+    } else text = waitingText(S.seats, v.current, C.seatName(v.current));
   } else if (!S.legal.length) text = t("prompt.bot_plays");
   else if (v.phase === "play" && !(v.hand || []).length) {
     // nothing to play: the solo Jester, or a yield (rules 1.11, 1.14)
@@ -227,8 +226,7 @@ function prompt(v, S, M, C) {
     // at 2-4 players a missing yield is the rule that someone must play (rules 1.11)
     text = t(S.legal.includes("yield") ? "regicide.prompt_play"
       : v.players > 1 ? "regicide.prompt_play_no_yield_all" : "regicide.prompt_play_no_yield");
-  }
-  else if (v.phase === "suffer" && !canDiscard(S)) {
+  } else if (v.phase === "suffer" && !canDiscard(S)) {
     // solo: the hand cannot absorb the attack, and a Jester is left (rules 1.8, 1.14)
     const worth = (v.hand || []).reduce((a, c) => a + cardValue(c), 0);
     text = t("regicide.prompt_suffer_short", { n: v.attack_to_absorb, total: worth });
