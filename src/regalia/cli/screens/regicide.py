@@ -97,11 +97,11 @@ def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
         # (its next line starts under the first fact)
         line = Text("Enemy ")
         line.append_text(card_text(view["enemy"]))
-        indent = line.cell_len + 3
+        indent = line.cell_len
         for part in parts:
             if line.cell_len + 3 + part.cell_len > FRAME_WIDTH - 4 and line.plain.strip():
                 rows.append(line)
-                line = Text(" " * (indent - 3))
+                line = Text(" " * indent)
             line.append("   ")
             line.append_text(part)
         rows.append(line)
