@@ -19,8 +19,8 @@ API:
 * ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
 * ``GET /api/tables/{id}/replay``: a finished game, every position in full (409 before).
 * ``GET /api/tables/{id}/analysis?seat=K``: a finished Regicide game's analysis for seat
-  K (0-based, as in the formats): the win chance of each move played and of the best move, from that player's
-  view only (409 before the end; ``analysis_rate``).
+  K (0-based, as in the formats): the win chance of each move played and of the best move,
+  from that player's view only (409 before the end; ``analysis_rate``).
 * ``GET /api/open``: the open tables with a free seat (game, players, free seats, options,
   names, clock, seconds waited), newest first.
 * ``POST /api/tables/{id}/join`` ``{"name"}``: take a free seat of an open table; the answer
@@ -303,9 +303,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     @app.get("/api/tables/{table_id}/analysis")
     async def table_analysis(table_id: str, request: Request, seat: int = 0) -> Any:
         """A finished Regicide game's analysis for ``seat`` (0-based, as in the formats):
-        ``{"seat", "decisions": [{"index" (of the move in the record, 0-based), "phase", "played",
-        "played_win", "best", "best_win", "cost", "worlds", "marked"}]}``, win chances in
-        0..1 estimated from that player's view only. 409 before the end, 400 for Le Roy des
+        ``{"seat", "decisions": [{"index" (of the move in the record, 0-based), "phase",
+        "played", "played_win", "best", "best_win", "cost", "worlds", "marked"}]}``, win
+        chances in 0..1 estimated from that player's view only. 409 before the end, 400 for Le Roy des
         Ribauds or a seat out of range, 429 over ``analysis_rate``."""
         t = await find(table_id)
         if isinstance(t, JSONResponse):

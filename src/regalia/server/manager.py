@@ -500,16 +500,17 @@ class TableManager:
         """The analysis of a finished Regicide game for ``seat`` (0-based): each decision of
         that player with the win chance of the move played and of the best move, from that
         player's view only (``regalia.sim.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
-        the three costliest (from 5 points) marked. Worked out once, in a pool of its own (askers of the same
-        one meanwhile wait for it; it is kept even if they all left), and kept for the
-        ``ANALYSES_KEPT`` latest. Raises ``Refusal`` (``not_finished``, ``bad_request``,
-        ``analysis_failed``)."""
+        the three costliest (from 5 points) marked. Worked out once, in a pool of its own
+        (askers of the same one meanwhile wait for it; it is kept even if they all left),
+        and kept for the ``ANALYSES_KEPT`` latest. Raises ``Refusal`` (``not_finished``,
+        ``bad_request``, ``analysis_failed``)."""
         if not table.finished:
             raise Refusal("not_finished", "the analysis opens when the game is over")
         if table.game.name != "regicide":
             raise Refusal("bad_request", "analysis is for Regicide games")
         if type(seat) is not int or not 0 <= seat < len(table.seats):
-            raise Refusal("bad_request", f"seat: 0 to {len(table.seats) - 1} (seats count from 0)")
+            raise Refusal("bad_request",
+                          f"seat: 0 to {len(table.seats) - 1} (seats count from 0)")
         key = (table.id, seat)
         if key in self.analyses:
             self.analyses.move_to_end(key)

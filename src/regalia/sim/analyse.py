@@ -97,8 +97,9 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
                    candidates: int = DEFAULT_CANDIDATES, seed: int = 0) -> list[Decision]:
     """The decisions of ``seat`` (0-based) in a Regicide ``record`` with more than one
     legal move, each estimated from that seat's view at that moment; the ``MARKED``
-    costliest are marked (of those that cost ``MARK_FROM`` or more). Raises ``ValueError`` for a record of another game or a seat
-    out of range, ``IllegalAction`` when the record does not replay."""
+    costliest are marked (of those that cost ``MARK_FROM`` or more). Raises ``ValueError``
+    for a record of another game or a seat out of range, ``IllegalAction`` when the record
+    does not replay."""
     if record.game != "regicide":
         raise ValueError(f"analysis is for Regicide records, this one is {record.game!r}")
     g = get_game("regicide")
