@@ -305,8 +305,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         """A finished Regicide game's analysis for ``seat`` (0-based, as in the formats):
         ``{"seat", "decisions": [{"index" (of the move in the record, 0-based), "phase",
         "played", "played_win", "best", "best_win", "cost", "worlds", "marked"}]}``, win
-        chances in 0..1 estimated from that player's view only. 409 before the end, 400 for Le Roy des
-        Ribauds or a seat out of range, 429 over ``analysis_rate``."""
+        chances in 0..1 estimated from that player's view only. 409 before the end, 400 for
+        Le Roy des Ribauds or a seat out of range, 429 over ``analysis_rate``."""
         t = await find(table_id)
         if isinstance(t, JSONResponse):
             return t
