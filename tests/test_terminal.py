@@ -427,6 +427,19 @@ def test_ribauds_refusal_in_the_games_words_and_short():
             assert internal not in line, (internal, line)
 
 
+def test_ribauds_discard_refusal_names_the_missing_card():
+    """The Roi's discard of a card held once or not at all says so in the game's words."""
+    position = {**ACT_PHASE, "phase": "king_discard", "court": ["K+", "Q-", "A+", "N-"],
+                "hands": [["Q", "A", "K", "Q", "A"], ["A", "N", "K"]], "deck": []}
+    match, text = _play_ribauds(position, ["discard K K", "discard N A"])
+    refusals = [ln for ln in text.splitlines() if "Refused" in ln]
+    assert len(refusals) == 2 and match.actions == []
+    assert refusals[0].startswith("Refused: you hold only one Roi; your hand is Roi, Reine, "
+                                  "Reine, Assassin, Assassin (rules 2.4)")
+    assert refusals[1].startswith("Refused: you hold no Chevalier; your hand is Roi, Reine, "
+                                  "Reine, Assassin, Assassin (rules 2.4)")
+
+
 def test_free_text_is_not_understood_in_both_games():
     """Text that is no move says so and points to `help` and the menu, without echoing a
     verb that was never typed."""

@@ -144,7 +144,7 @@ def test_bots_take_a_sure_win():
     pos = {"game": "ribauds", "current": 0, "phase": "act",
            "court": ["K+", "K+", "N-", "A-"],
            "hands": [["K", "Q", "N"], ["Q", "A", "A"]], "deck": ["N", "Q", "A", "K", "N", "Q"],
-           "discard": []}
+           "discard": [], "winner": None, "conspiracy": None}
     s = from_json(pos)
     for name in ("heuristic", "ismcts"):
         a = _bot(name).act(G.view(s, 0), G.legal_actions(s), random.Random(0))
@@ -253,7 +253,7 @@ def test_ismcts_prior_values_the_reine_balance():
     pos = {"game": "ribauds", "current": 0, "phase": "act",
            "court": ["K+", "N-", "A-", "N-"],
            "hands": [["Q", "N", "A"], ["K", "K", "A"]], "deck": ["K", "Q", "Q", "Q", "N", "A"],
-           "discard": []}
+           "discard": [], "winner": None, "conspiracy": None}
     s = from_json(pos)
     legal = G.legal_actions(s)  # the face-up Roi of slot 0 is taken back in every sample
     queen_down, knight_down = A.replace(0, QUEEN, False), A.replace(0, KNIGHT, False)
@@ -279,7 +279,7 @@ def test_ismcts_tree_takes_a_known_win_for_either_seat():
     pos = {"game": "ribauds", "current": 1, "phase": "act",
            "court": ["K+", "K+", "K-", "N-"],
            "hands": [["Q", "N", "A"], ["Q", "A", "N"]], "deck": ["K", "Q", "Q", "N", "A", "A"],
-           "discard": []}
+           "discard": [], "winner": None, "conspiracy": None}
     s = from_json(pos)
     s.know[1][2] = s.court[2]
     win = A.reveal(2)
@@ -302,7 +302,7 @@ def test_careful_rollouts_avoid_handing_over_the_marriage():
     pos = {"game": "ribauds", "current": 0, "phase": "act",
            "court": ["N-", "A-", "K-", "N-"],
            "hands": [["Q", "N", "A"], ["Q", "Q", "Q"]], "deck": ["K", "K", "K", "N", "A", "A"],
-           "discard": []}
+           "discard": [], "winner": None, "conspiracy": None}
     s = from_json(pos)
 
     def lost(careful: int) -> float:

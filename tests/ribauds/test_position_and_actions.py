@@ -58,10 +58,14 @@ def test_reading_initialises_knowledge_to_the_public():
 
 
 def test_lower_case_and_defaults_are_read():
+    """formats.md 2.2: ``options`` may be left out (``{}``, as in Regicide's table); the
+    other fields are required."""
     obj = position("k+ q- n- a-", ("anq", "qkk"), deck="an")
-    for key in ("winner", "conspiracy", "options"):
-        del obj[key]
+    del obj["options"]
     assert G.to_json(G.from_json(obj))["court"] == ["K+", "Q-", "N-", "A-"]
+    for key in ("winner", "conspiracy"):
+        with pytest.raises(InvalidPosition, match=f"^{key}: missing"):
+            G.from_json({k: v for k, v in obj.items() if k != key})
 
 
 @pytest.mark.parametrize("change, field", [
@@ -191,8 +195,14 @@ def test_discard_needs_the_cards():
     legal = set(G.all_legal_texts(s))
     assert legal == {"discard K Q", "discard K N", "discard K A", "discard Q Q",
                      "discard Q N", "discard Q A", "discard N A"}
-    with pytest.raises(IllegalAction, match="does not hold 2 K"):
+    with pytest.raises(IllegalAction, match=r"seat 0 holds only one K \(Roi\); the hand is "
+                                            r"K Q Q N A \(rules 2\.4\)"):
         play(s, "discard K K")
+    s = state("K+ N- A- Q-", ("KQA", "KQN"), deck="QA", phase="king")
+    s, _ = play(s, "draw")  # hand K Q A + Q A: no Chevalier
+    with pytest.raises(IllegalAction, match=r"seat 0 holds no N \(Chevalier\); the hand is "
+                                            r"K Q Q A A \(rules 2\.4\)"):
+        play(s, "discard N A")
 
 
 # --------------------------------------------------------------------------- options

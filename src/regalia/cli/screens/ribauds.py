@@ -216,10 +216,8 @@ def refusal(message: str) -> str:
     why = re.sub(r"^'[^']*': ", "", why)
     why, may, allowed = why.partition(" may: ")
     why = re.sub(r"^(\w+) [^;]*; the phase is (\w+)", _not_now, why)
-    why = re.sub(r"\bseat \d holds no ([KQNA]) \(\w+\)", lambda m: f"you hold no {name(m[1])}",
-                 why)
-    why = re.sub(r"\bseat \d does not hold (\d) ([KQNA])\b",
-                 lambda m: f"you do not hold {count(int(m[1]), name(m[2]))}", why)
+    why = re.sub(r"\bseat \d holds (no|only one) ([KQNA]) \(\w+\)",
+                 lambda m: f"you hold {m[1]} {name(m[2])}", why)
     why = re.sub(r"\bthe hand is ([KQNA](?: [KQNA])*|nothing)\b",
                  lambda m: "your hand is " + (names(m[1].split()) if m[1] != "nothing"
                                               else "empty"), why)

@@ -3,10 +3,9 @@
 ``to_json`` writes every field, piles top card first, hands in canonical order (K Q N A).
 It holds no knowledge: what each seat knows lives only in the state (see ``state``).
 
-``from_json`` refuses unknown fields, missing required fields (every field but ``winner``,
-``conspiracy`` and ``options``, which default to ``null``, ``null`` and ``{}``), more than
-4 cards of a type (3.L1) and impossible values, with an ``InvalidPosition`` naming the
-field. Cards that play no part may be left out (a test position need not hold all 16).
+``from_json`` refuses unknown fields, missing required fields (every field but ``options``,
+which defaults to ``{}`` as Regicide's does), more than 4 cards of a type (3.L1) and
+impossible values, with an ``InvalidPosition`` naming the field. Cards that play no part may be left out (a test position need not hold all 16).
 A state read from a position knows only what is public: face-up Court cards are known to
 both seats, face-down ones to neither; no seat knows any card of the other's hand; no
 bottom card of the draw pile is known; the log is empty.
@@ -54,7 +53,8 @@ from regalia.games.ribauds.state import (
 
 FIELDS = ("game", "current", "phase", "court", "hands", "deck", "discard", "winner",
           "conspiracy", "options")
-REQUIRED = ("game", "current", "phase", "court", "hands", "deck", "discard")
+REQUIRED = ("game", "current", "phase", "court", "hands", "deck", "discard", "winner",
+            "conspiracy")
 
 # The face-up card a decision phase needs in the Court (rules 2.4): the card whose effect
 # is being resolved stays face up until the effect ends (a Knight swap keeps orientation).
@@ -149,8 +149,8 @@ def from_json(obj: Any) -> State:
     deck = reader.cards(obj["deck"], "deck")
     discard = reader.cards(obj["discard"], "discard")
 
-    winner = obj.get("winner")
-    conspiracy = obj.get("conspiracy")
+    winner = obj["winner"]
+    conspiracy = obj["conspiracy"]
     if winner is not None and (type(winner) is not int or winner not in (0, 1)):
         raise InvalidPosition(f"winner: must be 0, 1 or null, not {winner!r}")
     if conspiracy is not None and conspiracy not in CONSPIRACIES:

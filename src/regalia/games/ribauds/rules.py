@@ -342,9 +342,10 @@ def _problem(s: State, kind: int, arg: int) -> Reason | None:
         hand = s.hands[p]
         for c in range(4):
             if need[c] > hand[c]:
-                held = " ".join(LETTERS[x] for x in cards_of(hand))
-                return Reason(f"seat {p} does not hold {need[c]} {LETTERS[c]}; the hand is {held}",
-                              "not_held", cards=[LETTERS[c]] * need[c])
+                held = " ".join(LETTERS[x] for x in cards_of(hand)) or "nothing"
+                has = "no" if not hand[c] else "only one"
+                return Reason(f"seat {p} holds {has} {LETTERS[c]} ({NAMES[c]}); the hand is "
+                              f"{held} (rules 2.4)", "not_held", cards=[LETTERS[c]] * need[c])
         return None
     if kind == A.PEEK:
         if phase != ASSASSIN_PEEK:
