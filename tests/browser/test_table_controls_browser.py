@@ -209,3 +209,22 @@ def test_a_phones_hand_overlaps_its_cards_only_when_they_do_not_fit(server, chro
                                       "els => els.map(e => [e.getBoundingClientRect().left, e.getBoundingClientRect().right])")
     assert len(lefts) == 3 and all(a[1] <= b[0] for a, b in zip(lefts, lefts[1:]))
     ctx.close()
+
+
+@pytest.mark.parametrize("size", ["small", "laptop"])
+def test_a_seat_not_connected_says_so_once_on_a_phone(server, chromium, size):
+    """A seat that is not connected shows a grey dot (named "not connected" for screen
+    readers) and "Replace by a bot"; on a phone that link says it, without the tag."""
+    table = server.create("regicide", ["human"] * 4)
+    ctx = chromium.new_context(locale="en-US", reduced_motion="reduce", **SIZES[size])
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    other = page.locator('.player[data-seat="1"]')
+    other.locator(".dot.off").wait_for()
+    assert other.locator(".dot.off").get_attribute("aria-label") == "not connected"
+    assert other.get_by_role("button", name="Replace by a bot").is_visible()
+    assert other.locator(".tag.off").is_visible() == (size == "laptop")
+    # a seat's own chip, connected, has neither
+    assert page.locator(".player.me .tag.off").count() == 0
+    ctx.close()
