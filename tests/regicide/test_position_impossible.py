@@ -27,6 +27,9 @@ def variant(**changes):
     ({"table": [["KD", "KH"]]}, "table"),
     ({"players": 3, "hands": [["2C"], ["3C"], ["4C"]], "table": [["X"]],
       "yielded": [False] * 3, "preferences": [None] * 3}, "immunity_cancelled"),  # rules 1.9
+    ({"immunity_cancelled": True}, "immunity_cancelled"),             # rules 1.10: no Jester
+    ({"players": 3, "hands": [["X"], ["2C"], ["3C"]], "immunity_cancelled": True,
+      "yielded": [False] * 3, "preferences": [None] * 3}, "immunity_cancelled"),  # not played
     ({"yielded": [True, True]}, "yielded"),                            # rules 1.11
     ({"players": 1, "hands": [["2C"]], "yielded": [True]}, "yielded"),
     ({"enemy": "KS", "castle": ["JC", "QD"]}, "castle"),              # rules 1.3 order

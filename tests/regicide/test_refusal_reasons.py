@@ -87,6 +87,27 @@ def test_rules_1_10_a_wish_outside_the_jester_window():
     assert e.code == "wish_not_now"
 
 
+def test_rules_1_10_a_wish_for_a_seat_that_is_not_there():
+    chosen = state(3, hands=[["5H"], ["3C"], ["4D"]], table=[["X"]], phase="choose",
+                   immunity_cancelled=True)
+    e = refusal(chosen, "prefer 3 yes")
+    assert (e.code, e.params) == ("no_seat", {"seat": 3})
+    assert "there is no seat 3; the seats are 0 to 2" in str(e)
+    assert refusal(chosen, "prefer 0 yes").code == "wish_wrong_seat"  # the Jester's player
+
+
+def test_rules_1_3_two_jesters_named_with_one_held_name_the_one_not_held():
+    """4 players have two Jesters: "play X X" with one in hand (the other on the table) is
+    refused for the Jester not held, with what the seat may do."""
+    s = state(4, enemy="JD", hands=[["X", "2C"], ["3C"], ["4C"], ["5C"]], table=[["X"]],
+              immunity_cancelled=True)
+    e = refusal(s, "play X X")
+    assert (e.code, e.params) == ("not_held", {"cards": ["X"]})
+    assert "seat 0 does not hold X; seat 0 may: play 2C, play X, yield" in str(e)
+    with pytest.raises(IllegalAction, match="more Jesters than there are"):
+        G.action_from_text(s, "play X X X")
+
+
 def test_an_unreadable_action_has_the_plain_code():
     with pytest.raises(IllegalAction) as e:
         G.action_from_text(state(1, hands=[["5H"]]), "fly away")

@@ -91,7 +91,8 @@ def from_text(text: str, hand_of) -> int:
             raise IllegalAction(f"{text!r}: {verb} needs at least one card, e.g. '{verb} 7H'")
         hand = hand_of(None)
         mask = 0
-        jester_ids = [j for j in JESTERS if hand >> j & 1] or list(JESTERS)
+        # the hand's Jesters first: "X X" with one held names the other, which it lacks
+        jester_ids = sorted(JESTERS, key=lambda j: not hand >> j & 1)
         for w in rest:
             try:
                 c = parse_card(w)

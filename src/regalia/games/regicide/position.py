@@ -208,6 +208,9 @@ def from_json(obj: Any) -> State:
         if play & JESTER_MASK and not s.cancelled:
             raise InvalidPosition("immunity_cancelled: a Jester on the table has cancelled the "
                                   "enemy's immunity (rules 1.9), so it must be true")
+    if s.cancelled and not any(play & JESTER_MASK for play in s.table):
+        raise InvalidPosition("immunity_cancelled: only a Jester played against this enemy "
+                              "cancels its immunity, and none is on the table (rules 1.10)")
     if players > 1 and all(s.yielded):
         raise InvalidPosition("yielded: not every player can have yielded on their most recent "
                               "turn (rules 1.11)")

@@ -580,7 +580,10 @@ def apply(s: State, action: int, rng: random.Random) -> tuple[State, list[Event]
             raise IllegalAction(f"{text} is refused: wishes to go next are only allowed "
                                 "between a Jester and the chosen player's turn (rules 1.10)",
                                 "wish_not_now")
-        if seat >= s.players or seat == p:
+        if seat >= s.players:
+            raise IllegalAction(f"{text} is refused: there is no seat {seat}; the seats are 0 "
+                                f"to {s.players - 1}", "no_seat", {"seat": seat})
+        if seat == p:
             raise IllegalAction(f"{text} is refused: only seats other than the Jester's "
                                 f"player {p} state a wish (rules 1.10)", "wish_wrong_seat")
         wish = "yes" if yes else "no"
