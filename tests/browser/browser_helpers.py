@@ -17,12 +17,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 class Server(ServeProcess):
     """``regalia serve`` on a SQLite file ``db`` in a subprocess (bots act at once unless
-    ``bot_delay``; ``extra``: more ``regalia serve`` options), its log beside the file."""
+    ``bot_delay``, and choose after a Jester without waiting for wishes; ``extra``: more
+    ``regalia serve`` options), its log beside the file."""
 
     def __init__(self, db: Path, port: int, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
         self.db = Path(db)
         super().__init__(port, f"sqlite:///{self.db}", self.db.with_suffix(".log"),
-                         ("--bot-delay", str(bot_delay), *extra))
+                         ("--bot-delay", str(bot_delay), "--wish-wait", "0", *extra))
 
 
 # ---------------------------------------------------------------- the page

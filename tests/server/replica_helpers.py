@@ -142,6 +142,7 @@ class Replica(ServeProcess):
                  bot_delay: float, extra: tuple[str, ...] = ()) -> None:
         super().__init__(free_port(), database_url, tmp / f"replica-{name}.log", (
             "--redis-url", redis_url, "--replica", name, "--bot-delay", str(bot_delay),
+            "--wish-wait", "0",
             "--bot-budget", "0.02", "--bot-threads", "--message-rate", "1000/second",
             "--table-rate", "1000/second", "--join-rate", "1000/second",
             "--connections-per-address", "1000", *extra))

@@ -40,6 +40,7 @@ def running_app(db_url: str, **kwargs):
     from regalia.server.app import create_app
 
     kwargs.setdefault("bot_delay", 0.0)
+    kwargs.setdefault("wish_wait", 0.0)  # test_websocket checks the wait itself
     kwargs.setdefault("bot_budget", 0.05)
     kwargs.setdefault("bot_processes", False)
     kwargs.setdefault("message_rate", "1000/second")  # every test client has one address

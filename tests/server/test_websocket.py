@@ -4,6 +4,7 @@ nothing, bad messages, the Jester-window wishes, table talk and bots taking seat
 from __future__ import annotations
 
 import json
+import time
 
 from regalia.core.records import Match
 from regalia.games import get_game
@@ -207,6 +208,38 @@ def test_bots_state_wishes_in_the_jester_window(client):
     p.drain(0.5)
     wishes = [e for e in p.log if e["kind"] == "prefer"]
     assert all(e["seat"] in (1, 2) for e in wishes)
+
+
+def _bot_chooses_after_a_jester(client, wishes: bool) -> tuple[float, list[str]]:
+    """Seat 0 plays a Jester and hands its seat to a bot, seats 1 and 2 connected; with
+    ``wishes`` both say one at once. Seconds from the Jester to the bot's choice, and the
+    kinds of the log's events then."""
+    d = new_table(client, "regicide", ["human", "human", "human"], seed=jester_seed(first=0))
+    peers = [join(client, d, k) for k in range(3)]
+    start = time.monotonic()
+    peers[0].act("play X")
+    peers[0].state_at(1)
+    peers[0].send({"type": "bot", "seat": 0, "on": True})
+    if wishes:
+        for k in (1, 2):
+            peers[k].state_at(1)
+            peers[k].send({"type": "wish", "value": "yes" if k == 1 else "no"})
+    peers[1].recv_until(lambda m: m["type"] == "state" and m["view"]["phase"] != "choose",
+                        timeout=40)
+    return time.monotonic() - start, [e["kind"] for e in peers[1].log]
+
+
+def test_rules_1_10_a_bot_who_chooses_gives_the_players_time_to_wish(db_url):
+    """The players connected get ``wish_wait`` seconds to say a wish before a bot names who
+    goes next, and no more than it takes them to say it."""
+    with running_app(db_url, wish_wait=1.5) as c:
+        waited, kinds = _bot_chooses_after_a_jester(c, wishes=False)
+        assert waited >= 1.4, waited
+        assert kinds.count("prefer") == 0 and "choose" in kinds
+    with running_app(db_url, wish_wait=30.0) as c:
+        waited, kinds = _bot_chooses_after_a_jester(c, wishes=True)
+        assert waited < 20, waited  # both wishes said: the bot chose without waiting 30 s
+        assert kinds.count("prefer") == 2 and "choose" in kinds
 
 
 def test_regicide_talk_is_a_fixed_list_of_public_facts(client):

@@ -285,6 +285,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                          "works too, e.g. postgresql+psycopg://user:pw@host/regalia)"),
           log_level: str = typer.Option("info", help="debug, info, warning or error"),
           bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it acts"),
+          wish_wait: float = typer.Option(_SETTINGS.wish_wait, help="seconds a bot who chooses after a Jester gives the players to say a wish"),
           bot_budget: float = typer.Option(0.5, help="seconds of search per bot decision"),
           bot_workers: int = typer.Option(_SETTINGS.bot_workers, help="bot decisions at once (worker processes)"),
           bot_threads: bool = typer.Option(False, help="bots think in threads, not processes"),
@@ -317,7 +318,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
     from regalia.server.settings import Settings
 
     try:
-        settings = Settings(bot_delay=bot_delay, bot_budget=bot_budget, bot_workers=bot_workers,
+        settings = Settings(bot_delay=bot_delay, wish_wait=wish_wait, bot_budget=bot_budget, bot_workers=bot_workers,
                             bot_processes=not bot_threads, max_body=max_body,
                             ws_message_max=ws_message_max, table_rate=table_rate,
                             message_rate=message_rate, talk_rate=talk_rate,

@@ -181,6 +181,7 @@ class BotLoop:
         self.table = table
         self.failures = 0
         self.task: asyncio.Task | None = None
+        self._window = (-1, 0.0)  # the Jester window waited for, and until when (monotonic)
 
     def start(self) -> None:
         if self.task is None or self.task.done():
@@ -223,6 +224,30 @@ class BotLoop:
                         return
                     await asyncio.sleep(min(5.0, 0.05 * 2 ** self.failures))
 
+    async def _wait_for_wishes(self, ply: int) -> bool:
+        """Regicide's Jester window (rules 1.10): a bot who chooses who goes next gives the
+        connected players without a wish up to ``wish_wait`` seconds from the window's
+        opening to say one, and chooses as soon as each has; ``True`` when the table moved
+        meanwhile (a wish came: the step starts again)."""
+        t = self.table
+        wait = t.manager.settings.wish_wait
+        if wait <= 0 or not self._awaited_wishes():
+            return False
+        window = t.window()
+        if self._window[0] != window:
+            self._window = (window, time.monotonic() + wait)
+        while t.ply == ply and time.monotonic() < self._window[1] and self._awaited_wishes():
+            await asyncio.sleep(0.1)
+        return t.ply != ply
+
+    def _awaited_wishes(self) -> list[int]:
+        """The human seats connected to the table that may still say a first wish."""
+        t = self.table
+        connected = t.presence()[0]
+        return [s.index for s in t.seats if not s.by_bot and connected[s.index]
+                and not gamekit.wish_said(t.state, s.index)
+                and gamekit.side_texts(t.game, t.state, s.index)]
+
     async def _step(self) -> bool:
         """Do the next bot job of the table; ``False`` when there is none."""
         from regalia.server.refusal import Refusal
@@ -244,6 +269,8 @@ class BotLoop:
         else:
             if m.settings.bot_delay > 0:
                 await asyncio.sleep(m.settings.bot_delay)
+            if await self._wait_for_wishes(ply):
+                return True
             if t.ply != ply or t.bot_job() != job:
                 return True
             g, st = t.game, t.state

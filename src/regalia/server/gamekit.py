@@ -180,6 +180,13 @@ def side_owner(text: str) -> int | None:
     return None
 
 
+def wish_said(state: Any, seat: int) -> bool:
+    """Whether ``seat`` shows a wish in Regicide's Jester window (rules 1.10); ``False`` in
+    a game without wishes."""
+    wishes = getattr(state, "preferences", None)
+    return bool(wishes) and wishes[seat] is not None
+
+
 def wish_text(game: str, seat: int, value: str) -> str | None:
     """The side action that sets ``seat``'s Jester-window wish, or ``None`` (no such thing
     in this game)."""

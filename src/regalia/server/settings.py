@@ -28,6 +28,8 @@ class Settings:
     """Bots and limits of one server; see the README for what each limit protects."""
 
     bot_delay: float = 0.6            # seconds a bot waits before it acts
+    wish_wait: float = 6.0            # seconds a bot who chooses after a Jester gives the
+    # connected players to say whether they would like to go next (rules 1.10)
     bot_budget: float | None = 0.5   # seconds of search per bot decision
     bot_workers: int = max(1, (os.cpu_count() or 2) - 1)  # bot decisions at once
     bot_processes: bool = True       # bots think in worker processes (False: threads)
