@@ -53,6 +53,9 @@ def test_a_whole_solo_game_played_by_clicking(server, chromium, shots):
     page.wait_for_selector("#end[open]")
     end = page.inner_text("#end")
     assert ("Victory" in end) or ("Defeat" in end)
+    # the dialog is named by its heading (a screen reader says it first)
+    assert page.get_attribute("#end", "aria-labelledby") == "end-title"
+    assert page.inner_text("#end-title") in end and page.inner_text("#end-title")
     assert "Enemies defeated" in end
     shots(page, "regicide-solo-end")
     summary = server.get(f"/api/tables/{st['table']}")

@@ -132,3 +132,93 @@ def test_a_replay_that_cannot_open_says_why_with_the_way_to_the_lobby(server, ch
         page.click("#gone-lobby")
         page.wait_for_selector(".game-tile")
     ctx.close()
+
+
+def slider_at(page) -> int:
+    return int(page.input_value("#slider"))
+
+
+def test_the_arrow_keys_step_one_move_and_leave_the_form_controls_alone(server, chromium):
+    """The page's Left/Right step through the moves, but not on top of a control that takes
+    them itself: on the slider one press is one move, on the Language select it only changes
+    the language."""
+    table_id, replay = finished_table(server, "ribauds", ["random", "random"])
+    last = len(replay["steps"]) - 1
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(f"{server.url}/replay/{table_id}")
+    page.wait_for_function("n => document.querySelector('#slider').value === String(n)", arg=last)
+    page.focus("#slider")
+    page.keyboard.press("ArrowLeft")
+    assert slider_at(page) == last - 1
+    page.keyboard.press("ArrowLeft")
+    assert slider_at(page) == last - 2
+    page.keyboard.press("ArrowRight")
+    assert slider_at(page) == last - 1
+    assert "move %d / %d" % (last - 1, last) in page.inner_text("#ply")
+    page.focus("#lang")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => document.documentElement.lang !== 'en'")
+    assert slider_at(page) == last - 1
+    page.evaluate("() => document.activeElement.blur()")   # elsewhere the arrows step
+    page.keyboard.press("ArrowLeft")
+    assert slider_at(page) == last - 2
+    ctx.close()
+
+
+def test_the_replay_controls_are_named_in_the_pages_language_and_say_the_move(server, chromium):
+    """The glyph buttons and the slider have names in the page's language (Play's says
+    pause while playing), and the move shown is read out when it changes (a live region)."""
+    table_id, replay = finished_table(server, "ribauds", ["random", "random"])
+    last = len(replay["steps"]) - 1
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
+    page = ctx.new_page()
+    page.goto(f"{server.url}/replay/{table_id}")
+    page.wait_for_function("n => document.querySelector('#slider').value === String(n)", arg=last)
+    for name in ("Voltar à distribuição", "Lance anterior", "Reproduzir", "Próximo lance", "Último lance"):
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, name
+    slider = page.get_by_role("slider", name="Posição no replay")
+    assert slider.get_attribute("aria-valuetext") == f"Lance {last} de {last}"
+    assert page.get_attribute("#step-action", "aria-live") == "polite"
+    page.click("#first")
+    page.click("#next")
+    assert slider.get_attribute("aria-valuetext") == f"Lance 1 de {last}"
+    assert page.inner_text("#step-action") != "A distribuição"
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-label") == "Pausar" and page.inner_text("#play") == "❚❚"
+    page.select_option("#lang", "en")                         # the names follow the language
+    page.wait_for_function("() => document.querySelector('#play').getAttribute('aria-label') === 'Pause'")
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-label") == "Play" and page.get_attribute("#play", "title") == "Play"
+    assert page.get_attribute("#first", "aria-label") == "Back to the deal"
+    ctx.close()
+
+
+def test_the_analysis_rows_are_buttons_that_take_the_focus(server, chromium):
+    """The analysis (its answer stubbed here: the bots' work is tested on the server) moves
+    the focus to its first decision once shown; each decision is a button (Enter or Space)
+    with the site's focus ring."""
+    table_id, replay = finished_table(server, "regicide", ["heuristic"])
+    steps = replay["steps"]
+    decisions = [{"index": k, "played": steps[k + 1]["action"], "best": steps[k + 1]["action"],
+                  "played_win": 0.5, "best_win": 0.5, "cost": 0, "marked": k == 2, "worlds": 100}
+                 for k in (0, 2)]
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.route("**/analysis?seat=0", lambda route: route.fulfill(json={"seat": 0, "decisions": decisions}))
+    page.goto(f"{server.url}/replay/{table_id}")
+    page.wait_for_selector("#analysis-panel:not([hidden])")
+    page.focus("#analyse-btn")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.id === 'decision-0'")
+    ring = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+        return [e.tagName, e.matches(':focus-visible'), s.outlineStyle, s.outlineWidth, s.outlineColor]; }""")
+    assert ring == ["BUTTON", True, "solid", "3px", "rgb(47, 125, 225)"], ring
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "decision-2"
+    page.keyboard.press("Space")
+    assert slider_at(page) == 2
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    assert slider_at(page) == 0
+    ctx.close()

@@ -179,6 +179,27 @@ def test_the_nickname_can_wait(server, chromium):
     ctx.close()
 
 
+def test_the_nickname_dialog_gives_the_focus_back(server, chromium):
+    """Closed, the nickname dialog gives the focus back to the button that opened it; the
+    first visit's dialog, which opened by itself, to the button that changes the name."""
+    table = server.create("regicide", ["human"])
+    ctx = chromium.new_context(nickname=None, viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    page.wait_for_selector("#name-dlg[open]")
+    page.keyboard.type("Zoé")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#name-dlg:not([open])", state="attached")
+    page.wait_for_function("() => document.activeElement.id === 'name-btn'", timeout=5000)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#name-dlg[open]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#name-dlg:not([open])", state="attached")
+    page.wait_for_function("() => document.activeElement.id === 'name-btn'", timeout=5000)
+    ctx.close()
+
+
 def test_on_a_laptop_the_lobby_lists_tables_beside_the_form(server, chromium):
     """At 1280x800 "Open tables" and "My tables" stand one above the other beside the new
     table's form (not under its whole height); on a phone, one column."""

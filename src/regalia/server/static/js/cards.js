@@ -110,7 +110,7 @@ export function regicideCard(card, { small = false, big = false } = {}) {
   if (big) cls.push("big");
   if (card === "X") {
     cls.push("jester");
-    return el("div", { class: cls.join(" "), title: cardName(card), dataset: { card } },
+    return el("div", { class: cls.join(" "), title: cardName(card), role: "img", "aria-label": cardName(card), dataset: { card } },
       el("span", { class: "corner tl" }, "★"),
       el("span", { class: "pip jester-pip" }, icon("star", "icon")),
       el("span", { class: "jester-label" }, t("card.jester")),
@@ -132,7 +132,7 @@ export function regicideCard(card, { small = false, big = false } = {}) {
   } else {
     middle = el("span", { class: "pip" }, SUIT_SYMBOL[s]);
   }
-  return el("div", { class: cls.join(" "), title: cardName(card), dataset: { card } },
+  return el("div", { class: cls.join(" "), title: cardName(card), role: "img", "aria-label": cardName(card), dataset: { card } },
     corner("tl"), middle, corner("br"));
 }
 
@@ -155,7 +155,7 @@ export function ribaudsCard(letter, { small = false, ghost = false } = {}) {
   const cls = ["card", "face", "rib", "rib-" + letter];
   if (small) cls.push("small");
   if (ghost) cls.push("ghost");
-  return el("div", { class: cls.join(" "), title: ribName(letter) + " — " + t("rib.effect." + letter), dataset: { card: letter } },
+  return el("div", { class: cls.join(" "), title: ribName(letter) + " — " + t("rib.effect." + letter), role: "img", "aria-label": ribName(letter), dataset: { card: letter } },
     // the corner shows the card's emblem: its notation letter would read as a rank (A: Ace)
     el("span", { class: "corner tl" }, icon(RIB_ICON[letter])),
     el("span", { class: "pip rib-pip" }, icon(RIB_ICON[letter], "rib-icon")),

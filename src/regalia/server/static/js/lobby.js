@@ -39,8 +39,8 @@ function renderPlayers() {
   const box = $("players");
   box.innerHTML = "";
   for (let n = g.min_players; n <= g.max_players; n++) {
-    box.append(el("button", { type: "button", class: "seg" + (n === form.players ? " on" : ""), "aria-pressed": n === form.players ? "true" : "false",
-      dataset: { players: n },
+    box.append(el("button", { type: "button", id: "players-" + n, class: "seg" + (n === form.players ? " on" : ""),
+      "aria-pressed": n === form.players ? "true" : "false", dataset: { players: n },
       onclick: () => { form.players = n; resetSeats(); renderForm(); } }, String(n)));
   }
   $("players-field").classList.toggle("fixed", g.min_players === g.max_players);
@@ -97,7 +97,10 @@ function renderOptions() {
   if (!any) box.append(el("p", { class: "muted small" }, t("lobby.no_options")));
 }
 
+// The form is drawn anew on each choice: the control that had the focus (found again by its
+// id) keeps it, else a keyboard's next Tab would start over from the page's top.
 function renderForm() {
+  const focused = document.activeElement.id;
   renderGames();
   renderPlayers();
   renderSeats();
@@ -110,6 +113,7 @@ function renderForm() {
   $("opt-hints").disabled = !solo;
   if (!solo) $("opt-hints").checked = false;
   $("hints-help").textContent = t(solo ? "hints.option_help" : "hints.solo_only");
+  if (focused && $(focused)) $(focused).focus();
 }
 
 async function create(ev) {
@@ -146,10 +150,13 @@ async function renderMine() {
     ul.append(el("li", { class: "muted empty-list" }, t("lobby.no_tables")));
     return;
   }
-  for (const e of list) {
+  list.forEach((e, i) => {
     const link = e.token ? `/t/${e.id}#s=${e.token}` : (e.spectate || `/t/${e.id}`);
+    // the buttons of every row read alike: their names say which table
+    const table = t("lobby.table_named", { game: t("game." + e.game), n: e.players, id: e.id });
     const status = el("span", { class: "status muted" }, "…");
-    const replay = el("a", { class: "btn small", href: `/replay/${e.id}`, hidden: true }, t("end.replay"));
+    const replay = el("a", { class: "btn small", href: `/replay/${e.id}`, hidden: true,
+      "aria-label": t("lobby.replay_named", { table }) }, t("end.replay"));
     const invites = e.invites && e.invites.filter((x) => x.seat !== e.seat);
     const invBox = el("div", { class: "invites", hidden: true },
       (invites || []).map((x) => linkRowLobby(t("invite.seat", { n: x.seat + 1 }), new URL(x.link, location.origin).href)),
@@ -164,10 +171,12 @@ async function renderMine() {
           who),
         status),
       el("div", { class: "my-actions" },
-        el("a", { class: "btn small primary open-link", href: link }, t("lobby.open")),
-        invites && invites.length ? el("button", { class: "btn small", type: "button", onclick: () => { invBox.hidden = !invBox.hidden; } }, t("table.invite")) : null,
+        el("a", { class: "btn small primary open-link", href: link, "aria-label": t("lobby.open_named", { table }) }, t("lobby.open")),
+        invites && invites.length ? el("button", { class: "btn small", type: "button", "aria-label": t("lobby.invite_named", { table }),
+          onclick: () => { invBox.hidden = !invBox.hidden; } }, t("table.invite")) : null,
         replay,
-        el("button", { class: "btn small ghost", type: "button", onclick: () => { forget(e.id, e.seat); renderMine(); } }, t("lobby.forget"))),
+        el("button", { class: "btn small ghost forget-btn", type: "button", "aria-label": t("lobby.forget_named", { table }),
+          onclick: () => forgetRow(e, i) }, t("lobby.forget"))),
       invBox);
     ul.append(li);
     fetch(`/api/tables/${encodeURIComponent(e.id)}`).then((r) => (r.ok ? r.json() : null)).then((s) => {
@@ -190,7 +199,16 @@ async function renderMine() {
         status.className = "status";
       }
     }).catch(() => { status.textContent = "?"; });
-  }
+  });
+}
+
+// Forget the table of row i; the focus stays in the list: on the Forget of the row that
+// takes its place (or of the new last row), else on the list's heading.
+function forgetRow(e, i) {
+  forget(e.id, e.seat);
+  renderMine();
+  const buttons = $("my-tables").querySelectorAll(".forget-btn");
+  (buttons[Math.min(i, buttons.length - 1)] || $("my-tables-title")).focus();
 }
 
 // ------------------------------------------------------------------ open tables

@@ -74,6 +74,10 @@ export function askName(dlg, el, current = "") {
       // the table stays one click away: the seat keeps its number until a name is given
       el("button", { type: "button", class: "btn", id: "nickname-later", onclick: () => dlg.close() }, t("social.name_later"))));
     dlg.append(form);
+    // closed (saved, put off or Escape), the focus goes back to what opened the dialog; one
+    // that opened by itself (a first visit) leaves it on the button that changes the name
+    const opener = document.activeElement !== document.body ? document.activeElement : document.getElementById("name-btn");
+    dlg.addEventListener("close", () => opener && opener.focus(), { once: true });
     dlg.showModal();
     input.focus();
   });

@@ -78,7 +78,7 @@ function players(v, S, C) {
         el("span", {}, C.seatLabel(k)),
         info.kind === "human" ? connDot(C.seatOnline(k, info)) : null),
       el("div", { class: "player-facts" },
-        el("span", { class: "fact", title: t("regicide.hand_size") }, icon("deck"), String(v.hand_sizes[k])),
+        el("span", { class: "fact", title: t("regicide.hand_size"), role: "img", "aria-label": `${v.hand_sizes[k]} ${t("regicide.hand_size")}` }, icon("deck"), String(v.hand_sizes[k])),
         info.kind === "human" ? offlineTag(C.seatOnline(k, info)) : null,
         info.kind === "bot" ? botTag("regicide", info.bot) : null,
         info.bot_replaces ? el("span", { class: "tag warn" }, t("seat.replaced")) : null,
@@ -265,6 +265,7 @@ function handZone(v, S, M, C, moved = {}) {
     if (myTurn && usable.has(c)) {
       card.classList.add("selectable");
       card.tabIndex = 0;
+      card.dataset.focus = id;
       card.setAttribute("role", "button");
       card.setAttribute("aria-pressed", selected ? "true" : "false");
       card.addEventListener("click", () => C.toggle(id));

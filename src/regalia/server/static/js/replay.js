@@ -35,6 +35,7 @@ function show(i) {
   const step = R.steps[at];
   mod.renderReplay($("replay-board"), step, C);
   $("slider").value = String(at);
+  $("slider").setAttribute("aria-valuetext", t("replay.move_of", { n: at, total: R.steps.length - 1 }));
   $("ply").textContent = t("replay.ply", { n: at, total: R.steps.length - 1 });
   // The move in the log's own translated sentences, never in notation.
   $("step-action").textContent = step.action
@@ -75,12 +76,12 @@ function renderAnalysis() {
   if (!analysis.decisions.length) ol.append(el("li", { class: "muted" }, t("analysis.none")));
   for (const d of analysis.decisions) {
     const same = d.best === d.played;
-    ol.append(el("li", { class: "analysis-item" + (d.marked ? " marked" : ""), id: "decision-" + d.index,
-      tabindex: "0", onclick: () => show(d.index), onkeydown: (e) => { if (e.key === "Enter") show(d.index); } },
+    ol.append(el("li", {}, el("button", { type: "button", class: "analysis-item" + (d.marked ? " marked" : ""),
+      id: "decision-" + d.index, onclick: () => show(d.index) },
     el("b", {}, (d.marked ? "! " : "") + t("analysis.move", { n: d.index + 1 })), " ",
     t("analysis.played", { move: regicide.moveText(d.played, C, "move"), p: pct(d.played_win) }),
     same ? el("span", { class: "muted" }, " · " + t("analysis.same"))
-      : el("span", {}, " · " + t("analysis.best", { move: regicide.moveText(d.best, C, "move"), p: pct(d.best_win) }))));
+      : el("span", {}, " · " + t("analysis.best", { move: regicide.moveText(d.best, C, "move"), p: pct(d.best_win) })))));
   }
 }
 
@@ -104,6 +105,9 @@ async function runAnalysis() {
   }
   $("analyse-btn").disabled = false;
   renderAnalysis();
+  // the button was disabled while working, which dropped the focus: it goes to the first
+  // decision, or back to the button when there is none (the status line says why)
+  if (document.activeElement === document.body) ($("analysis").querySelector("button") || $("analyse-btn")).focus();
 }
 
 function setupAnalysis() {
@@ -113,20 +117,33 @@ function setupAnalysis() {
   renderAnalysis();
 }
 
+// The controls' names in the page's language (their glyphs say nothing to a screen reader);
+// Play's says what it does now: play, or pause while playing.
+function labelControls() {
+  const name = (id, text) => { $(id).setAttribute("aria-label", text); $(id).title = text; };
+  name("first", t("replay.first"));
+  name("prev", t("replay.prev"));
+  name("play", timer ? t("replay.pause") : t("replay.play"));
+  name("next", t("replay.next"));
+  name("last", t("replay.last"));
+  $("play").textContent = timer ? "❚❚" : "▶";
+  $("slider").setAttribute("aria-label", t("replay.slider"));
+}
+
 function play() {
-  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶"; return; }
+  if (timer) { clearInterval(timer); timer = null; labelControls(); return; }
   if (at >= R.steps.length - 1) show(0);  // at the end (where a replay opens): from the start
-  $("play").textContent = "❚❚";
   timer = setInterval(() => {
     if (at >= R.steps.length - 1) { play(); return; }
     show(at + 1);
   }, 900);
+  labelControls();
 }
 
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  langSwitch($("lang"), () => { if (R) { $("game-title").textContent = t("game." + R.game); show(at); renderAnalysis(); } });
+  langSwitch($("lang"), () => { if (R) { $("game-title").textContent = t("game." + R.game); labelControls(); show(at); renderAnalysis(); } });
   const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   if (!r.ok) {  // no such table, or a game not over: say which, with the way to the lobby
     const over = r.status === 409;
@@ -149,7 +166,11 @@ async function main() {
   $("next").onclick = () => show(at + 1);
   $("last").onclick = () => show(R.steps.length - 1);
   $("play").onclick = play;
+  labelControls();
+  // the arrow keys step through the moves, but not in a control that takes them itself (the
+  // slider steps on its own, a select changes its choice) nor when a handler took them
   document.addEventListener("keydown", (e) => {
+    if (e.defaultPrevented || e.target.closest("input, select, textarea")) return;
     if (e.key === "ArrowRight") show(at + 1);
     if (e.key === "ArrowLeft") show(at - 1);
   });

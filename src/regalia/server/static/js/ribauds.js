@@ -86,12 +86,13 @@ function playerRow(k, v, S, C, isTop) {
 
 function opponentHand(k, v, me) {
   const known = me === null ? [] : (v.opponent_hand_known || []).slice();
-  const row = el("div", { class: "hand opponent-hand", "aria-label": t("rib.opponent_hand") });
+  const row = el("div", { class: "hand opponent-hand", role: "group", "aria-label": t("rib.opponent_hand") });
   for (let i = 0; i < v.hand_sizes[k]; i++) {
     if (known.length) {
       const c = known.shift();
       const card = ribaudsCard(c, { small: true, ghost: true });
       card.title = t("rib.you_know_opp", { card: ribName(c) });
+      card.setAttribute("aria-label", card.title);
       row.append(card);
     } else row.append(cardBack({ small: true }));
   }
@@ -115,17 +116,24 @@ function court(v, S, M, C, usable, moved = {}) {
       }
     }
     card.classList.add("court-card");
+    // its slot and what this seat knows of it, in words (the eye marks are icons)
+    const known = slot.face_up ? ribName(slot.card)
+      : slot.card ? `${ribName(slot.card)}, ${t("rib.face_down")}` : t("rib.face_down");
+    const oppKnowsIt = opp !== null && slot.known_by[opp] && !slot.face_up;
+    card.setAttribute("role", "img");
+    card.setAttribute("aria-label", `${slotName(i)}: ${known}` + (oppKnowsIt ? `. ${t("rib.opp_knows")}` : ""));
     if (moved.slots && moved.slots.has(i)) card.classList.add("enter");
     const selected = chosen.includes(i);
-    if (opp !== null && slot.known_by[opp] && !slot.face_up) oppKnows = true;
+    if (oppKnowsIt) oppKnows = true;
     if (selected) card.classList.add("selected");
     const cell = el("div", { class: "court-slot" + (slot.face_up ? " up" : " down"), dataset: { slot: i } }, card,
       el("div", { class: "slot-label" }, slotName(i),
-        opp !== null && slot.known_by[opp] && !slot.face_up
+        oppKnowsIt
           ? el("span", { class: "opp-knows", title: t("rib.opp_knows") }, icon("eye")) : null));
     if (S.legal.length && usable.has(i)) {
       card.classList.add("selectable");
       card.tabIndex = 0;
+      card.dataset.focus = "s:" + i;
       card.setAttribute("role", "button");
       card.setAttribute("aria-pressed", selected ? "true" : "false");
       const lim = (LIMITS[v.phase] || {}).s || 1;
@@ -192,12 +200,15 @@ function handZone(k, v, S, M, C, usable, legal, moved = {}) {
       knownByOpp.splice(j, 1);
       known = true;
       card.append(el("span", { class: "opp-knows in-card", title: t("rib.opp_knows_hand") }, icon("eye")));
+      card.setAttribute("aria-label", `${ribName(c)}. ${t("rib.opp_knows_hand")}`);
     }
     if (chosen.includes(i)) card.classList.add("selected");
     if (S.legal.length && usable.has(c) && lim > 0) {
       card.classList.add("selectable");
       card.tabIndex = 0;
+      card.dataset.focus = "h:" + i;
       card.setAttribute("role", "button");
+      card.setAttribute("aria-pressed", chosen.includes(i) ? "true" : "false");
       card.addEventListener("click", () => C.toggle("h:" + i, lim));
       card.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); C.toggle("h:" + i, lim); } });
     }

@@ -27,6 +27,7 @@ const M = {
   state: null,
   wire: null,        // the latest state as the server sent it (legal actions compact)
   log: [],
+  said: null,        // how many of the log's lines were announced (null: none yet, as joined)
   talk: [],
   sel: [],
   selPly: -1,
@@ -143,6 +144,7 @@ function onMessage(msg) {
       M.inflight = null;
       M.welcome = msg;
       M.log = [];
+      M.said = null;
       if (token && msg.seat !== null) {
         remember({ id: tableId, game: msg.game, players: msg.players, seat: msg.seat, token, role: "player", spectate: msg.spectate });
       }
@@ -155,6 +157,9 @@ function onMessage(msg) {
       msg = { ...wire, legal: legalTexts(wire) };  // the page works with every legal action as text
       if (msg.log_start === 0) M.log = [];
       M.log = M.log.slice(0, msg.log_start).concat(msg.log);
+      // the log's lines since the last state are announced (none of a log just joined)
+      if (M.said !== null) announce(M.log.slice(M.said).map((ev) => game().describe(ev, C)));
+      M.said = M.log.length;
       if (msg.ply !== M.selPly) {
         M.sel = [];
         M.selPly = msg.ply;
@@ -186,6 +191,7 @@ function onMessage(msg) {
     case "talk":
       M.talk.push(msg);
       renderTalk();
+      announce([$("talk").lastChild.textContent]);
       break;
     case "talk_history":
       M.talk = msg.messages.slice();
@@ -323,12 +329,41 @@ function render() {
   if (!M.state || !M.welcome || M.status === "gone") return;
   const mod = game();
   const board = $("board");
+  const focused = focusKey(board);
   mod.render(board, M, C);
+  if (focused) refocus(board, focused);
   fitHand();
   renderLog();
   renderSeatBadge();
   renderSocialBar($("social-bar"), M, C);
   renderEnd();
+}
+
+// The board is drawn anew at every change: a keyboard player's focus stays on the same
+// control (a card by its data-focus key, a button by its id), or, when a move took it away,
+// goes to the first card or button of the dock, never to the page's body.
+let boardFocused = false;  // the last focus was on the board (removing a node fires no event)
+document.addEventListener("focusin", (e) => { boardFocused = $("board").contains(e.target); });
+
+function focusKey(board) {
+  const a = document.activeElement;
+  if (a && a !== document.body && board.contains(a)) return a.dataset.focus ? `[data-focus="${a.dataset.focus}"]` : a.id ? "#" + a.id : "*";
+  return boardFocused && (!a || a === document.body) ? "*" : null;
+}
+
+function refocus(board, key) {
+  const usable = (n) => n && !n.disabled && n.offsetParent !== null;
+  let target = key !== "*" ? board.querySelector(key) : null;
+  if (!usable(target)) target = [...board.querySelectorAll(".dock [tabindex='0'], .dock button")].find(usable);
+  if (target) target.focus({ preventScroll: true });
+}
+
+// What happens at the table is said to screen readers once, as the log's new lines and the
+// talk's new messages (the board is not a live region: it is drawn anew at every change).
+function announce(texts) {
+  const box = $("announce");
+  for (const text of texts) if (text) box.append(el("p", {}, text));
+  while (box.childElementCount > 8) box.firstChild.remove();
 }
 
 // On a phone the hand stays in one row: its cards overlap only when they do not fit side by
@@ -435,7 +470,14 @@ function renderEnd() {
       el("a", { class: "btn", href: `/replay/${encodeURIComponent(tableId)}`, id: "replay-link" }, t("end.replay")),
       el("a", { class: "btn", href: "/" }, t("end.lobby")),
       el("button", { class: "btn ghost", type: "button", onclick: () => { M.endDismissed = true; dlg.close(); } }, t("end.close"))));
+  named(dlg, "end-title");
   if (!dlg.open) dlg.showModal();
+}
+
+// A dialog is named by its heading (screen readers say it on opening).
+function named(dlg, id) {
+  const h = dlg.querySelector("h2");
+  if (h) { h.id = id; dlg.setAttribute("aria-labelledby", id); }
 }
 
 function openInvite(invites) {
@@ -456,6 +498,7 @@ function openInvite(invites) {
     el("p", { class: "muted", id: "invite-explain" }, t(explain)),
     ...rows,
     el("div", { class: "end-actions" }, el("button", { class: "btn", type: "button", onclick: () => dlg.close() }, t("end.close"))));
+  named(dlg, "invite-title");
   dlg.showModal();
 }
 

@@ -1,0 +1,82 @@
+"""The lobby with the keyboard only: the chosen game and number of players keep the focus
+(the form is drawn anew on each choice) and show the site's focus ring; the buttons of
+"My tables" name their table, and forgetting one keeps the focus in the list."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+FOCUSED = "() => document.activeElement.id"
+
+
+def open_lobby(chromium, server, tables: list[dict] | None = None):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    if tables:
+        ctx.add_init_script(f"localStorage.setItem('regalia.tables', {json.dumps(json.dumps(tables))})")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    return ctx, page
+
+
+def test_choosing_the_game_and_the_players_keeps_the_focus(server, chromium):
+    ctx, page = open_lobby(chromium, server)
+    page.focus("#game-regicide")
+    page.keyboard.press("ArrowRight")
+    assert page.is_checked("#game-ribauds") and page.evaluate(FOCUSED) == "game-ribauds"
+    page.keyboard.press("ArrowLeft")
+    assert page.is_checked("#game-regicide") and page.evaluate(FOCUSED) == "game-regicide"
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == "players-1"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.get_attribute("#players-2", "aria-pressed") == "true"
+    assert page.evaluate(FOCUSED) == "players-2"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    assert page.get_attribute("#players-3", "aria-pressed") == "true"
+    assert page.evaluate(FOCUSED) == "players-3"
+    page.keyboard.press("Tab")                    # the next Tab goes on from there
+    assert page.evaluate(FOCUSED) == "players-4"
+    ctx.close()
+
+
+def test_the_players_buttons_show_their_focus_ring_inside_the_group(server, chromium):
+    """The group clips what overflows its rounded border: the ring is drawn inside."""
+    ctx, page = open_lobby(chromium, server)
+    page.focus("#game-regicide")
+    page.keyboard.press("Tab")
+    ring = page.evaluate("""() => { const e = document.activeElement, s = getComputedStyle(e);
+        return [e.textContent, e.matches(':focus-visible'), s.outlineStyle, parseFloat(s.outlineWidth),
+                parseFloat(s.outlineOffset)]; }""")
+    assert ring[:4] == ["1", True, "solid", 3], ring
+    assert ring[3] + ring[4] <= 0, ring
+    ctx.close()
+
+
+def test_my_tables_buttons_name_their_table_and_forgetting_keeps_the_focus_in_the_list(server, chromium):
+    tables = [{"id": "AAAA1111", "game": "regicide", "players": 2, "seat": 0, "token": "t1"},
+              {"id": "BBBB2222", "game": "ribauds", "players": 2, "seat": 1, "token": "t2"},
+              {"id": "CCCC3333", "game": "regicide", "players": 1, "seat": 0, "token": "t3"}]
+    ctx, page = open_lobby(chromium, server, tables)
+    page.wait_for_selector(".my-table .forget-btn")
+    for name in ("Open Regicide, 2 players, table AAAA1111",
+                 "Forget Le Roy des Ribauds, 2 players, table BBBB2222",
+                 "Open Regicide, 1 player, table CCCC3333"):
+        assert page.get_by_role("link", name=name, exact=True).count() \
+            + page.get_by_role("button", name=name, exact=True).count() == 1, name
+    label = "() => document.activeElement.getAttribute('aria-label')"
+    page.focus('.my-table[data-id="AAAA1111"] .forget-btn')
+    page.keyboard.press("Enter")                 # the next row's Forget takes the focus
+    assert page.evaluate(label) == "Forget Le Roy des Ribauds, 2 players, table BBBB2222"
+    page.focus('.my-table[data-id="CCCC3333"] .forget-btn')
+    page.keyboard.press("Space")                 # the last row: the new last one
+    assert page.evaluate(label) == "Forget Le Roy des Ribauds, 2 players, table BBBB2222"
+    page.keyboard.press("Enter")                 # none left: the list's heading
+    assert page.evaluate(FOCUSED) == "my-tables-title"
+    assert page.locator(".my-table").count() == 0
+    ctx.close()
