@@ -65,10 +65,15 @@ def test_what_a_bot_does_is_announced_once_and_the_board_is_not_live(server, chr
     page.context.close()
 
 
-def test_cards_are_named_in_words(server, chromium):
-    table = server.create("ribauds", ["human", "random"])
-    page = open_seat(chromium, server, table)
-    view = page_state(page)["view"]
+def test_cards_and_moves_are_named_in_words(server, chromium):
+    for _ in range(20):  # a table where seat 0 moves first (the first player is drawn)
+        table = server.create("ribauds", ["human", "random"])
+        page = open_seat(chromium, server, table)
+        view = page_state(page)["view"]
+        if view["current"] == 0:
+            break
+        page.context.close()
+    assert view["current"] == 0
     labels = page.eval_on_selector_all(".court .court-card", "cs => cs.map(c => c.getAttribute('aria-label'))")
     names = {"K": "Roi", "Q": "Reine", "N": "Chevalier", "A": "Assassin"}
     for i, (slot, label) in enumerate(zip(view["court"], labels)):
@@ -76,6 +81,13 @@ def test_cards_are_named_in_words(server, chromium):
         assert label.startswith(f"C{i + 1}: ") and want in label, (slot, label)
     hand = page.eval_on_selector_all(".dock .hand .card", "cs => cs.map(c => c.getAttribute('aria-label'))")
     assert [h.split(".")[0] for h in hand] == [names[c] for c in view["hand"]]
+    assert page.get_attribute("#game-title", "role") == "heading"
+    # a move's button names what it acts on
+    page.locator(".court .court-card.selectable").first.click()
+    page.locator(".dock .hand .card.selectable").first.click()
+    slot = page.get_attribute(".court .court-card.selected", "aria-label").split(":")[0]
+    card = names[view["hand"][0]]
+    assert page.get_attribute("#act-replace-up", "aria-label") == f"Replace face up: {slot}, {card}"
     page.context.close()
     table = server.create("regicide", ["human"])
     page = open_seat(chromium, server, table)

@@ -44,6 +44,8 @@ def test_a_tables_help_panel_links_the_rules_of_its_game(server, chromium):
     link = page.wait_for_selector("#help #rules-link")
     assert link.get_attribute("href") == "/rules#ribauds"
     assert link.get_attribute("target") == "_blank"  # the table stays open
+    assert link.text_content() == "Full rules (opens in a new tab)"  # the end for screen readers
+    assert link.eval_on_selector(".sr-only", "e => e.getBoundingClientRect().width") <= 1
     rules = ctx.new_page()
     rules.goto(server.url + link.get_attribute("href"))
     rules.wait_for_function("() => document.querySelector('#ribauds h2').textContent === 'Le Roy des Ribauds'")

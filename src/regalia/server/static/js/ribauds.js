@@ -220,8 +220,12 @@ function handZone(k, v, S, M, C, usable, legal, moved = {}) {
   return zone;
 }
 
-function button(label, text, M, C, cls, id) {
-  return el("button", { class: cls, type: "button", disabled: !text || M.pending, id, onclick: () => C.act(text) }, label);
+// A move's button; its name for screen readers says what it acts on ("Swap: C1, C3"), which
+// the page shows only by the cards' highlight.
+function button(label, text, M, C, cls, id, targets = []) {
+  const b = el("button", { class: cls, type: "button", disabled: !text || M.pending, id, onclick: () => C.act(text) }, label);
+  if (text && targets.length) b.setAttribute("aria-label", `${label}: ${targets.join(", ")}`);
+  return b;
 }
 
 // Why the selection cannot be done yet, as [code, params] for why(), or null (rules 2.3,
@@ -265,32 +269,34 @@ function actions(v, S, M, C, legal, hand) {
   const slots = sel(M, "s");
   const cards = sel(M, "h").map((i) => hand[i]);
   const one = slots.length === 1 ? slots[0] : null;
+  const named = slots.map(slotName);
   const reason = selectionReason(v, S, slots, cards);
   wrap.append(el("div", { class: "why" + (reason ? " refused" : ""), id: "why", role: "status", "aria-live": "polite" },
     reason ? why(reason[0], reason[1], C) : ""));
   switch (v.phase) {
     case "act": {
-      bar.append(button(t("rib.reveal"), one !== null && !cards.length ? legal.get(key("reveal", [String(one)])) : null, M, C, "btn primary", "act-reveal"));
+      bar.append(button(t("rib.reveal"), one !== null && !cards.length ? legal.get(key("reveal", [String(one)])) : null, M, C, "btn primary", "act-reveal", named));
       const rep = (dir) => (one !== null && cards.length === 1 ? legal.get(`replace ${one} ${cards[0]} ${dir}`) : null);
-      bar.append(button(t("rib.replace_up"), rep("up"), M, C, "btn", "act-replace-up"));
-      bar.append(button(t("rib.replace_down"), rep("down"), M, C, "btn", "act-replace-down"));
+      const what = [...named, ...cards.map(ribName)];
+      bar.append(button(t("rib.replace_up"), rep("up"), M, C, "btn", "act-replace-up", what));
+      bar.append(button(t("rib.replace_down"), rep("down"), M, C, "btn", "act-replace-down", what));
       break;
     }
     case "knight_swap":
-      bar.append(button(t("rib.swap"), slots.length === 2 ? legal.get(key("swap", slots.map(String))) : null, M, C, "btn primary", "act-swap"));
+      bar.append(button(t("rib.swap"), slots.length === 2 ? legal.get(key("swap", slots.map(String))) : null, M, C, "btn primary", "act-swap", named));
       break;
     case "knight_flip":
-      bar.append(button(t("rib.flip"), one !== null ? legal.get(`flip ${one}`) : null, M, C, "btn primary", "act-flip"));
+      bar.append(button(t("rib.flip"), one !== null ? legal.get(`flip ${one}`) : null, M, C, "btn primary", "act-flip", named));
       break;
     case "king":
       bar.append(button(t("rib.draw"), legal.get("draw"), M, C, "btn primary", "act-draw"));
-      bar.append(button(t("rib.king_reveal"), one !== null ? legal.get(`reveal ${one}`) : null, M, C, "btn", "act-king-reveal"));
+      bar.append(button(t("rib.king_reveal"), one !== null ? legal.get(`reveal ${one}`) : null, M, C, "btn", "act-king-reveal", named));
       break;
     case "king_discard":
-      bar.append(button(t("rib.discard_two"), cards.length === 2 ? legal.get(key("discard", cards)) : null, M, C, "btn primary", "act-discard"));
+      bar.append(button(t("rib.discard_two"), cards.length === 2 ? legal.get(key("discard", cards)) : null, M, C, "btn primary", "act-discard", cards.map(ribName)));
       break;
     case "assassin":
-      bar.append(button(t("rib.peek"), slots.length ? legal.get(key("peek", slots.map(String))) : null, M, C, "btn primary", "act-peek"));
+      bar.append(button(t("rib.peek"), slots.length ? legal.get(key("peek", slots.map(String))) : null, M, C, "btn primary", "act-peek", named));
       break;
     default:
       break;

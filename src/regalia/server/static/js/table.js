@@ -448,7 +448,7 @@ function renderHelp() {
   box.append(el("h2", {}, t("help.title")), game().help(C),
     el("p", { class: "small table-rules", id: "table-rules" }, t("table.rules_here", { rules: optionsText(M.welcome.options) })),
     el("a", { class: "rules-link small", id: "rules-link", href: "/rules#" + M.welcome.game, target: "_blank", rel: "noopener" },
-      t("rules.link_full")));
+      t("rules.link_full"), el("span", { class: "sr-only" }, " " + t("rules.new_tab"))));
 }
 
 function renderEnd() {
