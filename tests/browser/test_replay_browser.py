@@ -101,20 +101,26 @@ def test_the_solo_prompt_offers_yield_only_when_allowed(server, chromium, option
     ctx.close()
 
 
-def test_play_from_the_last_move_where_a_replay_opens_starts_from_the_deal(server, chromium):
+def replay_at_its_end(server, chromium, locale: str = "en-US"):
+    """The replay page of a finished Ribauds game between two bots, at its last move (where
+    a replay opens), and that move's number; close it with ``page.context.close()``."""
     table_id, replay = finished_table(server, "ribauds", ["random", "random"])
     last = len(replay["steps"]) - 1
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    page = ctx.new_page()
+    page = chromium.new_context(viewport={"width": 1280, "height": 800}, locale=locale).new_page()
     page.goto(f"{server.url}/replay/{table_id}")
     page.wait_for_function("n => document.querySelector('#slider').value === String(n)", arg=last)
+    return page, last
+
+
+def test_play_from_the_last_move_where_a_replay_opens_starts_from_the_deal(server, chromium):
+    page, last = replay_at_its_end(server, chromium)
     page.click("#play")
     # it steps forward from the deal (one move every 0.9 s), not stuck at the end
     page.wait_for_function("() => document.querySelector('#slider').value === '1'", timeout=5000)
     assert page.inner_text("#play") == "❚❚"
     page.click("#play")  # pause
     assert page.inner_text("#play") == "▶"
-    ctx.close()
+    page.context.close()
 
 
 def test_a_replay_that_cannot_open_says_why_with_the_way_to_the_lobby(server, chromium):
@@ -142,12 +148,7 @@ def test_the_arrow_keys_step_one_move_and_leave_the_form_controls_alone(server, 
     """The page's Left/Right step through the moves, but not on top of a control that takes
     them itself: on the slider one press is one move, on the Language select it only changes
     the language."""
-    table_id, replay = finished_table(server, "ribauds", ["random", "random"])
-    last = len(replay["steps"]) - 1
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
-    page = ctx.new_page()
-    page.goto(f"{server.url}/replay/{table_id}")
-    page.wait_for_function("n => document.querySelector('#slider').value === String(n)", arg=last)
+    page, last = replay_at_its_end(server, chromium)
     page.focus("#slider")
     page.keyboard.press("ArrowLeft")
     assert slider_at(page) == last - 1
@@ -163,18 +164,13 @@ def test_the_arrow_keys_step_one_move_and_leave_the_form_controls_alone(server, 
     page.evaluate("() => document.activeElement.blur()")   # elsewhere the arrows step
     page.keyboard.press("ArrowLeft")
     assert slider_at(page) == last - 2
-    ctx.close()
+    page.context.close()
 
 
 def test_the_replay_controls_are_named_in_the_pages_language_and_say_the_move(server, chromium):
     """The glyph buttons and the slider have names in the page's language (Play's says
     pause while playing), and the move shown is read out when it changes (a live region)."""
-    table_id, replay = finished_table(server, "ribauds", ["random", "random"])
-    last = len(replay["steps"]) - 1
-    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="pt-BR")
-    page = ctx.new_page()
-    page.goto(f"{server.url}/replay/{table_id}")
-    page.wait_for_function("n => document.querySelector('#slider').value === String(n)", arg=last)
+    page, last = replay_at_its_end(server, chromium, "pt-BR")
     for name in ("Voltar à distribuição", "Lance anterior", "Reproduzir", "Próximo lance", "Último lance"):
         assert page.get_by_role("button", name=name, exact=True).count() == 1, name
     slider = page.get_by_role("slider", name="Posição no replay")
@@ -191,7 +187,7 @@ def test_the_replay_controls_are_named_in_the_pages_language_and_say_the_move(se
     page.click("#play")
     assert page.get_attribute("#play", "aria-label") == "Play" and page.get_attribute("#play", "title") == "Play"
     assert page.get_attribute("#first", "aria-label") == "Back to the deal"
-    ctx.close()
+    page.context.close()
 
 
 def test_the_analysis_rows_are_buttons_that_take_the_focus(server, chromium):

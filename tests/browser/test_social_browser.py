@@ -162,32 +162,34 @@ def test_a_first_visit_asks_a_nickname_once_and_the_seat_shows_it(server, chromi
     ctx.close()
 
 
-def test_the_nickname_can_wait(server, chromium):
-    """The first visit's nickname dialog can be put off ("Not now"): the table is played at
-    once and the seat keeps its number."""
+def first_visit(server, chromium):
+    """A solo table's page in a browser without a nickname, its nickname dialog open; close
+    it with ``page.context.close()``."""
     table = server.create("regicide", ["human"])
     ctx = chromium.new_context(nickname=None, viewport={"width": 1280, "height": 800}, locale="en-US")
     page = ctx.new_page()
     page.goto(server.url + table["seats"][0]["link"])
     wait_state(page)
     page.wait_for_selector("#name-dlg[open]")
+    return page
+
+
+def test_the_nickname_can_wait(server, chromium):
+    """The first visit's nickname dialog can be put off ("Not now"): the table is played at
+    once and the seat keeps its number."""
+    page = first_visit(server, chromium)
     page.click("#nickname-later")
     page.wait_for_selector("#name-dlg:not([open])", state="attached")
     page.locator(".dock .hand .card.selectable").first.click()   # the table answers
     assert page.locator(".dock .hand .card.selected").count() == 1
     assert "Player 1" in page.inner_text(".players")
-    ctx.close()
+    page.context.close()
 
 
 def test_the_nickname_dialog_gives_the_focus_back(server, chromium):
     """Closed, the nickname dialog gives the focus back to the button that opened it; the
     first visit's dialog, which opened by itself, to the button that changes the name."""
-    table = server.create("regicide", ["human"])
-    ctx = chromium.new_context(nickname=None, viewport={"width": 1280, "height": 800}, locale="en-US")
-    page = ctx.new_page()
-    page.goto(server.url + table["seats"][0]["link"])
-    wait_state(page)
-    page.wait_for_selector("#name-dlg[open]")
+    page = first_visit(server, chromium)
     page.keyboard.type("Zoé")
     page.keyboard.press("Enter")
     page.wait_for_selector("#name-dlg:not([open])", state="attached")
@@ -197,7 +199,7 @@ def test_the_nickname_dialog_gives_the_focus_back(server, chromium):
     page.keyboard.press("Escape")
     page.wait_for_selector("#name-dlg:not([open])", state="attached")
     page.wait_for_function("() => document.activeElement.id === 'name-btn'", timeout=5000)
-    ctx.close()
+    page.context.close()
 
 
 def test_on_a_laptop_the_lobby_lists_tables_beside_the_form(server, chromium):
