@@ -59,7 +59,8 @@ def test_the_players_buttons_show_their_focus_ring_inside_the_group(server, chro
 
 
 def test_my_tables_buttons_name_their_table_and_forgetting_keeps_the_focus_in_the_list(server, chromium):
-    tables = [{"id": "AAAA1111", "game": "regicide", "players": 2, "seat": 0, "token": "t1"},
+    tables = [{"id": "AAAA1111", "game": "regicide", "players": 2, "seat": 0, "token": "t1",
+               "invites": [{"seat": 1, "link": "/t/AAAA1111#s=t4"}]},
               {"id": "BBBB2222", "game": "ribauds", "players": 2, "seat": 1, "token": "t2"},
               {"id": "CCCC3333", "game": "regicide", "players": 1, "seat": 0, "token": "t3"}]
     ctx, page = open_lobby(chromium, server, tables)
@@ -69,6 +70,11 @@ def test_my_tables_buttons_name_their_table_and_forgetting_keeps_the_focus_in_th
                  "Open Regicide, 1 player, table CCCC3333"):
         assert page.get_by_role("link", name=name, exact=True).count() \
             + page.get_by_role("button", name=name, exact=True).count() == 1, name
+    invite = page.locator('.my-table[data-id="AAAA1111"] .invite-toggle')
+    assert invite.get_attribute("aria-expanded") == "false"
+    invite.click()                               # the invitation links unfold, and say so
+    assert invite.get_attribute("aria-expanded") == "true"
+    assert page.locator('.my-table[data-id="AAAA1111"] .invites').is_visible()
     label = "() => document.activeElement.getAttribute('aria-label')"
     page.focus('.my-table[data-id="AAAA1111"] .forget-btn')
     page.keyboard.press("Enter")                 # the next row's Forget takes the focus

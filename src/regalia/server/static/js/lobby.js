@@ -172,8 +172,11 @@ async function renderMine() {
         status),
       el("div", { class: "my-actions" },
         el("a", { class: "btn small primary open-link", href: link, "aria-label": t("lobby.open_named", { table }) }, t("lobby.open")),
-        invites && invites.length ? el("button", { class: "btn small", type: "button", "aria-label": t("lobby.invite_named", { table }),
-          onclick: () => { invBox.hidden = !invBox.hidden; } }, t("table.invite")) : null,
+        invites && invites.length ? el("button", { class: "btn small invite-toggle", type: "button", "aria-label": t("lobby.invite_named", { table }),
+          "aria-expanded": "false", onclick: (ev) => {
+            invBox.hidden = !invBox.hidden;
+            ev.currentTarget.setAttribute("aria-expanded", String(!invBox.hidden));
+          } }, t("table.invite")) : null,
         replay,
         el("button", { class: "btn small ghost forget-btn", type: "button", "aria-label": t("lobby.forget_named", { table }),
           onclick: () => forgetRow(e, i) }, t("lobby.forget"))),

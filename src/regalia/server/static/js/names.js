@@ -55,7 +55,9 @@ export function seatDisplay(seats, k) {
 }
 
 // Ask for a nickname in a <dialog> (once per browser, or to change it); resolves to it.
-export function askName(dlg, el, current = "") {
+// Closed, the dialog gives the focus back to what opened it, or to `back` when it opened by
+// itself (a first visit).
+export function askName(dlg, el, current = "", back = null) {
   return new Promise((resolve) => {
     dlg.innerHTML = "";
     const input = el("input", { type: "text", id: "nickname-input", maxlength: String(NAME_MAX), value: current,
@@ -74,9 +76,7 @@ export function askName(dlg, el, current = "") {
       // the table stays one click away: the seat keeps its number until a name is given
       el("button", { type: "button", class: "btn", id: "nickname-later", onclick: () => dlg.close() }, t("social.name_later"))));
     dlg.append(form);
-    // closed (saved, put off or Escape), the focus goes back to what opened the dialog; one
-    // that opened by itself (a first visit) leaves it on the button that changes the name
-    const opener = document.activeElement !== document.body ? document.activeElement : document.getElementById("name-btn");
+    const opener = document.activeElement !== document.body ? document.activeElement : back;
     dlg.addEventListener("close", () => opener && opener.focus(), { once: true });
     dlg.showModal();
     input.focus();

@@ -176,7 +176,8 @@ function onMessage(msg) {
         M.needName = false;
         const mine = (msg.seats || [])[msg.seat];
         if (mine && mine.name) setMyName(mine.name);
-        else askName($("name-dlg"), el).then((name) => socket.send({ type: "name", name }));
+        // (closed, the focus goes to the button that changes the name)
+        else askName($("name-dlg"), el, "", $("name-btn")).then((name) => socket.send({ type: "name", name }));
       }
       M.animate = true;
       render();
