@@ -318,8 +318,9 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
     from regalia.server.settings import Settings
 
     try:
-        settings = Settings(bot_delay=bot_delay, wish_wait=wish_wait, bot_budget=bot_budget, bot_workers=bot_workers,
-                            bot_processes=not bot_threads, max_body=max_body,
+        settings = Settings(bot_delay=bot_delay, wish_wait=wish_wait, bot_budget=bot_budget,
+                            bot_workers=bot_workers, bot_processes=not bot_threads,
+                            max_body=max_body,
                             ws_message_max=ws_message_max, table_rate=table_rate,
                             message_rate=message_rate, talk_rate=talk_rate,
                             connections_per_address=connections_per_address,

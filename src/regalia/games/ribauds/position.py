@@ -5,7 +5,8 @@ It holds no knowledge: what each seat knows lives only in the state (see ``state
 
 ``from_json`` refuses unknown fields, missing required fields (every field but ``options``,
 which defaults to ``{}`` as Regicide's does), more than 4 cards of a type (3.L1) and
-impossible values, with an ``InvalidPosition`` naming the field. Cards that play no part may be left out (a test position need not hold all 16).
+impossible values, with an ``InvalidPosition`` naming the field. Cards that play no part
+may be left out (a test position need not hold all 16).
 A state read from a position knows only what is public: face-up Court cards are known to
 both seats, face-down ones to neither; no seat knows any card of the other's hand; no
 bottom card of the draw pile is known; the log is empty.
