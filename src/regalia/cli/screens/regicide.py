@@ -14,7 +14,8 @@ from rich.text import Text
 from regalia.cli.screens import FRAME_WIDTH, indented
 from regalia.core.errors import RegaliaError
 from regalia.core.words import count
-from regalia.games.regicide.cards import VALUE, CardError, parse_card, pretty
+from regalia.games.regicide.cards import (SUIT_LETTERS, SUIT_SYMBOLS, VALUE, CardError,
+                                          parse_card, pretty)
 from regalia.games.regicide.describe import describe, seat_name
 from regalia.games.regicide.rules import discard_cost
 
@@ -181,8 +182,7 @@ def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
 
 
 # Cards typed as the screen writes them: suit symbols (outlined ones too) for the letters.
-_SUIT_LETTER = str.maketrans({"♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H",
-                              "♠": "S", "♤": "S"})
+_SUIT_LETTER = str.maketrans(SUIT_SYMBOLS + "♧♢♡♤", SUIT_LETTERS * 2)
 
 
 def complete(text: str, view: dict[str, Any]) -> str | None:

@@ -1,4 +1,5 @@
-// A labelled, read-only link with a copy button (invitations, spectator links).
+// Links: a labelled, read-only link with a copy button (invitations, spectator links), and
+// the box of a page that cannot open, with the way back to the lobby.
 import { t } from "./i18n.js";
 import { el } from "./cards.js";
 
@@ -19,3 +20,14 @@ export function linkRow(label, url) {
 }
 
 export const linkRowLobby = linkRow;
+
+// A table or a replay that cannot open: `board` shows why (a title and a sentence) and the
+// way back to the lobby instead of its controls.
+export function showGone(board, title, text) {
+  document.body.classList.add("gone");
+  board.innerHTML = "";
+  board.append(el("div", { class: "gone-box" },
+    el("h1", {}, title),
+    el("p", {}, text),
+    el("a", { class: "btn primary big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
+}

@@ -1,6 +1,7 @@
 // The replay of a finished game: every position, every hand, move by move.
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
+import { showGone } from "./links.js";
 import { seatDisplay } from "./names.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
@@ -147,13 +148,8 @@ async function main() {
   const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   if (!r.ok) {  // no such table, or a game not over: say which, with the way to the lobby
     const over = r.status === 409;
-    document.body.classList.add("gone");
-    const board = document.querySelector(".board");
-    board.innerHTML = "";
-    board.append(el("div", { class: "gone-box" },
-      el("h1", {}, over ? t("replay.title") : t("gone.title")),
-      el("p", {}, over ? t("replay.not_over") : t("gone.text", { id: tableId || "—" })),
-      el("a", { class: "btn primary big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
+    showGone(document.querySelector(".board"), over ? t("replay.title") : t("gone.title"),
+      over ? t("replay.not_over") : t("gone.text", { id: tableId || "—" }));
     return;
   }
   R = await r.json();

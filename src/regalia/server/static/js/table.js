@@ -10,7 +10,7 @@ import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
 import { invitesFor, remember } from "./mytables.js";
-import { linkRow } from "./links.js";
+import { linkRow, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText, renderSocialBar, socialEnd } from "./social.js";
 import * as regicide from "./regicide.js";
@@ -271,7 +271,7 @@ function onStatus(status) {
   c.textContent = t("conn." + status);
   document.body.classList.toggle("offline", status !== "online");
   paintBanner();
-  if (status === "gone" || status === "denied") showGone(status);
+  if (status === "gone" || status === "denied") tableGone(status);
   else render();
 }
 
@@ -284,15 +284,9 @@ function paintBanner() {
 
 // An unknown table id ("gone"), or a table this link does not open ("denied": a private
 // table and no seat or spectator token of it): say which, with the way back to the lobby.
-function showGone(status) {
+function tableGone(status) {
   const key = status === "denied" ? "denied" : "gone";
-  document.body.classList.add("gone");
-  const board = $("board");
-  board.innerHTML = "";
-  board.append(el("div", { class: "gone-box" },
-    el("h1", {}, t(key + ".title")),
-    el("p", {}, t(key + ".text", { id: tableId || "—" })),
-    el("a", { class: "btn primary big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
+  showGone($("board"), t(key + ".title"), t(key + ".text", { id: tableId || "—" }));
   alerts.setBaseTitle(`${t(key + ".title")} · Regalia`);
 }
 
