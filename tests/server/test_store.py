@@ -12,8 +12,9 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
-from regalia.server.store import (Conflict, NotAtOnce, Store, TooLate, current_revision,
-                                  in_memory, make_engine, migrate)
+from regalia.server.settings import Settings
+from regalia.server.store import (Conflict, NewSeat, NotAtOnce, Store, TooLate,
+                                  current_revision, in_memory, make_engine, migrate)
 
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
@@ -23,6 +24,32 @@ def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
         assert c.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert c.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
     s.close()
+
+
+def test_sqlite_sync_normal_drops_the_disk_sync_at_commits_on_both_engines(db_url):
+    s = Store(db_url, sync="normal")
+    for engine in (s.engine, s.nowait_engine):
+        with engine.connect() as c:
+            assert c.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
+    table_id = s.create_table("regicide", {"players": 1}, 7, [NewSeat("human")])[0]
+    s.at_once(s.append_moves, [(table_id, 0, 0, "play 5H", False)])
+    s.close()
+    again = Store(db_url)  # what was committed is there for the next process
+    assert again.load_table(table_id).moves == [(0, 0, "play 5H")]
+    again.close()
+
+
+def test_a_sqlite_sync_other_than_full_or_normal_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="sync: one of full, normal, not 'off'"):
+        make_engine("sqlite://", sync="off")
+    with pytest.raises(ValueError, match="sqlite_sync: one of full, normal, not 'off'"):
+        Settings(sqlite_sync="off")
+    from typer.testing import CliRunner
+
+    from regalia.cli.app import app as cli
+    r = CliRunner().invoke(cli, ["serve", "--sqlite-sync", "off", "--port", "1"])
+    assert r.exit_code != 0
+    assert "sqlite_sync: one of full, normal, not 'off'" in r.output
 
 
 def test_an_old_database_is_upgraded_and_its_tables_still_play(db_url):

@@ -34,7 +34,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     if log_level.lower() != "debug":  # the migrations' plugin setup is noise at start
         logging.getLogger("alembic").setLevel(logging.WARNING)
     try:
-        store = Store(url, wait=settings.write_timeout * 0.8)
+        store = Store(url, wait=settings.write_timeout * 0.8, sync=settings.sqlite_sync)
         store.check_writable()
     except StoreUnavailable as e:
         raise SystemExit(f"regalia serve: the database {_safe_url(url)} cannot be written: {e}")

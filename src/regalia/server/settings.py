@@ -15,6 +15,7 @@ from typing import Callable
 import limits
 
 from regalia.server.clocks import parse_presets
+from regalia.server.store import SQLITE_SYNC
 
 
 def secure_seed() -> int:
@@ -50,6 +51,7 @@ class Settings:
     clock_presets: str = "blitz=180+10,rapid=600+15,slow=1800+30"  # NAME=BANK+INCREMENT s
     ws_compression: bool = False     # permessage-deflate on websockets (CPU for bandwidth)
     analysis_rate: str = "6/minute"  # game analyses asked per client address
+    sqlite_sync: str = "full"        # SQLite's disk syncs: store.SQLITE_SYNC
 
     def __post_init__(self) -> None:
         parse_presets(self.clock_presets)
@@ -63,6 +65,9 @@ class Settings:
             v = getattr(self, f.name)
             if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
                 raise ValueError(f"{f.name}: must not be negative")
+        if self.sqlite_sync not in SQLITE_SYNC:
+            raise ValueError(f"sqlite_sync: one of {', '.join(SQLITE_SYNC)}, not "
+                             f"{self.sqlite_sync!r}")
         if self.bot_workers < 1:
             raise ValueError("bot_workers: at least 1")
 

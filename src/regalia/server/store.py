@@ -8,7 +8,8 @@ applied twice, even by two server processes.
 The schema is created and upgraded by the Alembic migrations shipped in
 ``regalia/server/migrations`` (``migrate``), never by ``create_all``, so a newer version
 opens an older database. SQLite (the default) runs in WAL mode with ``synchronous=FULL``:
-a move that was acknowledged survives a ``kill -9`` and a power cut.
+a move that was acknowledged survives a ``kill -9`` and a power cut (``sync="normal"``:
+it survives a ``kill -9``; a power cut may lose the last moves, never the database).
 
 The ``Store`` methods are blocking; the server calls them from a worker thread, except
 its writes to an SQLite file, which it first tries on its event loop without waiting for
@@ -261,12 +262,22 @@ def in_memory(url: str) -> bool:
             and (not u.database or ":memory:" in u.database or "mode=memory" in str(u)))
 
 
-def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True) -> Engine:
-    """An engine for ``url``; SQLite gets WAL, ``synchronous=FULL``, foreign keys and a busy
-    timeout on every connection. A write waits at most ``wait`` seconds for a lock held by
-    someone else (SQLite's busy timeout, PostgreSQL's ``lock_timeout``) and then fails.
-    ``checkpoints=False``: SQLite's commits never copy the write-ahead log back into the
-    database (someone else calls ``Store.checkpoint``)."""
+# SQLite's disk syncs (``synchronous``): "full", a sync at each commit (a stored move
+# survives a power cut); "normal", none at commits in WAL mode (it survives the process's
+# death, and the database stays whole, but a power cut may lose the last commits)
+SQLITE_SYNC = ("full", "normal")
+
+
+def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True,
+                sync: str = "full") -> Engine:
+    """An engine for ``url``; SQLite gets WAL, ``synchronous=FULL`` (``sync``: one of
+    ``SQLITE_SYNC``), foreign keys and a busy timeout on every connection. A write waits at
+    most ``wait`` seconds for a lock held by someone else (SQLite's busy timeout,
+    PostgreSQL's ``lock_timeout``) and then fails. ``checkpoints=False``: SQLite's commits
+    never copy the write-ahead log back into the database (someone else calls
+    ``Store.checkpoint``). Raises ``ValueError`` for another ``sync``."""
+    if sync not in SQLITE_SYNC:
+        raise ValueError(f"sync: one of {', '.join(SQLITE_SYNC)}, not {sync!r}")
     kwargs: dict[str, Any] = {}
     ms = max(1, int(wait * 1000))
     if url.startswith("sqlite"):
@@ -283,7 +294,7 @@ def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True) -> Engine
             cur = dbapi_conn.cursor()
             if not memory:
                 cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute(f"PRAGMA synchronous={sync.upper()}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute(f"PRAGMA busy_timeout={ms}")
             if not checkpoints:
@@ -317,16 +328,18 @@ def current_revision(engine: Engine) -> str | None:
 
 
 class Store:
-    """The blocking database API of the server (one instance per database)."""
+    """The blocking database API of the server (one instance per database). ``wait``:
+    seconds a write waits for another writer's lock; ``sync``: SQLite's disk syncs (one of
+    ``SQLITE_SYNC``; other databases keep their own settings)."""
 
     def __init__(self, url: str = DEFAULT_DATABASE_URL, *, upgrade: bool = True,
-                 wait: float = 5.0) -> None:
+                 wait: float = 5.0, sync: str = "full") -> None:
         self.url = url
-        self.engine = make_engine(url, wait)
+        self.engine = make_engine(url, wait, sync=sync)
         # SQLite in a file: a second engine on it whose writes never wait for a lock and
         # never copy the write-ahead log back (``checkpoint`` does), for ``at_once`` (an
         # in-memory database is one per connection: none)
-        self.nowait_engine = (make_engine(url, 0.0, checkpoints=False)
+        self.nowait_engine = (make_engine(url, 0.0, checkpoints=False, sync=sync)
                               if self.engine.dialect.name == "sqlite" and not in_memory(url)
                               else None)
         if self.nowait_engine is not None:  # SQLite: Store.before's deadline bounds the wait
