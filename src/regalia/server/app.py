@@ -344,6 +344,15 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             return
         conn = Conn(ws.send_text, address, settings.send_queue)
         pump = conn.start()
+        # the sender stopping (a dropped slow client) ends a wait for the next message
+        # (a cancellation of this task, taken back below: no task per message)
+        handler = asyncio.current_task()
+        receiving = False
+
+        def sender_stopped(_: asyncio.Task) -> None:
+            if receiving:
+                handler.cancel()
+        pump.add_done_callback(sender_stopped)
 
         def error(code: str, message: str) -> None:
             conn.put({"type": "error", "code": code, "message": message, "ply": table.ply})
@@ -358,12 +367,17 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                     except asyncio.TimeoutError:
                         break
                 else:
-                    receive = asyncio.ensure_future(ws.receive())
-                    done, _ = await asyncio.wait({receive, pump}, return_when=asyncio.FIRST_COMPLETED)
-                    if receive not in done:  # the sender stopped: a dropped slow client
-                        receive.cancel()
+                    if pump.done():
                         break
-                    msg = receive.result()
+                    receiving = True
+                    try:
+                        msg = await ws.receive()
+                    except asyncio.CancelledError:
+                        if pump.done() and handler.uncancel() == 0:  # only ours
+                            break
+                        raise
+                    finally:
+                        receiving = False
                 if msg["type"] == "websocket.disconnect":
                     break
                 raw = msg.get("text")
