@@ -86,12 +86,10 @@ def test_controls_in_view_in_every_phase(server, chromium, shots, size, name, pl
         assert got["cards"] == len(game.view(st, 0)["hand"]), (kind, got)
         assert not got["bad"], (size, name, players, kind, got)
         assert not got["wide"], (size, name, players, kind)  # nothing beyond the screen's width
-        # the cards played against the enemy show above the dock (on a phone, in the Jester's
-        # window at 3-4 players too: a smaller hand, a shorter prompt and choose buttons; on
-        # a small phone, while seat 0 plays or discards at 1-2 players: with 3-4 seats' chips,
-        # or a longer prompt, the page scrolls to show it)
-        played_in_view = name == "regicide" and (size != "small" or players <= 2
-                                                 and kind in ("play", "suffer"))
+        # the cards played against the enemy show above the dock, in every phase (on a phone
+        # right under the enemy, the seats' names on one line; in the Jester's window at 3-4
+        # players a smaller hand, a shorter prompt and choose buttons)
+        played_in_view = name == "regicide"
         if played_in_view:
             assert got["played"], (size, players, kind, got)
         if name == "regicide" and kind in ("play", "suffer"):

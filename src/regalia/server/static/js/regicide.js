@@ -59,7 +59,6 @@ export function render(root, M, C) {
   root.append(
     players(v, S, C),
     arena(v, C, moved),
-    played(v, C, moved),
     // The dock keeps the prompt, the hand and the buttons in view (sticky at the bottom).
     // (the Jester's window: on a phone, a smaller hand and shorter words keep the row of the
     // cards played in view above it)
@@ -170,7 +169,9 @@ function arena(v, C, moved = {}) {
         [0, 1].map((i) => i < v.jesters ? regicideCard("X", { small: true }) : el("div", { class: "card small empty" }))),
       el("div", { class: "pile-label" }, t("regicide.jesters_left", { n: v.jesters }))));
   }
-  box.append(castle, enemy, piles);
+  // the row of the cards played against the enemy: under the three on a wide screen, right
+  // under the enemy on a phone (above the Castle and the piles, so above the dock)
+  box.append(castle, enemy, piles, played(v, C, moved));
   return box;
 }
 
@@ -503,7 +504,7 @@ export function describe(e, C) {
 export function renderReplay(root, step, C) {
   const v = { ...step.view };
   root.innerHTML = "";
-  root.append(players_(v, C), arena(v, C), played(v, C));
+  root.append(players_(v, C), arena(v, C));
   const hands = el("div", { class: "replay-hands" });
   step.hands.forEach((h, k) => {
     hands.append(el("div", { class: "replay-hand" + (v.current === k && !["won", "lost"].includes(v.phase) ? " acting" : "") },
