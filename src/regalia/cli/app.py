@@ -13,7 +13,7 @@ import random
 import secrets
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 import typer
 
@@ -306,7 +306,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated"),
           ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"),
           analysis_rate: str = typer.Option(_SETTINGS.analysis_rate, help="game analyses per client address"),
-          sqlite_sync: str = typer.Option(_SETTINGS.sqlite_sync, help="SQLite's disk syncs: full (a stored move survives a power cut) or normal (it survives a crash of the server; a power cut may lose the last moves; more moves/s)"),
+          sqlite_sync: Literal["full", "normal"] = typer.Option(_SETTINGS.sqlite_sync, help="SQLite's disk syncs: full (a stored move survives a power cut) or normal (it survives a crash of the server; a power cut may lose the last moves; more moves/s)"),
           redis_url: Optional[str] = typer.Option(
               None, help="Redis shared by the replicas of one site, e.g. redis://127.0.0.1:6379/0 "
                          "(README, \"Many processes\"); without it, one process serves alone"),
