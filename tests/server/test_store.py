@@ -49,7 +49,8 @@ def test_a_sqlite_sync_other_than_full_or_normal_is_refused_with_the_choices():
     from regalia.cli.app import app as cli
     r = CliRunner().invoke(cli, ["serve", "--sqlite-sync", "off", "--port", "1"])
     assert r.exit_code != 0
-    assert "'off' is not one of 'full', 'normal'" in r.output
+    said = " ".join(r.output.replace("│", " ").split())  # the error box's lines joined
+    assert "'off' is not one of 'full', 'normal'" in said
 
 
 def test_an_old_database_is_upgraded_and_its_tables_still_play(db_url):
