@@ -168,6 +168,30 @@ def jester_seed(first: int | None = None):
     raise AssertionError("no seed found")
 
 
+def test_no_seat_states_another_seats_wish_whatever_the_spelling(client):
+    """Rules 1.10: each player says their own wish; the engine reads actions in any case
+    and spacing, so the server decides whose action it is from the engine's reading."""
+    d = new_table(client, "regicide", ["human", "human", "human"], seed=jester_seed())
+    peers = [join(client, d, k) for k in range(3)]
+    cur = peers[0].state["current"]
+    other = (cur + 1) % 3
+    peers[cur].act("play X")
+    for p in peers:
+        p.state_at(1)
+    for seat, text in ((cur, f"Prefer {other} yes"), (cur, f"PREFER  {other} no"),
+                       ((cur + 2) % 3, f"prefer {other} YES")):
+        peers[seat].act(text, ply=1)
+        refusal = peers[seat].recv_until(lambda m: m["type"] == "error")
+        assert refusal["code"] == "wrong_seat", (text, refusal)
+        assert refusal["message"] == f"seat {seat} may only state its own wish"
+    peers[cur].send({"type": "ping"})
+    peers[cur].recv_until(lambda m: m["type"] == "pong")
+    assert peers[cur].state["ply"] == 1  # nothing was applied
+    assert peers[cur].state["view"]["preferences"] == [None, None, None]
+    peers[other].act(f"Prefer {other} yes", ply=1)  # its own, in any spelling
+    assert peers[cur].state_at(2)["view"]["preferences"][other] == "yes"
+
+
 def test_jester_window_wishes_are_public_and_cleared(client):
     seed = jester_seed()
     d = new_table(client, "regicide", ["human", "human", "human"], seed=seed)

@@ -225,8 +225,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
 
     # -- moves -----------------------------------------------------------------------
 
-    def _try(self, seat: int | None, action: str) -> Move:
-        """Validate ``action`` and compute the position after it, leaving the table as it
+    def _try(self, seat: int | None, action: int | str) -> Move:
+        """Validate ``action`` (a code or text) and compute the position after it, leaving the table as it
         is. Raises ``RegaliaError`` (an illegal action)."""
         m = self.match
         before, rng_before = m.state, m.rng  # Match.play replaces the generator it draws from
@@ -278,7 +278,13 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                 raise Refusal("waiting", f"waiting for players: {free} seat(s) of this open "
                                          "table are still free")
             current = g.current_seat(st)
-            owner = gamekit.side_owner(action.strip())
+            # whose action it is, from the engine's reading (it reads any case and spacing)
+            try:
+                code: int | str = g.action_from_text(st, action.strip())
+                action = g.action_to_text(st, code)
+            except RegaliaError:
+                code = action = action.strip()  # refused below, with the engine's reason
+            owner = gamekit.side_owner(action)
             if owner is not None and owner != seat:
                 raise Refusal("wrong_seat", f"seat {seat} may only state its own wish")
             if owner is None and current != seat:
@@ -291,7 +297,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                     raise Refusal("stale", f"stale submission: you saw ply {ply} but the game "
                                            f"is at ply {self.ply}; nothing was applied")
             try:
-                move = self._try(seat, action.strip())
+                move = self._try(seat, code)
             except RegaliaError as e:
                 # The engine's reason may list the acting seat's own hand: only that seat
                 # is ever told (and a side action's reason names nobody's cards).
