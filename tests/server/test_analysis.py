@@ -54,11 +54,18 @@ def test_analysis_is_refused_before_the_end_for_ribauds_and_bad_seats(client):
     r = client.get(f"/api/tables/{rib['id']}/analysis?seat=0")
     assert r.status_code == 400 and "Regicide" in r.json()["error"]
     assert client.get("/api/tables/nosuchtbl/analysis?seat=0").status_code == 404
+    r = client.get(f"/api/tables/{d['id']}/analysis?seat=abc")
+    assert r.status_code == 400 and r.json()["code"] == "bad_request"
+    assert r.json()["error"].startswith("seat: ")
 
 
 def test_analyses_are_rate_limited_per_address(db_url):
     with running_app(db_url, analysis_rate="1/minute") as client:
         a, b = finished_solo(client), finished_solo(client)
+        playing = new_table(client, "regicide", ["human"])
+        for _ in range(3):  # refusals are no work: they do not count
+            assert client.get(f"/api/tables/{playing['id']}/analysis?seat=0").status_code == 409
+            assert client.get(f"/api/tables/{a['id']}/analysis?seat=5").status_code == 400
         assert client.get(f"/api/tables/{a['id']}/analysis?seat=0").status_code == 200
         assert client.get(f"/api/tables/{a['id']}/analysis?seat=0").status_code == 200  # kept: free
         r = client.get(f"/api/tables/{b['id']}/analysis?seat=0")

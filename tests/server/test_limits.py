@@ -43,6 +43,21 @@ def test_websocket_messages_are_limited_per_address_and_the_socket_stays(db_url)
         assert p.recv_until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
 
 
+def test_a_hello_over_the_message_rate_closes_the_socket_so_the_page_comes_back(db_url):
+    """A refused hello would leave a page waiting for ever (its pings keep the socket open):
+    the socket is closed with 1013 (try again later) and the page reconnects."""
+    with running_app(db_url, message_rate="2/minute") as c:
+        d = new_table(c, "regicide", ["human"])
+        join(c, d, 0)  # one message
+        with c.websocket_connect(f"/ws/{d['id']}") as ws:
+            ws.send_json({"type": "ping"})  # the second, before a hello
+            assert ws.receive_json()["code"] == "hello_first"
+            ws.send_json({"type": "hello", "token": d["seats"][0]["token"]})
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "too_fast"
+            assert ws.receive()["code"] == 1013
+
+
 def test_the_chat_limit_belongs_to_the_seat_not_the_connection(db_url):
     with running_app(db_url, talk_rate="3/minute") as c:
         d = new_table(c, "ribauds", ["human", "human"])

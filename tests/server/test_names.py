@@ -28,7 +28,7 @@ def test_names_are_cleaned_limited_and_a_bad_one_is_refused_with_nothing_changed
     a.send({"type": "name", "name": "<b>Zé</b>\x07  da\tSilva"})
     seats = seats_of(a, lambda s: s[0]["name"])
     assert seats[0]["name"] == "<b>Zé</b> da Silva"  # text, shown as text by the pages
-    for bad in ("", "   ", "x" * 25, 7, None, "\ud800"):
+    for bad in ("", "   ", "x" * 25, 7, None, "\ud800", "\ufeff", "\u200b \u202e"):
         a.send({"type": "name", "name": bad})
         err = a.recv_until(lambda m: m["type"] == "error")
         assert err["code"] == "bad_message" and "1 to 24" in err["message"]
@@ -73,3 +73,54 @@ def test_the_replay_names_the_seats(client):
     play_randomly({0: p}, spec, random.Random(1), chatter=False)
     rep = client.get(f"/api/tables/{d['id']}/replay").json()
     assert rep["seats"][0]["name"] == "Ivo" and rep["seats"][1]["bot"] == "random"
+
+
+def test_invisible_formatting_characters_leave_names_and_chat(client):
+    """Direction overrides, zero-width spaces and the byte-order mark could make a name look
+    like another or blank: removed; the joiners of emoji and scripts stay."""
+    d = new_table(client, "ribauds", ["human", "human"])
+    a, b = join(client, d, 0), join(client, d, 1)
+    a.send({"type": "name", "name": "Ana\u202e\u200bbel \ufeff\U0001F468\u200d\U0001F469"})
+    assert seats_of(b, lambda s: s[0]["name"])[0]["name"] == "Anabel \U0001F468\u200d\U0001F469"
+    a.send({"type": "chat", "text": "\u2066hi\u2069 there"})
+    assert b.recv_until(lambda m: m["type"] == "talk")["text"] == "hi there"
+    a.send({"type": "chat", "text": "\u200b\ufeff"})
+    assert a.recv_until(lambda m: m["type"] == "error")["code"] == "bad_message"
+
+
+def test_regicide_names_are_fixed_from_the_first_move_to_the_end(client):
+    """Rules 1.15: a name could tell what is in a hand, so once given it cannot change
+    during play (before the first move it can; a seat without one is named once); a hello
+    with another name keeps the held seat's."""
+    d = new_table(client, "regicide", ["human", "human"], seed=3)
+    a, b = join(client, d, 0), join(client, d, 1)
+    a.send({"type": "name", "name": "Before"})
+    assert seats_of(b, lambda s: s[0]["name"] == "Before")
+    mover = a if a.state["current"] == 0 else b
+    mover.act("yield" if "yield" in mover.state["legal"] else mover.state["legal"][0])
+    a.state_at(1)
+    b.send({"type": "name", "name": "Late"})  # seat 1 had no name yet
+    assert seats_of(a, lambda s: s[1]["name"] == "Late")
+    b.send({"type": "name", "name": "Later"})
+    assert b.recv_until(lambda m: m["type"] == "error")["code"] == "name_fixed"
+    a.send({"type": "name", "name": "hold AD AS 3C"})
+    err = a.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "name_fixed" and "rules 1.15" in err["message"]
+    with client.websocket_connect(f"/ws/{d['id']}") as again:
+        again.send_json({"type": "hello", "token": d["seats"][0]["token"], "name": "hold 5H"})
+        while (m := again.receive_json())["type"] != "state":
+            assert m["type"] != "error", m
+        assert m["seats"][0]["name"] == "Before"
+    assert client.get(f"/api/tables/{d['id']}").json()["seats"][0]["name"] == "Before"
+
+
+def test_renames_count_with_the_talk(db_url):
+    with running_app(db_url, talk_rate="2/minute") as c:
+        d = new_table(c, "ribauds", ["human", "human"])
+        a = join(c, d, 0)
+        for k in range(2):
+            a.send({"type": "name", "name": f"N{k}"})
+            seats_of(a, lambda s, k=k: s[0]["name"] == f"N{k}")
+        a.send({"type": "name", "name": "N2"})
+        assert a.recv_until(lambda m: m["type"] == "error")["code"] == "too_fast"
+        assert c.get(f"/api/tables/{d['id']}").json()["seats"][0]["name"] == "N1"

@@ -192,6 +192,29 @@ def test_no_seat_states_another_seats_wish_whatever_the_spelling(client):
     assert peers[cur].state_at(2)["view"]["preferences"][other] == "yes"
 
 
+def test_wishes_count_with_the_talk(db_url):
+    """A wish toggled again and again would be a signal (rules 1.10 allows a general wish,
+    nothing about cards): wishes are counted in ``talk_rate`` with the seat's messages."""
+    with running_app(db_url, talk_rate="3/minute") as c:
+        d = new_table(c, "regicide", ["human", "human", "human"], seed=jester_seed())
+        peers = [join(c, d, k) for k in range(3)]
+        cur = peers[0].state["current"]
+        a = (cur + 1) % 3
+        peers[cur].act("play X")
+        peers[a].state_at(1)
+        for ply, value in ((2, "yes"), (3, "no")):
+            peers[a].send({"type": "wish", "value": value})
+            peers[a].state_at(ply)
+        peers[a].send({"type": "say", "message_id": "hello"})
+        peers[a].recv_until(lambda m: m["type"] == "talk")
+        peers[a].act(f"prefer {a} yes")
+        assert peers[a].recv_until(lambda m: m["type"] == "error")["code"] == "too_fast"
+        peers[a].send({"type": "ping"})
+        peers[a].recv_until(lambda m: m["type"] == "pong")
+        assert peers[a].state["ply"] == 3  # nothing was applied
+        assert peers[a].state["view"]["preferences"][a] == "no"
+
+
 def test_jester_window_wishes_are_public_and_cleared(client):
     seed = jester_seed()
     d = new_table(client, "regicide", ["human", "human", "human"], seed=seed)

@@ -36,7 +36,9 @@ then ``act`` (``{"ply": N, "action": "play 5C"}``), ``wish`` (``{"value": "yes"|
 Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed messages),
 ``chat`` (``{"text": ...}``, Le Roy des Ribauds), ``bot`` (``{"seat": N, "on": bool}``:
 hand a seat to a bot, which is also how a player leaves, or take it back), ``name``
-(``{"name": ...}``) and ``ping``. The server sends ``welcome``, ``state`` (the seat's view,
+(``{"name": ...}``, counted with the talk; in Regicide a seat's name, once given, does not
+change from the first move to the end, and ``hello`` keeps it too: a name could tell what
+is in a hand) and ``ping``. The server sends ``welcome``, ``state`` (the seat's view,
 with ``clock`` and ``waiting``), ``seats``, ``talk``, ``talk_history``, ``timeout`` (a
 seat's time ran out: a bot plays it), ``rematch`` (``{"table"}``), ``error`` (``code`` and
 ``message``, for a refused move the engine's ``reason``: ``{"code", "params"}``;
@@ -61,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
@@ -149,6 +152,13 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     def refused(e: Refusal) -> JSONResponse:
         return JSONResponse({"error": e.message, "code": e.code},
                             status_code=STATUS.get(e.code, 400))
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameters(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        """A path or query parameter of the wrong type: 400 with the usual ``{"error",
+        "code"}`` body naming it (not FastAPI's own 422 form)."""
+        said = "; ".join(f"{e['loc'][-1]}: {e['msg']}" for e in exc.errors())
+        return refused(Refusal("bad_request", said or "malformed request"))
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, media_type="text/html",
@@ -312,6 +322,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             return t
         try:
             m = manager()
+            m.check_analysis(t, seat)
             if (t.id, seat) not in m.analyses:  # only work to do counts against the rate
                 await m.limits.hit("analysis_rate", client_address(request))
             decisions = await m.analysis(t, seat)
@@ -387,6 +398,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                     await m.limits.hit("message_rate", address)
                 except Refusal as e:
                     error(e.code, e.message + "; this message was ignored")
+                    if not joined:  # its hello may be lost: closed, the page comes back later
+                        close = (SLOW_READER, e.code)
+                        break
                     continue
                 if len(raw) > settings.ws_message_max:
                     error("too_large", f"message too large ({len(raw)} characters; at most "

@@ -17,6 +17,7 @@ and the communication its rules allow. No rule of play lives here.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from regalia.bots import bot_names
@@ -218,27 +219,45 @@ def chat_allowed(game: str) -> bool:
 
 
 def clean_chat(text: Any) -> str | None:
-    """A chat line made safe: a string of valid Unicode, control characters removed,
-    trimmed, at most ``CHAT_MAX`` characters; ``None`` when nothing is left or it is not
-    text."""
+    """A chat line made safe: a string of valid Unicode, control and invisible formatting
+    characters (``_invisible``) removed, trimmed, at most ``CHAT_MAX`` characters; ``None``
+    when nothing visible is left or it is not text."""
     if not isinstance(text, str) or not _encodable(text):
         return None
-    text = "".join(ch for ch in text if ch >= " " or ch == "\t").strip()
-    if not text or len(text) > CHAT_MAX:
+    text = "".join(ch for ch in text if (ch >= " " or ch == "\t") and not _invisible(ch)).strip()
+    if not _visible(text) or len(text) > CHAT_MAX:
         return None
     return text
 
 
 def clean_name(name: Any) -> str | None:
-    """A nickname made safe: valid Unicode, control characters made spaces, runs of spaces
-    made one, trimmed, 1 to ``NAME_MAX`` characters; ``None`` otherwise. (The pages show it as
+    """A nickname made safe: valid Unicode, control characters made spaces, invisible
+    formatting characters removed (``_invisible``), runs of spaces made one, trimmed, 1 to
+    ``NAME_MAX`` characters with something visible; ``None`` otherwise. (The pages show it as
     text, never as HTML.)"""
     if not isinstance(name, str) or not _encodable(name):
         return None
-    name = " ".join("".join(ch if ch >= " " and ch != "\x7f" else " " for ch in name).split())
-    if not name or len(name) > NAME_MAX:
+    name = " ".join("".join(ch if ch >= " " and ch != "\x7f" else " "
+                            for ch in name if not _invisible(ch)).split())
+    if not _visible(name) or len(name) > NAME_MAX:
         return None
     return name
+
+
+# Joiners that shape scripts and emoji (zero-width non-joiner, zero-width joiner): kept.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _invisible(ch: str) -> bool:
+    """An invisible formatting character (Unicode category Cf: direction overrides and
+    isolates, zero-width spaces, the byte-order mark...), which could make a name look like
+    another or blank; the two joiners excepted."""
+    return unicodedata.category(ch) == "Cf" and ch not in _JOINERS
+
+
+def _visible(text: str) -> bool:
+    """``text`` shows something: a character other than a space, a separator or a joiner."""
+    return any(not ch.isspace() and unicodedata.category(ch)[0] not in "CZ" for ch in text)
 
 
 def _encodable(text: str) -> bool:

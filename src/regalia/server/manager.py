@@ -496,6 +496,18 @@ class TableManager:
             raise Refusal("storage", "the rematch could not be loaded; try again")
         return table
 
+    @staticmethod
+    def check_analysis(table: Table, seat: Any) -> None:
+        """Raises the ``Refusal`` of an analysis that cannot be made (``not_finished``,
+        ``bad_request``): checked before the asker's rate counts it."""
+        if not table.finished:
+            raise Refusal("not_finished", "the analysis opens when the game is over")
+        if table.game.name != "regicide":
+            raise Refusal("bad_request", "analysis is for Regicide games")
+        if type(seat) is not int or not 0 <= seat < len(table.seats):
+            raise Refusal("bad_request",
+                          f"seat: 0 to {len(table.seats) - 1} (seats count from 0)")
+
     async def analysis(self, table: Table, seat: Any) -> list[dict[str, Any]]:
         """The analysis of a finished Regicide game for ``seat`` (0-based): each decision of
         that player with the win chance of the move played and of the best move, from that
@@ -504,13 +516,7 @@ class TableManager:
         (askers of the same one meanwhile wait for it; it is kept even if they all left),
         and kept for the ``ANALYSES_KEPT`` latest. Raises ``Refusal`` (``not_finished``,
         ``bad_request``, ``analysis_failed``)."""
-        if not table.finished:
-            raise Refusal("not_finished", "the analysis opens when the game is over")
-        if table.game.name != "regicide":
-            raise Refusal("bad_request", "analysis is for Regicide games")
-        if type(seat) is not int or not 0 <= seat < len(table.seats):
-            raise Refusal("bad_request",
-                          f"seat: 0 to {len(table.seats) - 1} (seats count from 0)")
+        self.check_analysis(table, seat)
         key = (table.id, seat)
         if key in self.analyses:
             self.analyses.move_to_end(key)

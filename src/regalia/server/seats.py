@@ -117,20 +117,41 @@ class SeatKeeper:
         s = self.seats[seat]
         name = gamekit.clean_name(name) if name is not None else None
         async with self.lock:
+            if s.claimed and self._name_fixed(seat):
+                name = None  # a held seat keeps its name while a Regicide game is played
             if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
                 return
             await self._update_seat(seat, claimed=True, name=name or s.name,
                                     expect={"token_hash": s.token_hash})
 
     async def rename(self, seat: int | None, name: Any) -> None:
-        """A ``name`` message: the seat's player changes their nickname."""
+        """A ``name`` message: the seat's player changes their nickname (counted in
+        ``talk_rate``; in Regicide, once named, not between the first move and the end). Raises
+        ``Refusal`` (``spectator``, ``bad_message``, ``too_fast``, ``name_fixed``,
+        ``storage``)."""
         if seat is None:
             raise Refusal("spectator", "spectators have no name at the table")
         clean = gamekit.clean_name(name)
         if clean is None:
             raise Refusal("bad_message", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        self._check_name_free(seat)
+        await self.manager.limits.hit("talk_rate", self.id, str(seat))  # renames are talk too
         async with self.lock:
+            self._check_name_free(seat)
             await self._update_seat(seat, claimed=True, name=clean)
+
+    def _check_name_free(self, seat: int) -> None:
+        if self._name_fixed(seat):
+            raise Refusal("name_fixed", "names cannot change while a Regicide game is played: "
+                                        "a name could tell what is in a hand (rules 1.15); "
+                                        "change it after the game")
+
+    def _name_fixed(self, seat: int) -> bool:
+        """Whether ``seat``'s name cannot change now: it has one, in a game without free talk
+        (Regicide, rules 1.15), from the first move to the end (a seat still without a name,
+        e.g. a player who joined late, is named once)."""
+        return (self.seats[seat].name is not None and not gamekit.chat_allowed(self.game.name)
+                and self.ply > 0 and not self.finished)
 
     async def take_free_seat(self, name: Any) -> tuple[int, str]:
         """Seat a newcomer from the lobby at this open table: the first free human seat gets

@@ -287,6 +287,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
             owner = gamekit.side_owner(action)
             if owner is not None and owner != seat:
                 raise Refusal("wrong_seat", f"seat {seat} may only state its own wish")
+            if owner is not None and not by_bot:  # a wish says something: counted as talk
+                await self.manager.limits.hit("talk_rate", self.id, str(seat))
             if owner is None and current != seat:
                 raise Refusal("not_your_turn",
                               f"it is not your turn: seat {current} is to act")
