@@ -177,6 +177,37 @@ def test_the_bot_pool_serves_tables_in_turn():
     assert order[:6] == ["busy", "other"] * 3
 
 
+def test_the_bot_pool_serves_a_waiting_person_before_tables_of_bots():
+    """Many tables of bots alone (non-urgent) cannot slow a person's game: a decision a
+    person waits for takes the next free slot; a waiter cancelled meanwhile passes it on."""
+    async def main():
+        pool = BotPool(workers=1, processes=False)
+        order = []
+
+        def think(name):
+            time.sleep(0.01)
+            order.append(name)
+
+        async def bots_only(name, n):
+            for _ in range(n):
+                await pool.run(think, name)
+
+        crowd = [asyncio.ensure_future(bots_only(f"bots{k}", 3)) for k in range(8)]
+        await asyncio.sleep(0.015)  # the crowd holds the slot and waits for it
+        gone = asyncio.ensure_future(pool.run(think, "gone", urgent=True))
+        await asyncio.sleep(0)
+        gone.cancel()
+        asked = len(order)
+        await pool.run(think, "person", urgent=True)
+        await asyncio.gather(*crowd)
+        pool.close()
+        return order, asked
+
+    order, asked = asyncio.run(main())
+    assert "gone" not in order and len(order) == 25
+    assert order.index("person") <= asked + 1  # after at most the decision under way
+
+
 def test_rate_limits_start_no_thread_and_forget_expired_keys(monkeypatch):
     import threading
 

@@ -3,7 +3,10 @@
 ``BotPool``: every bot decision of the server runs in one bounded pool of worker processes
 (or threads), never on the event loop. A table has at most one decision in the pool or
 waiting for it, and waiting decisions are served in arrival order, so each table gets a
-fair share whatever the others do, and a human's move never waits behind bots.
+fair share whatever the others do, and a human's move never waits behind bots. The
+decisions a person is waiting for (a table where a human player is connected, a hint) go
+before the others (tables of bots only, or whose players are away): many tables of bots
+cannot slow a person's game.
 
 ``BotLoop``: one task per table that plays its bot seats (bot seats and human seats handed
 to a bot): Regicide's Jester-window wishes first, then the seat to act. The loop never dies
@@ -23,6 +26,7 @@ import os
 import random
 import threading
 import time
+from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -111,13 +115,44 @@ def _ready() -> None:
 
 # -------------------------------------------------------------------- the pool
 
+class Slots:
+    """``n`` slots; those waiting for an urgent job get a freed slot before the others,
+    each kind first come, first served (an ``asyncio.Semaphore`` with two queues)."""
+
+    def __init__(self, n: int) -> None:
+        self.free = n
+        self.waiting: tuple[deque, deque] = (deque(), deque())  # urgent, other
+
+    async def acquire(self, urgent: bool) -> None:
+        if self.free > 0 and not any(self.waiting):
+            self.free -= 1
+            return
+        fut = asyncio.get_running_loop().create_future()
+        self.waiting[0 if urgent else 1].append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():  # handed a slot meanwhile: pass it on
+                self.release()
+            raise
+
+    def release(self) -> None:
+        for queue in self.waiting:
+            while queue:
+                fut = queue.popleft()
+                if not fut.done():  # (a cancelled waiter is skipped)
+                    fut.set_result(None)
+                    return
+        self.free += 1
+
+
 class BotPool:
     """``workers`` bot decisions at once, in processes (``processes``) or threads."""
 
     def __init__(self, workers: int, processes: bool) -> None:
         self.workers = workers
         self.processes = processes
-        self.slots = asyncio.Semaphore(workers)  # waiters are served first come, first served
+        self.slots = Slots(workers)
         self._executor: Executor | None = None
         self.closed = False
         self._warming: asyncio.Task | None = None
@@ -147,8 +182,11 @@ class BotPool:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="regalia-bot")
         return self._executor
 
-    async def run(self, fn: Any, *args: Any) -> Any:
-        async with self.slots:
+    async def run(self, fn: Any, *args: Any, urgent: bool = False) -> Any:
+        """``fn(*args)`` in a worker when a slot is free (``urgent``: a person waits for
+        it, served first); its result, or its exception."""
+        await self.slots.acquire(urgent)
+        try:
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(self._pool(), fn, *args)
@@ -158,6 +196,8 @@ class BotPool:
                 log.error("a bot worker process died; starting new ones")
                 self._drop()
                 return await loop.run_in_executor(self._pool(), fn, *args)
+        finally:
+            self.slots.release()
 
     def _drop(self) -> None:
         if self._executor is not None:
@@ -262,7 +302,8 @@ class BotLoop:
         if kind == "wish":
             t.wished.add((t.window(), seat))
             value = await m.bots.run(decide_wish, t.game.name, t.bot_name(seat),
-                                     t.game.view(t.state, seat), t.bot_rng.getrandbits(64))
+                                     t.game.view(t.state, seat), t.bot_rng.getrandbits(64),
+                                     urgent=t.player_present())
             text = gamekit.wish_text(t.game.name, seat, value) if value else None
             if t.ply != ply or text not in gamekit.side_texts(t.game, t.state, seat):
                 return True
@@ -276,7 +317,8 @@ class BotLoop:
             g, st = t.game, t.state
             legal = list(g.legal_actions(st))
             a = await m.bots.run(decide, g.name, t.bot_name(seat), g.view(st, seat), legal,
-                                 t.bot_rng.getrandbits(64), m.settings.bot_budget)
+                                 t.bot_rng.getrandbits(64), m.settings.bot_budget,
+                                 urgent=t.player_present())
             if t.ply != ply:
                 return True
             text = g.action_to_text(st, a)

@@ -140,6 +140,12 @@ class SeatKeeper:
             self._check_name_free(seat)
             await self._update_seat(seat, claimed=True, name=clean)
 
+    def player_present(self) -> bool:
+        """Whether a human player is connected (to any replica): someone waits for the
+        table's bots."""
+        connected = self.presence()[0]
+        return any(connected[s.index] for s in self.seats if s.kind == HUMAN)
+
     def _check_name_free(self, seat: int) -> None:
         if self._name_fixed(seat):
             raise Refusal("name_fixed", "names cannot change while a Regicide game is played: "
