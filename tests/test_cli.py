@@ -84,6 +84,9 @@ def test_invalid_position_is_refused_naming_the_field(tmp_path):
     (tmp_path / "bad.json").write_text("{not json")
     r = run("legal", str(tmp_path / "bad.json"))
     assert r.exit_code == 2 and "not JSON" in r.stderr
+    for obj, said in (({}, "game: missing;"), ({"game": "chess"}, "game: 'chess';")):
+        r = run("legal", "-", input=json.dumps(obj))
+        assert r.exit_code == 2 and said in r.stderr and "regicide, ribauds" in r.stderr
 
 
 def test_apply_reads_standard_input():
@@ -179,3 +182,16 @@ def test_a_first_solve_says_it_compiles(monkeypatch, capsys):
     monkeypatch.setattr(jit, "cached", lambda module_file: True)
     _say_if_compiling("regalia.sim.solve", "the solver")
     assert capsys.readouterr().err == ""
+
+
+def test_help_shows_every_option_whole_in_an_80_column_terminal():
+    """Plain help (no table that cuts long option names or defaults short)."""
+    import typer.main
+
+    command = typer.main.get_command(app).commands["serve"]
+    r = runner.invoke(app, ["serve", "--help"], terminal_width=80, env={"COLUMNS": "80"})
+    assert r.exit_code == 0
+    for param in command.params:
+        for name in param.opts + param.secondary_opts:
+            assert name in r.output, name
+    assert "…" not in r.output and "<bool>" not in r.output

@@ -88,6 +88,7 @@ def test_replay_command_steps_or_lists(tmp_path):
         f"Move {n} of {moves}" for n in range(1, moves + 1)]
     assert listed.output.count("╭") == moves + 1, "one table after the deal and each move"
     assert " wins with " in listed.output
+    assert "ribauds record: players 2, seed " in listed.output
     assert "takes the old card" not in listed.output, "everything shown: the card taken too"
     piped = CliRunner().invoke(app, ["replay", str(save)])  # not a terminal: the listing
     assert piped.output == listed.output

@@ -252,3 +252,19 @@ def test_a_seat_opened_in_a_second_window_is_told_so(server, chromium):
     assert page_state(first)["seats"][0]["windows"] == 2
     assert page_state(first)["seats"][1]["windows"] == 0
     ctx.close()
+
+
+def test_another_link_of_the_table_opened_in_the_same_tab_takes_over(server, chromium):
+    """Only the part after # differs between a table's links: the page starts over as the
+    new link's seat or as a spectator, never keeping the old seat's hand on show."""
+    table = server.create("regicide", ["human", "human"])
+    ctx = chromium.new_context(locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    assert wait_state(page)["seat"] == 0
+    page.goto(server.url + table["spectate"])
+    page.wait_for_function("() => window.regalia.M.state && window.regalia.M.state.seat === null")
+    assert page_state(page)["view"].get("hand") is None  # a spectator sees no hand
+    page.goto(server.url + table["seats"][1]["link"])
+    page.wait_for_function("() => window.regalia.M.state && window.regalia.M.state.seat === 1")
+    ctx.close()

@@ -112,3 +112,11 @@ def test_an_unreadable_action_has_the_plain_code():
     with pytest.raises(IllegalAction) as e:
         G.action_from_text(state(1, hands=[["5H"]]), "fly away")
     assert e.value.code == "illegal" and e.value.params == {}
+
+
+def test_rules_1_8_a_short_discard_names_the_total_with_the_discards_not_the_jester():
+    """Solo Step 4 with Jesters left (rules 1.8, 1.14): the sentence of what is allowed puts
+    the total to reach beside "discard", not after the solo Jester."""
+    s = state(1, enemy="JH", hands=[["2C", "3C", "4D", "5D", "6S", "7S", "8C"]], phase="suffer")
+    e = refusal(s, "discard 2C")
+    assert "may: discard (cards totalling at least 10), jester; e.g. jester, " in str(e)

@@ -144,6 +144,12 @@ class Peer:
             return self.state
         return self.recv_until(lambda m: m["type"] == "state" and m["ply"] >= ply, timeout)
 
+    def finished(self, timeout: float = 30.0) -> dict[str, Any]:
+        """The game's final state (the one already received when the bots finished first)."""
+        if self.state is not None and self.state["finished"]:
+            return self.state
+        return self.recv_until(lambda m: m["type"] == "state" and m["finished"], timeout)
+
     def send(self, obj: Any) -> None:
         if isinstance(obj, (bytes, str)):
             self.ws.send_text(obj if isinstance(obj, str) else obj.decode())

@@ -133,7 +133,7 @@ def test_the_three_languages_have_the_same_texts():
 
 def test_a_replay_starts_with_the_deal_and_shows_what_each_seat_drew(client):
     d = new_table(client, "regicide", ["heuristic", "heuristic"], seed=11)
-    join(client, d, None).recv_until(lambda m: m["type"] == "state" and m["finished"], timeout=30)
+    join(client, d, None).finished()
     for _ in range(100):  # the replay opens once the table has marked the game finished
         r = client.get(f"/api/tables/{d['id']}/replay")
         if r.status_code == 200:

@@ -57,7 +57,7 @@ def test_a_bot_loop_survives_a_failure_and_carries_on(client, monkeypatch):
     monkeypatch.setattr(Table, "bot_job", flaky)
     d = new_table(client, "regicide", ["random", "random"], seed=2)
     spec = join(client, d, None)
-    spec.recv_until(lambda m: m["type"] == "state" and m["finished"], timeout=30)
+    spec.finished()
     assert client.get("/healthz").json()["broken_tables"] == []
 
 

@@ -134,6 +134,7 @@ def test_request_bodies_over_the_limit_get_413(client):
     big = b'{"game": "regicide", "pad": "' + b"x" * 70_000 + b'"}'
     r = client.post("/api/tables", content=big, headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and "65536" in r.json()["error"]
+    assert r.json()["code"] == "too_large"
 
     def chunks():
         for _ in range(20):
@@ -232,3 +233,22 @@ def test_rate_limits_start_no_thread_and_forget_expired_keys(monkeypatch):
     limits_.check("message_rate", "10.0.0.3")
     assert set(limits_.storage.events) == {"LIMITER/message_rate/10.0.0.3/2/1/second"}
     limits_.check("message_rate", "10.0.0.1")        # its window is open again
+
+
+def test_a_cancelled_wait_for_a_bot_worker_never_holds_up_the_next():
+    """A table stopped while its bot waited for a worker (a cancelled wait) leaves no trace:
+    once the worker is free, the next decision gets it at once."""
+    async def main():
+        pool = BotPool(workers=1, processes=False)
+        busy = asyncio.ensure_future(pool.run(time.sleep, 0.05))
+        await asyncio.sleep(0.01)
+        waiting = [asyncio.ensure_future(pool.run(time.sleep, 0, urgent=u)) for u in (True, False)]
+        await asyncio.sleep(0)
+        for w in waiting:
+            w.cancel()
+        await busy
+        await asyncio.wait_for(pool.run(time.sleep, 0), 2.0)  # not stuck behind them
+        assert pool.slots.free == 1
+        pool.close()
+
+    asyncio.run(main())

@@ -45,7 +45,7 @@ def test_the_seed_is_shown_only_in_a_finished_games_record(client):
     assert str(seed) not in str(d)
     spec = join(client, d, None)
     assert str(seed) not in client.get(f"/api/tables/{d['id']}").text
-    spec.recv_until(lambda m: m["type"] == "state" and m["finished"], timeout=30)
+    spec.finished()
     assert not any(str(seed) in raw for raw in spec.raw)
     replay = client.get(f"/api/tables/{d['id']}/replay").json()
     assert replay["record"]["seed"] == seed

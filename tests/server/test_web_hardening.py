@@ -33,6 +33,7 @@ def test_state_changing_requests_must_be_json(client):
         headers = {"Content-Type": ctype} if ctype else {}
         r = client.post("/api/tables", content=body, headers=headers)
         assert r.status_code == 415 and "application/json" in r.json()["error"], ctype
+        assert r.json()["code"] == "not_json"
     assert client.app.state.manager.store.count_tables() == 0
     r = client.post("/api/tables", content=body,
                     headers={"Content-Type": "application/json; charset=utf-8"})

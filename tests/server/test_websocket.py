@@ -359,7 +359,7 @@ def test_a_leaving_human_is_replaced_by_a_bot_and_takes_the_seat_back(client):
 def test_a_table_of_bots_plays_to_the_end(client):
     d = new_table(client, "regicide", ["heuristic", "random"], seed=2)
     spec = join(client, d, None)
-    spec.recv_until(lambda m: m["type"] == "state" and m["finished"], timeout=30)
+    spec.finished()
     summary = client.get(f"/api/tables/{d['id']}").json()
     assert summary["status"] == "finished" and summary["outcome"]["result"] in ("won", "lost")
     replay = client.get(f"/api/tables/{d['id']}/replay").json()

@@ -95,6 +95,8 @@ def test_eval_command_for_ribauds_pairs(tmp_path):
     report = json.loads(out.read_text())
     assert [p["opponent"] for p in report["results"]] == ["random", "heuristic"]
     assert all(p["games"] == 4 for p in report["results"])
+    r = runner.invoke(app, ["eval", "--game", "ribauds", "--players", "3", "--deals", "1"])
+    assert r.exit_code == 2 and "2-player game" in r.output
 
 
 def test_reports_of_parts_merge_into_the_report_of_the_whole(tmp_path):

@@ -25,7 +25,7 @@ from regalia.games import GAME_NAMES, get_game
 from regalia.server.settings import Settings as _Settings
 
 _SETTINGS = _Settings()
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Regalia: Regicide and Le Roy des Ribauds, rules engines, tables and bots.")
 
 
@@ -91,7 +91,8 @@ def read_position(path: str) -> tuple[Any, Any]:
         _fail("position: must be a JSON object")
     name = obj.get("game")
     if name not in GAME_NAMES:
-        _fail(f"game: {name!r}; the games are {', '.join(GAME_NAMES)}")
+        said = "missing" if name is None else repr(name)
+        _fail(f"game: {said}; the games are {', '.join(GAME_NAMES)}")
     game = get_game(name)
     try:
         return game, game.from_json(obj)
@@ -343,7 +344,7 @@ SEARCH_BOT = {"regicide": "montecarlo", "ribauds": "ismcts"}  # regalia eval's d
 
 @app.command("eval")
 def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
-          players: str = typer.Option("1", help="Regicide player counts, comma separated, e.g. 1,2,3,4"),
+          players: Optional[str] = typer.Option(None, help="Regicide player counts, comma separated, e.g. 1,2,3,4 (default 1; Ribauds: always 2)"),
           bot: str = typer.Option("", help="the bot evaluated (every seat in Regicide; default: the strongest search bot, montecarlo for Regicide, ismcts for Ribauds)"),
           opponent: str = typer.Option("random,heuristic", help="Ribauds: opponents, comma separated"),
           deals: int = typer.Option(100, help="how many benchmark deals (per player count)"),
@@ -366,7 +367,10 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
             rep = report.merge_reports([json.loads(Path(f).read_text()) for f in merge])
             rep["command"] = "regalia eval " + " ".join(f"--merge {f}" for f in merge)
         else:
-            counts = [int(p) for p in players.split(",") if p.strip()]
+            if game.lower() == "ribauds" and players not in (None, "2"):
+                _fail(f"--players {players}: Le Roy des Ribauds is a 2-player game "
+                      "(leave --players out)")
+            counts = [int(p) for p in (players or "1").split(",") if p.strip()]
             rep = report.run_eval(game.lower(), counts, bot,
                                   [o.strip() for o in opponent.split(",") if o.strip()],
                                   deals, offset, workers, ray, budget, iterations,

@@ -8,9 +8,11 @@ as in the records), ``None`` for everything, every hand included.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 
 from rich.console import Console
+from rich.markup import escape
 from rich.text import Text
 
 from regalia.cli.screens import indented, screen_for
@@ -85,8 +87,9 @@ class ReplayScreen:
     def print_all(self) -> None:
         """The whole game at once: a line on the record, then what stepping through it shows,
         the deal and each move, each with its sentences and the table after it."""
-        self.console.print(f"[bold]{self.record.game}[/bold] record: config "
-                           f"{self.record.config}, seed {self.record.seed}, "
+        config = ", ".join(f"{k} {json.dumps(v)}" for k, v in self.record.config.items())
+        self.console.print(f"[bold]{self.record.game}[/bold] record: {escape(config)}, seed "
+                           f"{self.record.seed}, "
                            f"{count(self.last, 'move')}"
                            + (", played with hints (no medal)" if self.record.hints else ""))
         for n in range(self.last + 1):

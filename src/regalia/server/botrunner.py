@@ -117,14 +117,16 @@ def _ready() -> None:
 
 class Slots:
     """``n`` slots; those waiting for an urgent job get a freed slot before the others,
-    each kind first come, first served (an ``asyncio.Semaphore`` with two queues)."""
+    each kind first come, first served (an ``asyncio.Semaphore`` with two queues). A freed
+    slot goes straight to a waiter, so a free slot means nobody is waiting (the queues may
+    still hold cancelled waiters, skipped when reached)."""
 
     def __init__(self, n: int) -> None:
         self.free = n
         self.waiting: tuple[deque, deque] = (deque(), deque())  # urgent, other
 
     async def acquire(self, urgent: bool) -> None:
-        if self.free > 0 and not any(self.waiting):
+        if self.free > 0:
             self.free -= 1
             return
         fut = asyncio.get_running_loop().create_future()

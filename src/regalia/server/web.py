@@ -57,8 +57,9 @@ def same_origin(scope: Scope, allowed: tuple[str, ...]) -> bool:
     return host is not None and parts.scheme in ("http", "https") and parts.netloc == host
 
 
-async def refuse(send: Send, status: int, message: str) -> None:
-    body = json.dumps({"error": message}).encode()
+async def refuse(send: Send, status: int, code: str, message: str) -> None:
+    """Answer ``status`` with the API's usual ``{"error", "code"}`` body."""
+    body = json.dumps({"error": message, "code": code}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()), *HEADERS]})
@@ -86,13 +87,13 @@ class Guard:
         if scope["method"] in CHANGING:
             ctype = (header(scope, b"content-type") or "").split(";")[0].strip().lower()
             if ctype != "application/json":
-                await refuse(send, 415, "send the request body as JSON (Content-Type: "
-                                        "application/json)")
+                await refuse(send, 415, "not_json", "send the request body as JSON "
+                                                    "(Content-Type: application/json)")
                 return
             body = await self._read(scope, receive)
             if body is None:
-                await refuse(send, 413, f"the request body is too large (at most "
-                                        f"{self.max_body} bytes)")
+                await refuse(send, 413, "too_large", "the request body is too large (at "
+                                                     f"most {self.max_body} bytes)")
                 return
             receive = replay(body, receive)
         await self.app(scope, receive, self._with_headers(scope, send))

@@ -181,7 +181,8 @@ def print_report(report: dict[str, Any], console=None) -> None:
             console = Console(width=120)
     budget = report["budget"]
     how = (f"{report['iterations']} samples/decision" if report["iterations"]
-           else f"budget {budget if budget is not None else 'default'} s/decision")
+           else f"budget {budget} s/decision" if budget is not None
+           else "the bot's default budget per decision")
     if report["game"] == "regicide":
         t = Table(title=f"Regicide, bot {report['bot']}, {how}",
                   caption="G/S/B: solo medals; enemies: mean defeated; s/dec: seconds per "

@@ -478,13 +478,13 @@ def describe_allowed(s: State) -> str:
     who = f"seat {s.current}"
     if len(texts) > 12:
         verbs = sorted({t.split()[0] for t in texts})
-        extra = ""
         if s.phase == SUFFER:
-            extra = f" (cards totalling at least {effective_attack(s)})"
+            verbs = [f"discard (cards totalling at least {effective_attack(s)})"
+                     if v == "discard" else v for v in verbs]
             # the examples: any other action (the solo Jester), then the cheapest discards
             # (least value, then fewest cards), as the terminal's menu lists them
             texts = [A.to_text(a) for a in sorted(legal, key=discard_cost)]
-        return f"{who} may: {', '.join(verbs)}{extra}; e.g. {', '.join(texts[:6])}"
+        return f"{who} may: {', '.join(verbs)}; e.g. {', '.join(texts[:6])}"
     if not texts:
         return f"{who} has no legal action"
     return f"{who} may: {', '.join(texts)}"

@@ -19,6 +19,11 @@ import * as ribauds from "./ribauds.js";
 const GAMES = { regicide, ribauds };
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("s");
+// Another link of a table opened in this tab (only the part after # differs, so the browser
+// does not load the page again): the page starts over as that seat or as a spectator.
+window.addEventListener("hashchange", () => {
+  if (new URLSearchParams(location.hash.slice(1)).get("s") !== token) location.reload();
+});
 
 const M = {
   tableId,
