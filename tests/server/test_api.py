@@ -42,11 +42,16 @@ def test_create_table_refuses_bad_requests(client):
         {"game": "regicide", "players": 1, "seats": [{"kind": "human"}], "options": {"no_such": True}},
         {"game": "ribauds", "players": 2, "seats": [{"kind": "human"}] * 2, "options": {"replaced_card": "sky"}},
         {"game": "regicide", "players": 1, "seats": [{"kind": "human"}], "seed": -3},
+        {"game": "regicide", "players": 1, "seats": [{"kind": "human", "token": "AAAA"}]},
+        {"game": "regicide", "players": 1, "seats": [{"kind": "human", "bot": "random"}]},
+        {"game": "regicide", "players": 2, "seats": [{"kind": "human"}, {"kind": "bot", "bot": ""}]},
     ]
     for body in bad:
         r = client.post("/api/tables", json=body)
         assert r.status_code == 400, body
         assert r.json()["error"]
+    r = client.post("/api/tables", json=bad[-3])
+    assert r.json()["error"].startswith("seats[0]: unknown field 'token'")
     assert client.post("/api/tables", content=b"{not json",
                        headers={"Content-Type": "application/json"}).status_code == 400
     assert client.post("/api/tables", json=[1, 2]).status_code == 400

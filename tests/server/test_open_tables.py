@@ -44,6 +44,9 @@ def test_an_open_table_waits_for_its_players_then_join_seats_the_newcomer(client
     assert a.state["waiting"] and a.state["legal"] == [] and a.state["ply"] == 0
     a.act("yield", 0)
     assert a.recv_until(lambda m: m["type"] == "error")["code"] == "waiting"
+    a.send({"type": "bot", "seat": 1, "on": True})  # the free seat waits for a person
+    refusal = a.recv_until(lambda m: m["type"] == "error")
+    assert refusal["code"] == "wrong_seat" and "from the lobby" in refusal["message"]
     r = client.post(f"/api/tables/{d['id']}/join", json={"name": "Bruno"})
     assert r.status_code == 200, r.text
     j = r.json()

@@ -89,13 +89,13 @@ SLOW_READER = 1013  # close code: try again later (the page reconnects and resum
 NO_ACCESS = 4403    # close code: not a link of this table (the page stops)
 
 CREATE_SCHEMA = {
-    "type": "object", "required": ["game", "players", "seats"], "additionalProperties": False,
+    "type": "object", "required": ["game"], "additionalProperties": False,
     "properties": {
         "game": {"type": "string", "enum": ["regicide", "ribauds"]},
         "players": {"type": "integer", "minimum": 1, "maximum": 4},
         "options": {"type": "object"},
         "seats": {"type": "array", "items": {
-            "type": "object", "required": ["kind"],
+            "type": "object", "required": ["kind"], "additionalProperties": False,
             "properties": {"kind": {"type": "string", "enum": ["human", "bot"]},
                            "bot": {"type": "string"}}}},
         "open": {"type": "boolean"},

@@ -413,10 +413,15 @@ class TableManager:
         kinds: list[tuple[str, str | None]] = []
         for i, s in enumerate(seats):
             kind = s.get("kind") if isinstance(s, dict) else None
+            extra = sorted(set(s) - {"kind", "bot"}) if isinstance(s, dict) else []
+            if extra or (kind == HUMAN and "bot" in s):
+                field = extra[0] if extra else "bot"
+                raise Refusal("bad_request", f"seats[{i}]: unknown field {field!r} (a seat has "
+                                             "kind, and bot for a bot seat)")
             if kind == HUMAN:
                 kinds.append((HUMAN, None))
             elif kind == BOT:
-                name = s.get("bot") or gamekit.default_bot(game)
+                name = s.get("bot", gamekit.default_bot(game))
                 if not isinstance(name, str) or name not in bot_names(game):
                     raise Refusal("bad_request", f"seats[{i}].bot: one of "
                                                  f"{', '.join(bot_names(game))}")

@@ -84,6 +84,9 @@ class SeatKeeper:
         s = self.seats[seat]
         if s.kind != HUMAN:
             raise Refusal("wrong_seat", f"seat {seat} is a bot seat")
+        if on and self.is_open and not s.claimed:
+            raise Refusal("wrong_seat", f"seat {seat} waits for a player from the lobby: a bot "
+                                        "cannot take it")
         if on and seat != by_seat and self.presence()[0][seat]:
             raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
                                         "hand it to a bot")

@@ -115,7 +115,8 @@ export function seatControls(k, info, S, C) {
       : el("button", { class: "link-btn", type: "button", id: "hand-to-bot",
         onclick: () => window.confirm(t("seat.hand_to_bot_confirm")) && C.setBot(k, true) }, t("seat.hand_to_bot"));
   }
-  if (!info.connected && !info.bot_replaces) {
+  // (a free seat of an open table waits for a player from the lobby: no bot takes it)
+  if (!info.connected && !info.bot_replaces && !(S.waiting && !info.claimed)) {
     return el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, true) }, t("seat.replace_by_bot"));
   }
   return null;
