@@ -226,3 +226,18 @@ def test_a_seat_not_connected_says_so_once_on_a_phone(server, chromium, size):
     # a seat's own chip, connected, has neither
     assert page.locator(".player.me .tag.off").count() == 0
     ctx.close()
+
+
+@pytest.mark.parametrize("size,title", [("small", "Ribauds"), ("laptop", "Le Roy des Ribauds")])
+def test_the_game_title_shows_whole_on_a_phone(server, chromium, size, title):
+    """A small phone's topbar shows the game's short name, never one cut short."""
+    table = server.create("ribauds", ["human", "random"])
+    ctx = chromium.new_context(locale="en-US", **SIZES[size])
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    heading = page.get_by_role("heading", level=1)
+    assert heading.inner_text() == title
+    assert page.evaluate("() => { const h = document.getElementById('game-title');"
+                         " return h.scrollWidth <= h.clientWidth; }")
+    ctx.close()

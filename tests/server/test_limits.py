@@ -156,19 +156,26 @@ def test_unknown_ids_leave_nothing_behind_and_malformed_ones_cost_no_query(clien
     assert len(queries) == 200 and m._loading == {} and m.tables == {}
 
 
+def one_worker_pool():
+    """A one-thread bot pool, the names of its decisions in the order they were made, and
+    a table's loop of ``n`` decisions named ``name``."""
+    pool = BotPool(workers=1, processes=False)
+    order: list[str] = []
+
+    def think(name):
+        time.sleep(0.01)
+        order.append(name)
+
+    async def table(name, n, urgent=False):
+        for _ in range(n):
+            await pool.run(think, name, urgent=urgent)
+
+    return pool, order, table
+
+
 def test_the_bot_pool_serves_tables_in_turn():
     async def main():
-        pool = BotPool(workers=1, processes=False)
-        order = []
-
-        def think(name):
-            time.sleep(0.01)
-            order.append(name)
-
-        async def table(name, n):
-            for _ in range(n):
-                await pool.run(think, name)
-
+        pool, order, table = one_worker_pool()
         await asyncio.gather(table("busy", 6), table("other", 3))
         pool.close()
         return order
@@ -182,24 +189,14 @@ def test_the_bot_pool_serves_a_waiting_person_before_tables_of_bots():
     """Many tables of bots alone (non-urgent) cannot slow a person's game: a decision a
     person waits for takes the next free slot; a waiter cancelled meanwhile passes it on."""
     async def main():
-        pool = BotPool(workers=1, processes=False)
-        order = []
-
-        def think(name):
-            time.sleep(0.01)
-            order.append(name)
-
-        async def bots_only(name, n):
-            for _ in range(n):
-                await pool.run(think, name)
-
-        crowd = [asyncio.ensure_future(bots_only(f"bots{k}", 3)) for k in range(8)]
+        pool, order, table = one_worker_pool()
+        crowd = [asyncio.ensure_future(table(f"bots{k}", 3)) for k in range(8)]
         await asyncio.sleep(0.015)  # the crowd holds the slot and waits for it
-        gone = asyncio.ensure_future(pool.run(think, "gone", urgent=True))
+        gone = asyncio.ensure_future(table("gone", 1, urgent=True))
         await asyncio.sleep(0)
         gone.cancel()
         asked = len(order)
-        await pool.run(think, "person", urgent=True)
+        await table("person", 1, urgent=True)
         await asyncio.gather(*crowd)
         pool.close()
         return order, asked

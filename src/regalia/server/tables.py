@@ -226,8 +226,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
     # -- moves -----------------------------------------------------------------------
 
     def _try(self, seat: int | None, action: int | str) -> Move:
-        """Validate ``action`` (a code or text) and compute the position after it, leaving the table as it
-        is. Raises ``RegaliaError`` (an illegal action)."""
+        """Validate ``action`` (a code or text) and compute the position after it, leaving
+        the table as it is. Raises ``RegaliaError`` (an illegal action)."""
         m = self.match
         before, rng_before = m.state, m.rng  # Match.play replaces the generator it draws from
         mover = self.game.current_seat(before)

@@ -302,7 +302,9 @@ function setupChrome() {
   const solo = M.welcome.players === 1;
   document.body.dataset.game = g;
   document.body.dataset.players = M.welcome.players;
-  $("game-title").textContent = t("game." + g);
+  // (a phone shows the game's short name: the topbar's buttons leave little room)
+  $("game-title").replaceChildren(el("span", { class: "wide-text" }, t("game." + g)),
+    el("span", { class: "phone-text" }, t("game." + g + ".short")));
   alerts.setBaseTitle(`${t("game." + g)} · Regalia`);
   $("table-code").textContent = tableId;
   const invites = invitesFor(tableId);
