@@ -1,5 +1,5 @@
-// Links: a labelled, read-only link with a copy button (invitations, spectator links), and
-// the box of a page that cannot open, with the way back to the lobby.
+// Links: a labelled, read-only link with a copy button (invitations, spectator links), the
+// box of a page that cannot open, with the way back to the lobby, and the game's title.
 import { t } from "./i18n.js";
 import { el } from "./cards.js";
 
@@ -30,4 +30,11 @@ export function showGone(board, title, text) {
     el("h1", {}, title),
     el("p", {}, text),
     el("a", { class: "btn primary big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
+}
+
+// The page's title: the game's name, its short name on a phone (the topbar leaves little
+// room).
+export function showGameTitle(node, game) {
+  node.replaceChildren(el("span", { class: "wide-text" }, t("game." + game)),
+    el("span", { class: "phone-text" }, t("game." + game + ".short")));
 }

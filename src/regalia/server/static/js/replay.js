@@ -1,7 +1,7 @@
 // The replay of a finished game: every position, every hand, move by move.
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
-import { showGone } from "./links.js";
+import { showGameTitle, showGone } from "./links.js";
 import { seatDisplay } from "./names.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
@@ -144,7 +144,7 @@ function play() {
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  langSwitch($("lang"), () => { if (R) { $("game-title").textContent = t("game." + R.game); labelControls(); show(at); renderAnalysis(); } });
+  langSwitch($("lang"), () => { if (R) { showGameTitle($("game-title"), R.game); labelControls(); show(at); renderAnalysis(); } });
   const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
   if (!r.ok) {  // no such table, or a game not over: say which, with the way to the lobby
     const over = r.status === 409;
@@ -154,7 +154,7 @@ async function main() {
   }
   R = await r.json();
   document.body.dataset.game = R.game;
-  $("game-title").textContent = t("game." + R.game);
+  showGameTitle($("game-title"), R.game);
   $("slider").max = String(R.steps.length - 1);
   $("slider").addEventListener("input", () => show(Number($("slider").value)));
   $("first").onclick = () => show(0);

@@ -10,7 +10,7 @@ import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
 import { invitesFor, remember } from "./mytables.js";
-import { linkRow, showGone } from "./links.js";
+import { linkRow, showGameTitle, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText, renderSocialBar, socialEnd } from "./social.js";
 import * as regicide from "./regicide.js";
@@ -302,9 +302,7 @@ function setupChrome() {
   const solo = M.welcome.players === 1;
   document.body.dataset.game = g;
   document.body.dataset.players = M.welcome.players;
-  // (a phone shows the game's short name: the topbar's buttons leave little room)
-  $("game-title").replaceChildren(el("span", { class: "wide-text" }, t("game." + g)),
-    el("span", { class: "phone-text" }, t("game." + g + ".short")));
+  showGameTitle($("game-title"), g);
   alerts.setBaseTitle(`${t("game." + g)} · Regalia`);
   $("table-code").textContent = tableId;
   const invites = invitesFor(tableId);
