@@ -325,3 +325,16 @@ def test_letting_a_bot_play_ones_seat_asks_first(server, chromium):
     page.click("#hand-to-bot")
     page.wait_for_function("() => window.regalia.M.state.seats[0].bot_replaces")
     page.context.close()
+
+
+def test_a_regicide_players_name_button_rests_until_the_end(server, chromium):
+    """Rules 1.15: with other players at a Regicide table a name, once given, stays until
+    the end (the server refuses a change), so the page does not offer one; Ribauds does."""
+    for game, fixed in (("regicide", True), ("ribauds", False)):
+        table = server.create(game, ["human", "human"])
+        page = open_seat(chromium, server, table)
+        page.wait_for_function("() => window.regalia.M.state.seats[0].name")
+        assert page.locator("#name-btn").is_disabled() == fixed
+        if fixed:
+            assert "cannot change" in page.get_attribute("#name-btn", "title")
+        page.context.close()

@@ -28,7 +28,8 @@ def test_names_are_cleaned_limited_and_a_bad_one_is_refused_with_nothing_changed
     a.send({"type": "name", "name": "<b>Zé</b>\x07  da\tSilva"})
     seats = seats_of(a, lambda s: s[0]["name"])
     assert seats[0]["name"] == "<b>Zé</b> da Silva"  # text, shown as text by the pages
-    for bad in ("", "   ", "x" * 25, 7, None, "\ud800", "\ufeff", "\u200b \u202e"):
+    for bad in ("", "   ", "x" * 25, 7, None, "\ud800", "\ufeff", "\u200b \u202e", "\u3164",
+                "\u2800", "\u034f\ufe0f", "\u0300"):
         a.send({"type": "name", "name": bad})
         err = a.recv_until(lambda m: m["type"] == "error")
         assert err["code"] == "bad_message" and "1 to 24" in err["message"]
@@ -89,13 +90,15 @@ def test_invisible_formatting_characters_leave_names_and_chat(client):
 
 
 def test_regicide_names_are_fixed_from_the_first_move_to_the_end(client):
-    """Rules 1.15: a name could tell what is in a hand, so once given it cannot change
-    during play (before the first move it can; a seat without one is named once); a hello
-    with another name keeps the held seat's."""
+    """Rules 1.15: a name could tell what is in a hand (dealt from the start), so once given
+    it cannot change until the end (a seat without one is named once); a hello with another
+    name keeps the held seat's."""
     d = new_table(client, "regicide", ["human", "human"], seed=3)
     a, b = join(client, d, 0), join(client, d, 1)
     a.send({"type": "name", "name": "Before"})
     assert seats_of(b, lambda s: s[0]["name"] == "Before")
+    a.send({"type": "name", "name": "I hold the Jester"})  # before the first move too
+    assert a.recv_until(lambda m: m["type"] == "error")["code"] == "name_fixed"
     mover = a if a.state["current"] == 0 else b
     mover.act("yield" if "yield" in mover.state["legal"] else mover.state["legal"][0])
     a.state_at(1)
@@ -114,7 +117,7 @@ def test_regicide_names_are_fixed_from_the_first_move_to_the_end(client):
     assert client.get(f"/api/tables/{d['id']}").json()["seats"][0]["name"] == "Before"
 
 
-def test_renames_count_with_the_talk(db_url):
+def test_renames_count_with_the_talk_in_hello_too(db_url):
     with running_app(db_url, talk_rate="2/minute") as c:
         d = new_table(c, "ribauds", ["human", "human"])
         a = join(c, d, 0)
@@ -123,4 +126,9 @@ def test_renames_count_with_the_talk(db_url):
             seats_of(a, lambda s, k=k: s[0]["name"] == f"N{k}")
         a.send({"type": "name", "name": "N2"})
         assert a.recv_until(lambda m: m["type"] == "error")["code"] == "too_fast"
+        with c.websocket_connect(f"/ws/{d['id']}") as again:  # a reconnection's new name
+            again.send_json({"type": "hello", "token": d["seats"][0]["token"], "name": "N3"})
+            while (m := again.receive_json())["type"] != "state":
+                pass
+            assert m["seats"][0]["name"] == "N1"  # kept: the name waits for the limit
         assert c.get(f"/api/tables/{d['id']}").json()["seats"][0]["name"] == "N1"

@@ -39,6 +39,16 @@ def test_sqlite_sync_normal_drops_the_disk_sync_at_commits_on_both_engines(db_ur
     again.close()
 
 
+def test_the_app_opens_its_database_with_the_settings_sqlite_sync(db_url):
+    from server_helpers import running_app
+
+    with running_app(db_url, sqlite_sync="normal") as c:
+        store = c.app.state.manager.store
+        for engine in (store.engine, store.nowait_engine):
+            with engine.connect() as conn:
+                assert conn.execute(text("PRAGMA synchronous")).scalar() == 1
+
+
 def test_a_sqlite_sync_other_than_full_or_normal_is_refused_with_the_choices():
     with pytest.raises(ValueError, match="sync: one of full, normal, not 'off'"):
         make_engine("sqlite://", sync="off")

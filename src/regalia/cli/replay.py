@@ -87,8 +87,8 @@ class ReplayScreen:
     def print_all(self) -> None:
         """The whole game at once: a line on the record, then what stepping through it shows,
         the deal and each move, each with its sentences and the table after it."""
-        config = ", ".join(f"{k} {json.dumps(v)}" for k, v in self.record.config.items())
-        self.console.print(f"[bold]{self.record.game}[/bold] record: {escape(config)}, seed "
+        config = "".join(f"{k} {json.dumps(v)}, " for k, v in self.record.config.items())
+        self.console.print(f"[bold]{self.record.game}[/bold] record: {escape(config)}seed "
                            f"{self.record.seed}, "
                            f"{count(self.last, 'move')}"
                            + (", played with hints (no medal)" if self.record.hints else ""))

@@ -36,9 +36,9 @@ then ``act`` (``{"ply": N, "action": "play 5C"}``), ``wish`` (``{"value": "yes"|
 Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed messages),
 ``chat`` (``{"text": ...}``, Le Roy des Ribauds), ``bot`` (``{"seat": N, "on": bool}``:
 hand a seat to a bot, which is also how a player leaves, or take it back), ``name``
-(``{"name": ...}``, counted with the talk; in Regicide a seat's name, once given, does not
-change from the first move to the end, and ``hello`` keeps it too: a name could tell what
-is in a hand) and ``ping``. The server sends ``welcome``, ``state`` (the seat's view,
+(``{"name": ...}``, counted with the talk, as is a new name in ``hello``; in Regicide with
+other players a seat's name, once given, does not change until the end, and ``hello``
+keeps it too: a name could tell what is in a hand) and ``ping``. The server sends ``welcome``, ``state`` (the seat's view,
 with ``clock`` and ``waiting``), ``seats``, ``talk``, ``talk_history``, ``timeout`` (a
 seat's time ran out: a bot plays it), ``rematch`` (``{"table"}``), ``error`` (``code`` and
 ``message``, for a refused move the engine's ``reason``: ``{"code", "params"}``;
@@ -127,7 +127,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        st = store or await asyncio.to_thread(Store, database_url, wait=settings.write_timeout * 0.8)
+        st = store or await asyncio.to_thread(Store, database_url, wait=settings.write_timeout * 0.8,
+                                              sync=settings.sqlite_sync)
         try:
             await asyncio.to_thread(st.check_writable)
             manager = TableManager(st, settings, seeds, redis_url, replica)
@@ -358,10 +359,12 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         # the sender stopping (a dropped slow client) ends a wait for the next message
         # (a cancellation of this task, taken back below: no task per message)
         handler = asyncio.current_task()
-        receiving = False
+        receiving = stopping = False
 
         def sender_stopped(_: asyncio.Task) -> None:
+            nonlocal stopping
             if receiving:
+                stopping = True
                 handler.cancel()
         pump.add_done_callback(sender_stopped)
 
@@ -384,7 +387,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                     try:
                         msg = await ws.receive()
                     except asyncio.CancelledError:
-                        if pump.done() and handler.uncancel() == 0:  # only ours
+                        if stopping and handler.uncancel() == 0:  # only ours
                             break
                         raise
                     finally:
@@ -397,10 +400,11 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                 try:
                     await m.limits.hit("message_rate", address)
                 except Refusal as e:
-                    error(e.code, e.message + "; this message was ignored")
                     if not joined:  # its hello may be lost: closed, the page comes back later
+                        error(e.code, e.message + "; the connection is closed: reconnect later")
                         close = (SLOW_READER, e.code)
                         break
+                    error(e.code, e.message + "; this message was ignored")
                     continue
                 if len(raw) > settings.ws_message_max:
                     error("too_large", f"message too large ({len(raw)} characters; at most "

@@ -2,11 +2,11 @@
 
 ``BotPool``: every bot decision of the server runs in one bounded pool of worker processes
 (or threads), never on the event loop. A table has at most one decision in the pool or
-waiting for it, and waiting decisions are served in arrival order, so each table gets a
-fair share whatever the others do, and a human's move never waits behind bots. The
-decisions a person is waiting for (a table where a human player is connected, a hint) go
-before the others (tables of bots only, or whose players are away): many tables of bots
-cannot slow a person's game.
+waiting for it. The decisions a person is waiting for (a table where a human player is
+connected, a hint) are served first, the others (tables of bots only, watched or not, or
+whose players are away) when none of those waits; each kind in arrival order, so each
+table gets a fair share among its kind, many tables of bots cannot slow a person's game,
+and a human's move never waits behind bots.
 
 ``BotLoop``: one task per table that plays its bot seats (bot seats and human seats handed
 to a bot): Regicide's Jester-window wishes first, then the seat to act. The loop never dies

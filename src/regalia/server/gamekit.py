@@ -255,9 +255,16 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) == "Cf" and ch not in _JOINERS
 
 
+# Letters and symbols drawn as blank space (Hangul fillers, the Braille blank).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _visible(text: str) -> bool:
-    """``text`` shows something: a character other than a space, a separator or a joiner."""
-    return any(not ch.isspace() and unicodedata.category(ch)[0] not in "CZ" for ch in text)
+    """``text`` shows something: a character other than a space, a separator, a control or
+    formatting character, a mark standing alone (combining accents, variation selectors) or
+    a blank-looking letter (``_BLANKS``)."""
+    return any(unicodedata.category(ch)[0] not in "CZM" and ch not in _BLANKS
+               and not ch.isspace() for ch in text)
 
 
 def _encodable(text: str) -> bool:

@@ -415,7 +415,7 @@ class TableManager:
             kind = s.get("kind") if isinstance(s, dict) else None
             extra = sorted(set(s) - {"kind", "bot"}) if isinstance(s, dict) else []
             if extra or (kind == HUMAN and "bot" in s):
-                field = extra[0] if extra else "bot"
+                field = (extra[0] if extra else "bot")[:40]
                 raise Refusal("bad_request", f"seats[{i}]: unknown field {field!r} (a seat has "
                                              "kind, and bot for a bot seat)")
             if kind == HUMAN:

@@ -122,6 +122,11 @@ class SeatKeeper:
         async with self.lock:
             if s.claimed and self._name_fixed(seat):
                 name = None  # a held seat keeps its name while a Regicide game is played
+            if s.claimed and name is not None and name != s.name:
+                try:  # a rename: counted with the talk, or the name stays
+                    await self.manager.limits.hit("talk_rate", self.id, str(seat))
+                except Refusal:
+                    name = None
             if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
                 return
             await self._update_seat(seat, claimed=True, name=name or s.name,
@@ -129,7 +134,7 @@ class SeatKeeper:
 
     async def rename(self, seat: int | None, name: Any) -> None:
         """A ``name`` message: the seat's player changes their nickname (counted in
-        ``talk_rate``; in Regicide, once named, not between the first move and the end). Raises
+        ``talk_rate``; in Regicide with other players, once named, not until the end). Raises
         ``Refusal`` (``spectator``, ``bad_message``, ``too_fast``, ``name_fixed``,
         ``storage``)."""
         if seat is None:
@@ -157,10 +162,11 @@ class SeatKeeper:
 
     def _name_fixed(self, seat: int) -> bool:
         """Whether ``seat``'s name cannot change now: it has one, in a game without free talk
-        (Regicide, rules 1.15), from the first move to the end (a seat still without a name,
-        e.g. a player who joined late, is named once)."""
+        (Regicide, rules 1.15) with other players, until the end (the hands are dealt from
+        the start; a seat still without a name, e.g. a player who joined late, is named
+        once)."""
         return (self.seats[seat].name is not None and not gamekit.chat_allowed(self.game.name)
-                and self.ply > 0 and not self.finished)
+                and len(self.seats) > 1 and not self.finished)
 
     async def take_free_seat(self, name: Any) -> tuple[int, str]:
         """Seat a newcomer from the lobby at this open table: the first free human seat gets

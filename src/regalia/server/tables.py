@@ -287,8 +287,6 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
             owner = gamekit.side_owner(action)
             if owner is not None and owner != seat:
                 raise Refusal("wrong_seat", f"seat {seat} may only state its own wish")
-            if owner is not None and not by_bot:  # a wish says something: counted as talk
-                await self.manager.limits.hit("talk_rate", self.id, str(seat))
             if owner is None and current != seat:
                 raise Refusal("not_your_turn",
                               f"it is not your turn: seat {current} is to act")
@@ -305,6 +303,8 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                 # is ever told (and a side action's reason names nobody's cards).
                 reason = e.reason() if isinstance(e, IllegalAction) else None
                 raise Refusal("illegal", str(e), reason) from None
+            if owner is not None and not by_bot:  # a wish says something: counted as talk
+                await self.manager.limits.hit("talk_rate", self.id, str(seat))
             move.clock = self._clock_after(seat, move.side)
             try:
                 await self.manager.append_move(self.id, self.ply, seat, move.text,

@@ -30,7 +30,6 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
-      this.retry = 0;
       ws.send(JSON.stringify({ type: "hello", token: this.token || null, name: this.name() || null }));
       this.onStatus("online");
       clearInterval(this.ping);
@@ -39,6 +38,9 @@ export class TableSocket {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      // the pause before a reconnection grows until the server takes the hello (a socket
+      // opened, then closed over a limit, is tried again later and later)
+      if (msg.type === "welcome") this.retry = 0;
       this.onMessage(msg);
     };
     ws.onclose = (ev) => {

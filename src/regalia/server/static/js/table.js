@@ -379,6 +379,11 @@ function fitHand() {
 function renderSeatBadge() {
   const s = M.state;
   $("seat-badge").textContent = s.seat === null ? t("seat.spectator") : seatLabel(s.seat);
+  // Regicide with other players: a name once given stays until the end (rules 1.15)
+  const mine = s.seat === null ? null : (s.seats || [])[s.seat];
+  const fixed = s.game === "regicide" && (s.seats || []).length > 1 && !s.finished && !!(mine && mine.name);
+  $("name-btn").disabled = fixed;
+  $("name-btn").title = fixed ? t("error.name_fixed") : t("social.rename");
 }
 
 function renderLog() {
