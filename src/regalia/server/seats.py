@@ -70,6 +70,7 @@ class SeatKeeper:
                  "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
                  "windows": connected[s.index],  # its connections: a link opened twice shows
                  "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
+                 "name_fixed": s.kind == HUMAN and self._name_fixed(s.index),
                  "timed_out": s.index in timed_out}
                 for s in self.seats]
 

@@ -379,9 +379,9 @@ function fitHand() {
 function renderSeatBadge() {
   const s = M.state;
   $("seat-badge").textContent = s.seat === null ? t("seat.spectator") : seatLabel(s.seat);
-  // Regicide with other players: a name once given stays until the end (rules 1.15)
+  // the server says when a name cannot change (Regicide with other players, rules 1.15)
   const mine = s.seat === null ? null : (s.seats || [])[s.seat];
-  const fixed = s.game === "regicide" && (s.seats || []).length > 1 && !s.finished && !!(mine && mine.name);
+  const fixed = !!(mine && mine.name_fixed);
   $("name-btn").disabled = fixed;
   $("name-btn").title = fixed ? t("error.name_fixed") : t("social.rename");
 }
