@@ -12,6 +12,11 @@ submission to its broadcast, the web server and the load client left out). Usage
     python benchmarks/bench_server.py --tables 50 --seconds 20
     python benchmarks/bench_server.py --tables 200 --players 2 --seconds 20
     python benchmarks/bench_server.py --tables 200 --players 2 --think 1 --seconds 30
+    python benchmarks/bench_server.py --tables 200 --players 2 --game ribauds --seconds 20
+
+Random Regicide games are short (about 10 moves at 2 players: random play loses soon), so
+the creation of tables and the connections weigh on every move; random Ribauds games last
+about 60 moves (median 44), nearer a game people play.
 
 Without ``--think`` every seat acts the moment it may: the server is saturated and a move's
 latency is mostly its wait in line (Little's law: tables / moves per second). ``--think T``
@@ -193,9 +198,10 @@ def healthz(port: int) -> dict:
         return json.load(e)
 
 
-def create_table(port: int, players: int, bot: str | None = None) -> dict:
+def create_table(port: int, players: int, bot: str | None = None,
+                 game: str = "regicide") -> dict:
     seat = {"kind": "bot", "bot": bot} if bot else {"kind": "human"}
-    body = {"game": "regicide", "players": players, "options": {}, "seats": [seat] * players}
+    body = {"game": game, "players": players, "options": {}, "seats": [seat] * players}
     req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables",
                                  data=json.dumps(body).encode(),
                                  headers={"Content-Type": "application/json"})
@@ -290,11 +296,11 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
 
 
 async def run_table_slot(ports: Ports, players: int, stats: Stats, rng: random.Random,
-                         stop_at: float, think: float = 0.0) -> None:
+                         stop_at: float, think: float = 0.0, game: str = "regicide") -> None:
     """Play games back to back on new tables until time is up (with several servers, the
     table is created on the next one and each seat connects to the next one)."""
     while time.monotonic() < stop_at:
-        table = await asyncio.to_thread(create_table, ports.next_table(), players)
+        table = await asyncio.to_thread(create_table, ports.next_table(), players, None, game)
         done = asyncio.Event()
         await asyncio.gather(*(drive_seat(ports.next(), table, k, stats, rng, stop_at, done,
                                           think) for k in range(players)))
@@ -374,7 +380,7 @@ def pct(values: list[float], p: float) -> float:
 
 async def bench(ports: list[int], tables: int, players: int, seconds: float, seed: int,
                 bot_tables: int = 0, bot: str = "ismcts", bot_players: int = 2,
-                warmup: float = 0.0, think: float = 0.0) -> Stats:
+                warmup: float = 0.0, think: float = 0.0, game: str = "regicide") -> Stats:
     stats = Stats()
     rng = random.Random(seed)
     stop_at = time.monotonic() + warmup + seconds
@@ -384,7 +390,7 @@ async def bench(ports: list[int], tables: int, players: int, seconds: float, see
             for _ in range(bot_tables)]
     await asyncio.sleep(warmup)  # the bot tables are created and thinking
     await asyncio.gather(*(run_table_slot(turn, players, stats, random.Random(rng.random()),
-                                          stop_at, think) for _ in range(tables)))
+                                          stop_at, think, game) for _ in range(tables)))
     await asyncio.gather(*bots)
     stats.bot_games = len(bot_games)
     return stats
@@ -415,7 +421,8 @@ def run_clients(ports: list[int], args: argparse.Namespace) -> tuple[Stats, floa
                  players=args.players, seconds=args.seconds, seed=args.seed + i,
                  bot_tables=args.bot_tables // k + (i < args.bot_tables % k), bot=args.bot,
                  bot_players=args.bot_players,
-                 warmup=args.warmup if args.bot_tables else 0.0, think=args.think)
+                 warmup=args.warmup if args.bot_tables else 0.0, think=args.think,
+                 game=args.game)
             for i in range(k)]
     collector = [args.client_gc] * k
     if k == 1:
@@ -436,6 +443,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=50, help="tables played at once (N)")
     parser.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4],
                         help="seats per table, each driven by its own websocket client")
+    parser.add_argument("--game", choices=["regicide", "ribauds"], default="regicide",
+                        help="the game of the driven tables (ribauds: 2 players)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to drive the tables")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a seat waits, on average (0.5x to 1.5x), before it acts: "
@@ -475,6 +484,8 @@ def main() -> None:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     if not args.default_limits:
         args.server_args = f"{UNLIMITED} {args.server_args}"
+    if args.game == "ribauds" and args.players != 2:
+        parser.error("--game ribauds is played by 2 players: give --players 2")
     if args.replicas:
         if not (args.redis_url and args.database_url):
             parser.error("--replicas needs --redis-url and --database-url")
@@ -496,7 +507,8 @@ def main() -> None:
         server.wait(15)
     lat = stats.latencies
     moves = len(lat)
-    print(f"tables at once: {args.tables} ({args.players} seat(s) each, one websocket client per seat)")
+    print(f"tables at once: {args.tables} of {args.game} ({args.players} seat(s) each, one "
+          f"websocket client per seat)")
     if args.bot_tables:
         print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
               f"bot games finished: {stats.bot_games}")
@@ -587,7 +599,8 @@ def bench_replicas(args: argparse.Namespace) -> None:
     where = f"ports {ports[0]}-{ports[-1]}" if len(ports) > 1 else f"port {ports[0]}"
     print(f"replicas: {args.replicas} ({where}; connections and new tables round-robin over "
           f"them)")
-    print(f"tables at once: {args.tables} ({args.players} seat(s) each, one websocket client per seat)")
+    print(f"tables at once: {args.tables} of {args.game} ({args.players} seat(s) each, one "
+          f"websocket client per seat)")
     if args.bot_tables:
         print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
               f"bot games finished: {stats.bot_games}")

@@ -127,6 +127,25 @@ def test_moves_of_several_tables_share_one_transaction_and_a_duplicate_is_refuse
     s.close()
 
 
+def test_a_batch_writes_each_tables_row_as_its_move_says_across_runs_of_changes(db_url):
+    """The rows are written in runs of the same change (one executemany each): a finished
+    table, a table's clocks and plain moves mixed in one batch each land on their own row."""
+    s = Store(db_url)
+    ids = sorted(s.create_table("regicide", {"players": 1}, k, [("human", None)])[0]
+                 for k in range(5))
+    clocks = {"bank": [12.5], "running": 0}
+    moves = [(ids[0], 0, 0, "yield", False), (ids[1], 0, 0, "yield", True),
+             (ids[2], 0, 0, "yield", False, clocks), (ids[3], 0, 0, "yield", False),
+             (ids[4], 0, 0, "yield", True, {"bank": [1.0], "running": None})]
+    assert s.append_moves(moves) == [None] * 5
+    tables = [s.load_table(t) for t in ids]
+    assert [t.status for t in tables] == ["playing", "finished", "playing", "playing", "finished"]
+    assert [t.clock_state for t in tables] == [None, None, clocks, None,
+                                               {"bank": [1.0], "running": None}]
+    assert all(len(t.moves) == 1 for t in tables)
+    s.close()
+
+
 def test_writes_at_once_never_wait_for_a_lock_and_store_nothing_when_they_cannot(db_url):
     s = Store(db_url)
     assert s.can_write_at_once

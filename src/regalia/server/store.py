@@ -576,18 +576,33 @@ class Store:
     @staticmethod
     def _write_moves(conn: Connection, moves: list[tuple], t: datetime) -> None:
         """The statements of ``append_moves`` in ``conn``'s transaction: each table's row
-        first, in one order (two replicas' batches cannot deadlock), the human seats' check,
+        first, in one order (two replicas' batches cannot deadlock; a run of rows with the
+        same change is one ``executemany``), the human seats' check after its table's row,
         then the moves."""
         rows = []
+        touch: Any = None  # the statement of the run of rows not yet written, and theirs
+        touches: list[dict[str, Any]] = []
+
+        def write_touches() -> None:
+            if touches:
+                conn.execute(touch, touches)
+                touches.clear()
+
         for table_id, ply, seat, action, finished, *rest in sorted(moves, key=lambda m: m[:2]):
             clock_state = rest[0] if rest else None
-            conn.execute(_TOUCH_TABLE[bool(finished), clock_state is not None],
-                         {"p_table_id": table_id, "p_t": t, "p_clock_state": clock_state})
-            if len(rest) > 1 and rest[1] and conn.execute(
-                    _SEAT_HANDED_OVER, {"p_table_id": table_id, "p_seat": seat}).scalar():
-                raise SeatHandedOver(f"table {table_id}: seat {seat}'s time ran out first")
+            statement = _TOUCH_TABLE[bool(finished), clock_state is not None]
+            if statement is not touch:
+                write_touches()
+                touch = statement
+            touches.append({"p_table_id": table_id, "p_t": t, "p_clock_state": clock_state})
+            if len(rest) > 1 and rest[1]:
+                write_touches()
+                if conn.execute(_SEAT_HANDED_OVER, {"p_table_id": table_id,
+                                                    "p_seat": seat}).scalar():
+                    raise SeatHandedOver(f"table {table_id}: seat {seat}'s time ran out first")
             rows.append({"table_id": table_id, "ply": ply, "seat": seat, "action": action,
                          "created_at": t})
+        write_touches()
         conn.execute(_INSERT_MOVES, rows)
 
     def append_moves(self, moves: list[tuple]) -> list[Exception | None]:
