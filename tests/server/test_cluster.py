@@ -523,7 +523,9 @@ def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_ur
 
     r = redis.Redis.from_url(redis_url)
     r.flushdb()
-    kw = dict(redis_url=redis_url, idle_unload=0.2)
+    # idle for a second before unloading: time enough to count the listeners while the table
+    # is loaded on a busy machine (0.2 s was sometimes not)
+    kw = dict(redis_url=redis_url, idle_unload=1.0)
     with running_app(db_url, replica="a", **kw) as a, running_app(db_url, replica="b", **kw) as b:
         t = new_table(a, "ribauds", ["human", "tactical"])  # nobody opens seat 0's link
         wait_for(lambda: a.get(f"/api/tables/{t['id']}").json()["current"] == 0,
