@@ -31,7 +31,9 @@ def test_postgres_migrates_stores_moves_once_and_plays():
     s = Store(URL)
     heads = sorted(p.stem.split("_")[0] for p in MIGRATIONS.glob("0*.py"))
     assert current_revision(s.engine) == heads[-1]
-    tid, _, _ = s.create_table("regicide", {"players": 1}, 3, [("human", None)])
+    data, _ = s.new_table("regicide", {"players": 1}, 3, [("human", None)])
+    assert data == s.load_table(data.id)  # answered as it would be read back
+    tid = data.id
     s.append_move(tid, 0, 0, "yield")
     with pytest.raises(Conflict):
         s.append_move(tid, 0, 0, "yield")

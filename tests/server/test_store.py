@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import text
@@ -103,6 +103,21 @@ def test_a_ply_is_stored_once(db_url):
     t = s.load_table(tid)
     assert [m[0] for m in t.moves] == [0, 1] and t.status == "finished"
     assert s.active_table_ids() == []
+    s.close()
+
+
+def test_a_new_table_is_answered_as_it_would_be_read_back(db_url):
+    """``new_table`` answers the table as stored without reading it back: the same values
+    as ``load_table`` gives, the creation time in UTC on every database."""
+    s = Store(db_url)
+    data, tokens = s.new_table("regicide", {"players": 3, "jester_choose_self": True}, 9,
+                               [NewSeat("human", None, "Ana", True), ("bot", "random"),
+                                ("human", None)], is_open=True, hints=False,
+                               clock={"preset": "5+3", "bank": 300, "increment": 3},
+                               clock_state={"bank": [300, 300, 300], "running": None})
+    assert tokens[0] and tokens[1] is None and tokens[2]
+    assert data == s.load_table(data.id)
+    assert data.created_at.utcoffset() == timedelta(0)
     s.close()
 
 

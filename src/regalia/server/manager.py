@@ -458,20 +458,14 @@ class TableManager:
             bank, inc = self.clock_presets[clock]
             clock_cfg = Clock.new(clock, bank, inc, players).config()
 
-        def store_and_read() -> tuple[str, list[str | None], str, TableData | None]:
-            """Store the table and read it back in one call (one trip to the database thread
-            when it goes there; no other replica can have changed it: only this answer will
-            tell its id)."""
-            created = self.store.create_table(game, config, seed, new, is_open=bool(is_open),
-                                              clock=clock_cfg, hints=bool(hints))
-            try:
-                return *created, self.store.load_table(created[0])
-            except Exception:  # noqa: BLE001 - it is stored: ``get`` reads it again
-                return *created, None
-        table_id, tokens, watch, read = await self.write(store_and_read)
-        table = await self.get(table_id, read)
+        # the table as stored, without reading it back: no other replica can have changed
+        # it yet (only this answer will tell its id)
+        data, tokens = await self.write(partial(self.store.new_table, game, config, seed, new,
+                                                is_open=bool(is_open), clock=clock_cfg,
+                                                hints=bool(hints)))
+        table = await self.get(data.id, data)
         assert table is not None
-        return table, tokens, watch
+        return table, tokens, data.watch_token
 
     async def rematch(self, old: Table, token: Any) -> Table:
         """The rematch of a finished table, asked by one of its seated players: the same game,

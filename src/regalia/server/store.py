@@ -450,17 +450,25 @@ class Store:
 
     # -- tables ----------------------------------------------------------------------
 
-    def create_table(self, game: str, config: dict[str, Any], seed: int,
-                     seats: list[tuple[str, str | None] | NewSeat], *, is_open: bool = False,
-                     clock: dict[str, Any] | None = None,
-                     clock_state: dict[str, Any] | None = None,
-                     after: str | None = None, hints: bool = False) -> tuple[str, list[str | None], str]:
-        """Store a new table; returns ``(table_id, tokens, watch_token)`` with one fresh
-        secret token per human seat (``None`` for bot seats and for seats that reuse a
-        token's hash) and the spectators' token. Only the seat tokens' hashes are stored (the
-        spectators' token, which shows only the public view, is kept to hand it to the seats).
-        ``after``: the finished table this one is the rematch of (its ``next_table`` is set in
-        the same transaction; ``Conflict`` when it already has one, nothing stored); ``hints``: a solo table with the Hint button."""
+    def create_table(self, *args: Any, **kwargs: Any) -> tuple[str, list[str | None], str]:
+        """Store a new table (the arguments of ``new_table``); returns ``(table_id, tokens,
+        watch_token)``."""
+        data, tokens = self.new_table(*args, **kwargs)
+        return data.id, tokens, data.watch_token
+
+    def new_table(self, game: str, config: dict[str, Any], seed: int,
+                  seats: list[tuple[str, str | None] | NewSeat], *, is_open: bool = False,
+                  clock: dict[str, Any] | None = None,
+                  clock_state: dict[str, Any] | None = None,
+                  after: str | None = None,
+                  hints: bool = False) -> tuple[TableData, list[str | None]]:
+        """Store a new table; returns it as ``load_table`` would read it (without reading it
+        back) and one fresh secret token per human seat (``None`` for bot seats and for
+        seats that reuse a token's hash). Only the seat tokens' hashes are stored (the
+        spectators' token, which shows only the public view, is kept to hand it to the
+        seats). ``after``: the finished table this one is the rematch of (its
+        ``next_table`` is set in the same transaction; ``Conflict`` when it already has
+        one, nothing stored); ``hints``: a solo table with the Hint button."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
@@ -476,16 +484,20 @@ class Store:
                 "id": table_id, "game": game, "config": config, "seed": seed, "status": PLAYING,
                 "created_at": t, "updated_at": t, "watch_token": watch, "is_open": is_open,
                 "clock": clock, "clock_state": clock_state, "hints": hints, "next_table": None})
+            stored = [SeatData(i, s.kind, s.bot, token_hash(tok) if tok else s.token_hash,
+                               False, s.name, s.claimed)
+                      for i, (s, tok) in enumerate(zip(seats, tokens))]
             conn.execute(_INSERT_SEATS, [
-                {"table_id": table_id, "seat": i, "kind": s.kind, "bot": s.bot,
-                 "token_hash": token_hash(tok) if tok else s.token_hash, "bot_replaces": False,
-                 "name": s.name, "claimed": s.claimed}
-                for i, (s, tok) in enumerate(zip(seats, tokens))])
+                {"table_id": table_id, "seat": d.seat, "kind": d.kind, "bot": d.bot,
+                 "token_hash": d.token_hash, "bot_replaces": False, "name": d.name,
+                 "claimed": d.claimed} for d in stored])
             if after is not None and conn.execute(
                     update(GameTable).where(GameTable.id == after, GameTable.next_table.is_(None))
                     .values(next_table=table_id)).rowcount != 1:
                 raise Conflict(f"table {after} already has its rematch")  # rolled back
-        return table_id, tokens, watch
+        return TableData(table_id, game, dict(config), seed, PLAYING, t, stored, watch,
+                         is_open=is_open, clock=clock, clock_state=clock_state,
+                         hints=hints), tokens
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order) and latest messages."""
@@ -501,8 +513,11 @@ class Store:
             msgs = [dict(r.body) for r in conn.execute(
                 _LOAD_MESSAGES, {"p_table_id": table_id, "p_limit": messages})]
         msgs.reverse()
+        created = row["created_at"]
+        if created.tzinfo is None:  # SQLite keeps no time zone: it was stored in UTC
+            created = created.replace(tzinfo=timezone.utc)
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
-                         row["status"], row["created_at"], seats, row["watch_token"], moves, msgs,
+                         row["status"], created, seats, row["watch_token"], moves, msgs,
                          bool(row["is_open"]), row["clock"], row["clock_state"], row["next_table"],
                          bool(row["hints"]))
 
