@@ -93,11 +93,18 @@ def test_cards_and_moves_are_named_in_words(server, chromium):
     slot = page.get_attribute(".court .court-card.selected", "aria-label").split(":")[0]
     card = names[view["hand"][0]]
     assert page.get_attribute("#act-replace-up", "aria-label") == f"Replace face up: {slot}, {card}"
+    # a pile is read name first, then its count (the count drawn on the back is hidden)
+    deck = page.locator(".rib-piles .pile").first
+    assert deck.locator(".pile-label").text_content() == f"Draw pile, {view['deck']} cards"
+    assert deck.locator(".back-count").get_attribute("aria-hidden") == "true"
     page.context.close()
     table = server.create("regicide", ["human"])
     page = open_seat(chromium, server, table)
     enemy = page.locator(".enemy-card .card")
     assert enemy.get_attribute("role") == "img"
     assert " of " in enemy.get_attribute("aria-label")  # "Jack of Spades"
+    view = page_state(page)["view"]
+    assert page.locator(".pile.tavern .pile-label").text_content() == f"Tavern, {view['tavern']} cards"
+    assert page.locator(".pile.castle .pile-label").text_content() == f"Castle, {view['castle']} cards"
     page.context.close()
 

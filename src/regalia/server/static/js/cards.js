@@ -142,7 +142,14 @@ export function cardBack({ small = false, big = false, label = null, count = nul
   if (big) cls.push("big");
   return el("div", { class: cls.join(" ") },
     label ? el("span", { class: "back-label" }, label) : null,
-    count !== null ? el("span", { class: "back-count" }, String(count)) : null);
+    count !== null ? el("span", { class: "back-count", "aria-hidden": "true" }, String(count)) : null);
+}
+
+// A pile's name with its count for screen readers, which read the name first (the count
+// drawn on the card back above is hidden from them).
+export function pileLabel(name, count) {
+  return el("div", { class: "pile-label" }, name,
+    count > 0 ? el("span", { class: "sr-only" }, ", " + t("regicide.cards_n", { n: count })) : null);
 }
 
 // ---------------------------------------------------------------- Ribauds cards

@@ -2,7 +2,7 @@
 // the buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
 import {
-  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, rankOf, regicideCard,
+  SUIT_SYMBOL, cardBack, pileLabel, cardName, cardValue, cardsText, clearButton, el, icon, rankOf, regicideCard,
 } from "./cards.js";
 import { botLevel, waitingText } from "./names.js";
 
@@ -127,7 +127,7 @@ function arena(v, C, moved = {}) {
   // The Castle
   const castle = el("div", { class: "pile castle" },
     v.castle > 0 ? cardBack({ label: icon("castle", "back-icon"), count: v.castle }) : el("div", { class: "card empty" }),
-    el("div", { class: "pile-label" }, t("regicide.castle")),
+    pileLabel(t("regicide.castle"), v.castle),
     el("div", { class: "pile-sub" },
       ["J", "Q", "K"].map((r) => el("span", { class: "rank-left" }, `${r}×${v.castle_ranks[r]}`))));
   // The enemy
@@ -156,7 +156,7 @@ function arena(v, C, moved = {}) {
   // Tavern and discard pile
   const tavern = el("div", { class: "pile tavern" },
     v.tavern > 0 ? cardBack({ label: icon("mug", "back-icon"), count: v.tavern }) : el("div", { class: "card empty" }),
-    el("div", { class: "pile-label" }, t("regicide.tavern")),
+    pileLabel(t("regicide.tavern"), v.tavern),
     v.tavern_top && v.tavern_top.length
       ? el("div", { class: "pile-sub" }, t("regicide.tavern_top", { cards: cardsText(v.tavern_top) })) : null);
   const discard = el("div", { class: "pile discard" },

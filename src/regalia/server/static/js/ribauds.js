@@ -1,7 +1,7 @@
 // Le Roy des Ribauds at the table: the Court of four slots, the two hands, the piles and the
 // buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
-import { cardBack, clearButton, el, icon, ribName, ribaudsCard } from "./cards.js";
+import { cardBack, clearButton, el, icon, pileLabel, ribName, ribaudsCard } from "./cards.js";
 import { botTag, connDot, offlineTag, seatControls } from "./regicide.js";
 import { waitingText } from "./names.js";
 
@@ -153,7 +153,7 @@ function piles(v, moved = {}) {
   return el("div", { class: "piles rib-piles" },
     el("div", { class: "pile" },
       v.deck > 0 ? cardBack({ small: true, count: v.deck }) : el("div", { class: "card small empty" }),
-      el("div", { class: "pile-label" }, t("rib.deck")),
+      pileLabel(t("rib.deck"), v.deck),
       v.deck_bottom_reines ? el("div", { class: "pile-sub" }, t("rib.bottom_reines", { n: v.deck_bottom_reines })) : null),
     el("div", { class: "pile" },
       discard.length ? withClass(ribaudsCard(discard[0], { small: true }), moved.discard ? "enter" : null) : el("div", { class: "card small empty" }),
