@@ -2,7 +2,8 @@
 // the buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
 import {
-  SUIT_SYMBOL, cardBack, pileLabel, cardName, cardValue, cardsText, clearButton, el, icon, rankOf, regicideCard,
+  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, pileLabel, rankOf,
+  regicideCard,
 } from "./cards.js";
 import { botLevel, waitingText } from "./names.js";
 
