@@ -90,7 +90,8 @@ def test_lower_case_and_defaults_are_read():
     (lambda o: o.update(options={"speed": 1}), "options.speed"),
     (lambda o: o.update(phase="knight_swap"), "phase: knight_swap"),
     (lambda o: o.update(phase="king_discard", hands=[["A"], ["Q"]]), r"hands\[0\]: the Roi"),
-    (lambda o: o.update(court=["K+", "K+", "K+", "A-"], hands=[["A"], ["N"]]), "court"),
+    (lambda o: o.update(court=["K+", "K+", "K+", "A-"], hands=[["A", "Q", "N"], ["N", "Q", "A"]]),
+     "court"),
     (lambda o: o.update(court=["A+", "N+", "A+", "Q-"]), "court: shows the murder"),
 ])
 def test_invalid_positions_name_the_field(change, field):
@@ -98,6 +99,66 @@ def test_invalid_positions_name_the_field(change, field):
     change(obj)
     with pytest.raises(InvalidPosition, match=field):
         G.from_json(obj)
+
+
+@pytest.mark.parametrize("obj, message", [
+    # directly stuck: seat 0 holds nothing to replace with and nothing is face down
+    (position("K+ Q+ N+ A+", ("", "QNA"), deck="KQNA"),
+     r"^hands\[0\]: 0 cards; a hand holds exactly 3 cards \(rules 2\.2 step 3, 2\.3 step "
+     r"2, 2\.8\), 5 only for the Roi's player in phase king_discard \(rules 2\.4\)$"),
+    # stuck after "reveal 3": the Assassin finds nothing face down, seat 1 holds nothing
+    (position("K+ Q+ N+ A-", ("KQN", ""), deck="KQNA"), r"^hands\[1\]: 0 cards; a hand"),
+    # stuck after "draw": both piles are empty, so seat 0 holds 1 card to discard 2
+    (position("K+ Q- N- A-", ("Q", "KNA"), phase="king"), r"^hands\[0\]: 1 card; a hand"),
+    (position("K+ Q- N- A-", ("KQ", "KNA"), phase="knight_swap"), r"^hands\[0\]: 2 cards"),
+    (position("K+ Q- N- A-", ("KQN", "KNAA"), phase="king"), r"^hands\[1\]: 4 cards"),
+    # the opponent of the Roi's player holds 3 in king_discard, not 5
+    (position("K+ Q- N- A-", ("KQNAA", "KQNAN"), phase="king_discard"),
+     r"^hands\[1\]: 5 cards; a hand holds exactly 3"),
+    (position("K+ Q- N- A-", ("KQN", "KNA"), phase="king_discard"),
+     r"^hands\[0\]: the Roi's player holds 5 cards in phase king_discard \(3 plus the 2 "
+     r"drawn; rules 2\.4, 2\.8\), not 3$"),
+    (position("K+ Q- N- A-", ("Q", "KNA"), phase="king_discard"),
+     r"^hands\[0\]: the Roi's player holds 5 cards in phase king_discard .*, not 1$"),
+    # a won position too: a hand holds 3 cards whenever a conspiracy can be completed
+    (position("K+ K+ K+ N-", ("QN", "QQA"), phase="won", winner=0, conspiracy="coronation"),
+     r"^hands\[0\]: 2 cards"),
+])
+def test_rules_2_3_and_2_8_a_hand_holds_3_cards_so_no_position_read_gets_stuck(obj, message):
+    """Rules 2.3 step 2 (passing is not allowed; Replace is always possible because a hand
+    holds 3 cards) and 2.8 (3 + 3 cards in hand between actions; 5 for the Roi's player in
+    king_discard, 2.4): a hand of another size is refused, since it can leave the player to
+    act with no legal action, at once or after legal moves (the examples above)."""
+    with pytest.raises(InvalidPosition, match=message):
+        G.from_json(obj)
+
+
+def test_rules_2_3_short_hands_got_stuck_before_the_hand_check(monkeypatch):
+    """What the refused positions above did when read: the game got stuck, not over and
+    no legal action for the player to act."""
+    from regalia.games.ribauds import position as P
+
+    monkeypatch.setattr(P, "_hand_problem", lambda *args: None)
+    stuck = [(position("K+ Q+ N+ A-", ("KQN", ""), deck="KQNA"), ["reveal 3"]),
+             (position("K+ Q- N- A-", ("Q", "KNA"), phase="king"), ["draw"])]
+    for obj, actions in stuck:
+        s, _ = play(G.from_json(obj), *actions)
+        assert not G.is_terminal(s) and G.legal_actions(s) == []
+
+
+def test_rules_2_3_the_reader_never_hands_out_a_stuck_game(monkeypatch):
+    """Rules 2.3 step 2: a last check refuses any position not won whose player to act
+    has no legal action, whatever let it through the checks before it."""
+    from regalia.games.ribauds import position as P
+
+    monkeypatch.setattr(P, "legal_actions", lambda s: [])
+    with pytest.raises(InvalidPosition, match=r"^phase: the player to act \(seat 1\) has no "
+                                              r"legal action in phase knight_flip, and passing "
+                                              r"is not allowed \(rules 2\.3 step 2\)$"):
+        G.from_json(position("N+ Q- K- A-", ("KQA", "KNA"), phase="knight_flip", current=1))
+    won = position("K+ K+ K+ N-", ("QNA", "QQA"), phase="won", winner=0,
+                   conspiracy="coronation")
+    assert G.is_terminal(G.from_json(won))  # a won position has no action and is read
 
 
 def test_invalid_position_not_an_object():

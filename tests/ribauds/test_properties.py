@@ -16,7 +16,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regalia.core.errors import IllegalAction
+from regalia.core.errors import IllegalAction, InvalidPosition
 from regalia.games.ribauds import RIBAUDS as G
 from regalia.games.ribauds import actions as A
 
@@ -181,3 +181,71 @@ def test_random_games_end_with_every_conspiracy():
             found.add(out["conspiracy"])
             assert G.returns(last)[out["winner"]] == 1.0 and sum(G.returns(last)) == 1.0
     assert found == {"coronation", "marriage", "murder"}
+
+
+def test_every_position_reached_in_play_is_read_back():
+    """formats.md 2.2 and rules 2.8: every state of 300 seeded random games (each option)
+    is written and read back unchanged, so the reader refuses no position of a real game
+    (in particular no hand of real play: 3 cards, 5 for the Roi's player in
+    king_discard)."""
+    options = [{}, {"replaced_card": "discard"}, {"first_player": 1}]
+    read = 0
+    for seed in range(300):
+        game = random_game(seed, options[seed % 3])
+        for _, _, t, _ in game:
+            obj = G.to_json(t)
+            assert G.to_json(G.from_json(obj)) == obj, (seed, obj)
+            read += 1
+    assert read > 10_000
+
+
+def random_position(rng: random.Random) -> dict:
+    """A position built at random from the 16 cards: any Court and orientation, any phase
+    not won, any seat to act, hands mostly of their real size but sometimes of 0 to 5
+    cards, piles of any size (cards left out), any option."""
+    cards = list("KQNA" * 4)
+    rng.shuffle(cards)
+    phase = rng.choice(["act", "knight_swap", "knight_flip", "king", "king_discard",
+                        "assassin"])
+    current = rng.randrange(2)
+    court = [c + rng.choice("+-") for c in cards[:4]]
+    rest = cards[4:]
+    hands = []
+    for seat in (0, 1):
+        real = 5 if phase == "king_discard" and seat == current else 3
+        n = real if rng.random() < 0.7 else rng.randrange(6)
+        hands.append(rest[:n])
+        rest = rest[n:]
+    n_deck = rng.randrange(len(rest) + 1)
+    n_discard = rng.randrange(len(rest) - n_deck + 1)
+    return {"game": "ribauds", "current": current, "phase": phase, "court": court,
+            "hands": hands, "deck": rest[:n_deck], "discard": rest[n_deck:n_deck + n_discard],
+            "winner": None, "conspiracy": None,
+            "options": rng.choice([{}, {"replaced_card": "discard"}])}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_rules_2_3_no_position_read_gets_stuck(seed):
+    """Rules 2.3 step 2 (no passing): a position the reader accepts is over or gives the
+    player to act a legal action, and so does every state reached from it by legal moves.
+    The reader refuses the others with an ``InvalidPosition``, never another error. States
+    reached from a position whose piles hold at least 2 cards (2.8: 6 in a game) are read
+    back unchanged; with fewer, a Roi's draw falls short (3.L12) and leaves hands that no
+    game has."""
+    rng = random.Random(seed)
+    obj = random_position(rng)
+    try:
+        s = G.from_json(obj)
+    except InvalidPosition:
+        return
+    closed = len(obj["deck"]) + len(obj["discard"]) >= 2
+    for _ in range(60):
+        if G.is_terminal(s):
+            return
+        legal = G.legal_actions(s)
+        assert legal, f"stuck: {G.to_json(s)} reached from {obj}"
+        s, _ = G.apply(s, rng.choice(legal), rng)
+        if closed:
+            out = G.to_json(s)
+            assert G.to_json(G.from_json(out)) == out, (out, obj)

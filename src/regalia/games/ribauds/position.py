@@ -6,7 +6,13 @@ It holds no knowledge: what each seat knows lives only in the state (see ``state
 ``from_json`` refuses unknown fields, missing required fields (every field but ``options``,
 which defaults to ``{}`` as Regicide's does), more than 4 cards of a type (3.L1) and
 impossible values, with an ``InvalidPosition`` naming the field. Cards that play no part
-may be left out (a test position need not hold all 16).
+may be left out of the piles (a test position need not hold all 16), but not of a hand: a
+hand holds exactly 3 cards (5 for the Roi's player in phase ``king_discard``; rules 2.3
+step 2, 2.4, 2.8). A hand of another size never occurs in a game, and a short one can
+leave the player to act with no legal action (no card to replace with, or fewer than 2 to
+discard), at once or after legal moves; with 3-card hands no position read gets stuck (see
+``_hand_problem``). As a last check, a position not won in which the player to act has no
+legal action is refused (rules 2.3 step 2: passing is not allowed).
 A state read from a position knows only what is public: face-up Court cards are known to
 both seats, face-down ones to neither; no seat knows any card of the other's hand; no
 bottom card of the draw pile is known; the log is empty.
@@ -35,7 +41,7 @@ from regalia.games.ribauds.cards import (
     parse_card,
 )
 from regalia.games.ribauds.inferred import COPIES
-from regalia.games.ribauds.rules import court_conspiracy, marriage
+from regalia.games.ribauds.rules import court_conspiracy, legal_actions, marriage
 from regalia.games.ribauds.state import (
     ACT,
     ASSASSIN_PEEK,
@@ -104,6 +110,31 @@ class _CardCounter:
         return [self.card(v, field) for v in value]
 
 
+def _hand_problem(n: int, roi_discarding: bool) -> str | None:
+    """Why a hand of ``n`` cards cannot be read, or ``None``; ``roi_discarding``: the hand
+    of the Roi's player in phase ``king_discard``.
+
+    Rules 2.3 step 2 and 2.8: a hand always holds 3 cards between turns and while an effect
+    resolves (Replace swaps one card for one, the Reine's discards are drawn back); only the
+    Roi's option (b) holds 5 for a moment (2.4: draw 2, then discard 2 from the resulting
+    5-card hand). A hand of another size never occurs in a game, and it is what gets a
+    hand-made position stuck: a player holding no card with the whole Court face up cannot
+    act (2.3), a Roi's player holding fewer than 2 cards after drawing cannot discard (2.4),
+    and a short hand with short piles reaches either after legal moves. With 3-card hands
+    no position read can get stuck, even with both piles empty: a Roi's draw from fewer than
+    2 cards (3.L12) leaves a hand of at least 1, and the piles then hold at least 2.
+    """
+    if roi_discarding:
+        if n != 5:
+            return ("the Roi's player holds 5 cards in phase king_discard (3 plus the 2 "
+                    f"drawn; rules 2.4, 2.8), not {n}")
+    elif n != 3:
+        return (f"{n} card{'s' if n != 1 else ''}; a hand holds exactly 3 cards (rules 2.2 "
+                "step 3, 2.3 step 2, 2.8), 5 only for the Roi's player in phase king_discard "
+                "(rules 2.4)")
+    return None
+
+
 def from_json(obj: Any) -> State:
     """State of a position object; raises ``InvalidPosition`` naming the field at fault."""
     check_fields(obj, "ribauds", FIELDS, REQUIRED)
@@ -138,11 +169,9 @@ def from_json(obj: Any) -> State:
     for seat, h in enumerate(hands_obj):
         field = f"hands[{seat}]"
         cards = reader.cards(h, field)
-        limit = 5 if (phase == KING_DISCARD and seat == current) else 3
-        if len(cards) > limit:
-            raise InvalidPosition(f"{field}: {len(cards)} cards; a hand holds 3 cards "
-                                  "(5 for the Roi's player in phase king_discard; rules 2.2, "
-                                  "2.4)")
+        problem = _hand_problem(len(cards), phase == KING_DISCARD and seat == current)
+        if problem is not None:
+            raise InvalidPosition(f"{field}: {problem}")
         counts = [0, 0, 0, 0]
         for c in cards:
             counts[c] += 1
@@ -189,14 +218,6 @@ def from_json(obj: Any) -> State:
         if phase == ASSASSIN_PEEK and up == 15:
             raise InvalidPosition("phase: assassin needs a face-down Court card to look at "
                                   "(rules 2.4)")
-        hand_size = sum(hands[current])
-        if phase == KING_DISCARD and hand_size < 2:
-            raise InvalidPosition(f"hands[{current}]: the Roi's player must hold at least 2 "
-                                  "cards to discard in phase king_discard (rules 2.4)")
-        if phase == ACT and hand_size == 0 and up == 15:
-            raise InvalidPosition(f"hands[{current}]: the player to act holds no card and "
-                                  "no Court card is face down, so no action is possible "
-                                  "(rules 2.3)")
 
     s = State.__new__(State)
     s.current = current
@@ -219,6 +240,13 @@ def from_json(obj: Any) -> State:
         s.winner = current
         s.conspiracy = MARRIAGE
         s.log = (Event("win", current, {"conspiracy": MARRIAGE}), None)
+    if s.phase != WON and not legal_actions(s):
+        # Rules 2.3 step 2: passing is not allowed, so a game not over always has an action
+        # for the player to act. The checks above already refuse every such position; this
+        # one keeps the reader from ever handing out a stuck game.
+        raise InvalidPosition(f"phase: the player to act (seat {current}) has no legal "
+                              f"action in phase {phase}, and passing is not allowed "
+                              "(rules 2.3 step 2)")
     return s
 
 
