@@ -104,8 +104,9 @@ def test_invalid_positions_name_the_field(change, field):
 @pytest.mark.parametrize("obj, message", [
     # directly stuck: seat 0 holds nothing to replace with and nothing is face down
     (position("K+ Q+ N+ A+", ("", "QNA"), deck="KQNA"),
-     r"^hands\[0\]: 0 cards; a hand holds exactly 3 cards \(rules 2\.2 step 3, 2\.3 step "
-     r"2, 2\.8\), 5 only for the Roi's player in phase king_discard \(rules 2\.4\)$"),
+     r"^hands\[0\]: 0 cards; a hand holds 3 cards \(rules 2\.2 step 3, 2\.3 step 2, "
+     r"2\.8\), 1 or 2 only when the draw and discard piles hold at least 2 cards between "
+     r"them \(3\.L12\), 5 only for the Roi's player in phase king_discard \(rules 2\.4\)$"),
     # stuck after "reveal 3": the Assassin finds nothing face down, seat 1 holds nothing
     (position("K+ Q+ N+ A-", ("KQN", ""), deck="KQNA"), r"^hands\[1\]: 0 cards; a hand"),
     # stuck after "draw": both piles are empty, so seat 0 holds 1 card to discard 2
@@ -114,23 +115,42 @@ def test_invalid_positions_name_the_field(change, field):
     (position("K+ Q- N- A-", ("KQN", "KNAA"), phase="king"), r"^hands\[1\]: 4 cards"),
     # the opponent of the Roi's player holds 3 in king_discard, not 5
     (position("K+ Q- N- A-", ("KQNAA", "KQNAN"), phase="king_discard"),
-     r"^hands\[1\]: 5 cards; a hand holds exactly 3"),
-    (position("K+ Q- N- A-", ("KQN", "KNA"), phase="king_discard"),
+     r"^hands\[1\]: 5 cards; a hand holds 3"),
+    (position("K+ Q- N- A-", ("KQ", "KNA"), phase="king_discard"),
      r"^hands\[0\]: the Roi's player holds 5 cards in phase king_discard \(3 plus the 2 "
-     r"drawn; rules 2\.4, 2\.8\), not 3$"),
+     r"drawn; rules 2\.4, 2\.8\), 3 or 4 when the piles held fewer than 2 \(3\.L12\), "
+     r"not 2$"),
     (position("K+ Q- N- A-", ("Q", "KNA"), phase="king_discard"),
      r"^hands\[0\]: the Roi's player holds 5 cards in phase king_discard .*, not 1$"),
-    # a won position too: a hand holds 3 cards whenever a conspiracy can be completed
-    (position("K+ K+ K+ N-", ("QN", "QQA"), phase="won", winner=0, conspiracy="coronation"),
-     r"^hands\[0\]: 2 cards"),
+    # a won position too: no game ends with an empty hand
+    (position("K+ K+ K+ N-", ("", "QQA"), phase="won", winner=0, conspiracy="coronation"),
+     r"^hands\[0\]: 0 cards"),
 ])
-def test_rules_2_3_and_2_8_a_hand_holds_3_cards_so_no_position_read_gets_stuck(obj, message):
-    """Rules 2.3 step 2 (passing is not allowed; Replace is always possible because a hand
-    holds 3 cards) and 2.8 (3 + 3 cards in hand between actions; 5 for the Roi's player in
-    king_discard, 2.4): a hand of another size is refused, since it can leave the player to
-    act with no legal action, at once or after legal moves (the examples above)."""
+def test_rules_2_3_and_2_8_a_hand_of_another_size_is_refused_so_no_position_read_gets_stuck(obj, message):
+    """Rules 2.3 step 2 (passing is not allowed; Replace is always possible with a card in
+    hand) and 2.8 (3 + 3 cards in hand between actions; 5 for the Roi's player in
+    king_discard, 2.4; fewer only after a Roi's draw fell short, 3.L12): a hand of another
+    size is refused, since it can leave the player to act with no legal action, at once or
+    after legal moves (the examples above)."""
     with pytest.raises(InvalidPosition, match=message):
         G.from_json(obj)
+
+
+def test_rules_3_L12_a_short_draw_leaves_hands_that_are_read_back():
+    """Rules 3.L12 with formats.md's cards left out: from piles of fewer than 2 cards a
+    Roi's draw falls short, the Roi's player discards from 3 or 4 cards and keeps 1 or 2;
+    every position on the way is read back (the command line's apply and legal chain)."""
+    start = position("Q- N- A- K-", ("KQN", "ANA"))
+    s, _ = play(G.from_json(start), "replace 0 K up", "draw")
+    assert G.to_json(s)["phase"] == "king_discard" and len(G.to_json(s)["hands"][0]) == 3
+    assert G.to_json(G.from_json(G.to_json(s))) == G.to_json(s)
+    s, _ = play(s, "discard Q N")
+    out = G.to_json(s)
+    assert out["hands"][0] == ["Q"] and len(out["discard"]) == 2
+    assert G.to_json(G.from_json(out)) == out
+    # a short hand with at least 2 cards in the piles is read, and so is a 4-card Roi's hand
+    assert G.from_json(position("K+ Q- N- A-", ("Q", "KNA"), phase="king", deck="KA"))
+    assert G.from_json(position("K+ Q- N- A-", ("QKNA", "KNA"), phase="king_discard"))
 
 
 def test_rules_2_3_short_hands_got_stuck_before_the_hand_check(monkeypatch):

@@ -6,12 +6,12 @@ It holds no knowledge: what each seat knows lives only in the state (see ``state
 ``from_json`` refuses unknown fields, missing required fields (every field but ``options``,
 which defaults to ``{}`` as Regicide's does), more than 4 cards of a type (3.L1) and
 impossible values, with an ``InvalidPosition`` naming the field. Cards that play no part
-may be left out of the piles (a test position need not hold all 16), but not of a hand: a
-hand holds exactly 3 cards (5 for the Roi's player in phase ``king_discard``; rules 2.3
-step 2, 2.4, 2.8). A hand of another size never occurs in a game, and a short one can
-leave the player to act with no legal action (no card to replace with, or fewer than 2 to
-discard), at once or after legal moves; with 3-card hands no position read gets stuck (see
-``_hand_problem``). As a last check, a position not won in which the player to act has no
+may be left out of the piles (a test position need not hold all 16). A hand holds 3 cards
+(5 for the Roi's player in phase ``king_discard``; rules 2.3 step 2, 2.4, 2.8), fewer only
+where piles of fewer than 2 cards made a Roi's draw fall short (``_hand_problem``): a hand
+of another size can leave the player to act with no legal action, at once or after legal
+moves, while with these sizes no position read gets stuck and every position reached from
+one is read back. As a last check, a position not won in which the player to act has no
 legal action is refused (rules 2.3 step 2: passing is not allowed).
 A state read from a position knows only what is public: face-up Court cards are known to
 both seats, face-down ones to neither; no seat knows any card of the other's hand; no
@@ -110,28 +110,34 @@ class _CardCounter:
         return [self.card(v, field) for v in value]
 
 
-def _hand_problem(n: int, roi_discarding: bool) -> str | None:
-    """Why a hand of ``n`` cards cannot be read, or ``None``; ``roi_discarding``: the hand
-    of the Roi's player in phase ``king_discard``.
+def _hand_problem(n: int, roi_discarding: bool, short_ok: bool) -> str | None:
+    """Why a hand of ``n`` cards cannot be read, or ``None``. ``roi_discarding``: the hand
+    of the Roi's player in phase ``king_discard``; ``short_ok``: a hand of 1 or 2 cards can
+    be played on (the piles hold at least 2 cards, or the phase is ``king_discard`` or
+    ``won``).
 
-    Rules 2.3 step 2 and 2.8: a hand always holds 3 cards between turns and while an effect
-    resolves (Replace swaps one card for one, the Reine's discards are drawn back); only the
-    Roi's option (b) holds 5 for a moment (2.4: draw 2, then discard 2 from the resulting
-    5-card hand). A hand of another size never occurs in a game, and it is what gets a
-    hand-made position stuck: a player holding no card with the whole Court face up cannot
-    act (2.3), a Roi's player holding fewer than 2 cards after drawing cannot discard (2.4),
-    and a short hand with short piles reaches either after legal moves. With 3-card hands
-    no position read can get stuck, even with both piles empty: a Roi's draw from fewer than
-    2 cards (3.L12) leaves a hand of at least 1, and the piles then hold at least 2.
+    Rules 2.3 step 2 and 2.8: in a game a hand holds 3 cards between turns and while an
+    effect resolves (Replace swaps one card for one, the Reine's discards are drawn back);
+    the Roi's player holds 5 for a moment (2.4: draw 2, then discard 2). A position may leave
+    out cards of the piles (formats.md), and from piles of fewer than 2 cards a Roi's draw
+    falls short (3.L12): the Roi's player then discards from 3 or 4 cards and keeps 1 or 2,
+    which the reader must read back. Other hands are what gets a hand-made position stuck: a
+    player holding no card with the whole Court face up cannot act (2.3), a Roi's player
+    holding fewer than 2 cards after drawing cannot discard (2.4). With these sizes no
+    position read gets stuck, and every position reached from one is read back: a short hand
+    outside ``king_discard`` comes with at least 2 cards in the piles (the discards), so its
+    Roi's draw leaves at least 3 cards to discard from.
     """
     if roi_discarding:
-        if n != 5:
-            return ("the Roi's player holds 5 cards in phase king_discard (3 plus the 2 "
-                    f"drawn; rules 2.4, 2.8), not {n}")
-    elif n != 3:
-        return (f"{n} card{'s' if n != 1 else ''}; a hand holds exactly 3 cards (rules 2.2 "
-                "step 3, 2.3 step 2, 2.8), 5 only for the Roi's player in phase king_discard "
-                "(rules 2.4)")
+        if not 3 <= n <= 5:
+            return (f"the Roi's player holds 5 cards in phase king_discard (3 plus the 2 "
+                    f"drawn; rules 2.4, 2.8), 3 or 4 when the piles held fewer than 2 "
+                    f"(3.L12), not {n}")
+    elif n != 3 and not (short_ok and 1 <= n <= 2):
+        return (f"{n} card{'s' if n != 1 else ''}; a hand holds 3 cards (rules 2.2 step 3, "
+                "2.3 step 2, 2.8), 1 or 2 only when the draw and discard piles hold at least "
+                "2 cards between them (3.L12), 5 only for the Roi's player in phase "
+                "king_discard (rules 2.4)")
     return None
 
 
@@ -167,17 +173,19 @@ def from_json(obj: Any) -> State:
         raise InvalidPosition("hands: must be a list of 2 hands")
     hands: list[list[int]] = []
     for seat, h in enumerate(hands_obj):
-        field = f"hands[{seat}]"
-        cards = reader.cards(h, field)
-        problem = _hand_problem(len(cards), phase == KING_DISCARD and seat == current)
-        if problem is not None:
-            raise InvalidPosition(f"{field}: {problem}")
+        cards = reader.cards(h, f"hands[{seat}]")
         counts = [0, 0, 0, 0]
         for c in cards:
             counts[c] += 1
         hands.append(counts)
     deck = reader.cards(obj["deck"], "deck")
     discard = reader.cards(obj["discard"], "discard")
+    short_ok = len(deck) + len(discard) >= 2 or phase in (KING_DISCARD, WON)
+    for seat, counts in enumerate(hands):
+        problem = _hand_problem(sum(counts), phase == KING_DISCARD and seat == current,
+                                short_ok)
+        if problem is not None:
+            raise InvalidPosition(f"hands[{seat}]: {problem}")
 
     winner = obj["winner"]
     conspiracy = obj["conspiracy"]
