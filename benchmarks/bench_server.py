@@ -444,7 +444,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1, choices=[1, 2, 3, 4],
                         help="seats per table, each driven by its own websocket client")
     parser.add_argument("--game", choices=["regicide", "ribauds"], default="regicide",
-                        help="the game of the driven tables (ribauds: 2 players)")
+                        help="the game of the driven tables (ribauds: 2 players; the "
+                             "--bot-tables stay Regicide)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to drive the tables")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a seat waits, on average (0.5x to 1.5x), before it acts: "

@@ -19,7 +19,7 @@ from regalia.server.store import (Conflict, NewSeat, NotAtOnce, Store, TooLate,
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
     s = Store(db_url)
-    assert current_revision(s.engine) == "0005"
+    assert current_revision(s.engine) == "0006"
     with s.engine.connect() as c:
         assert c.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert c.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
@@ -81,12 +81,37 @@ def test_an_old_database_is_upgraded_and_its_tables_still_play(db_url):
     m = Match(get_game("regicide"), {"players": 1}, 7)
     first = m.game.action_to_text(m.state, list(m.game.legal_actions(m.state))[0])
     s = Store(db_url)  # upgrades
-    assert current_revision(s.engine) == "0005"
+    assert current_revision(s.engine) == "0006"
     s.append_move("old1", 0, 0, first)
     t = s.load_table("old1")
     assert t.moves == [(0, 0, first)] and t.status == "playing" and t.messages == []
     s.add_message("old1", 0, "say", {"kind": "say", "message_id": "hello"})
     assert s.load_table("old1").messages[0]["message_id"] == "hello"
+    s.close()
+
+
+def test_a_table_without_clock_stores_sql_null_and_is_not_loaded_at_start(db_url):
+    """No clock is SQL NULL (not the JSON text null, which every "has a clock" query took
+    for a clock): an unfinished table of people alone is not among the tables a server loads
+    at start; one with a clock or a bot is. Revision 0006 mends the rows stored before."""
+    engine = make_engine(db_url)
+    migrate(engine, "0005")
+    with engine.begin() as c:  # as the store wrote a table without clock until 0005
+        c.execute(text("INSERT INTO game_tables (id, game, config, seed, status, created_at, "
+                       "clock, clock_state) VALUES ('old2', 'regicide', :cfg, 7, 'playing', "
+                       ":now, 'null', 'null')"),
+                  {"cfg": json.dumps({"players": 2}), "now": datetime.now(timezone.utc)})
+    engine.dispose()
+    s = Store(db_url)  # upgrades
+    people = s.create_table("regicide", {"players": 2}, 1, [("human", None)] * 2)[0]
+    clocked = s.create_table("regicide", {"players": 2}, 2, [("human", None)] * 2,
+                             clock={"preset": "5+3", "bank": 300, "increment": 3})[0]
+    bot = s.create_table("regicide", {"players": 2}, 3, [("human", None), ("bot", "random")])[0]
+    with s.engine.connect() as c:
+        nulls = dict(c.execute(text("SELECT id, clock IS NULL AND clock_state IS NULL "
+                                    "FROM game_tables")).all())
+    assert nulls == {"old2": 1, people: 1, clocked: 0, bot: 1}
+    assert sorted(s.active_table_ids()) == sorted([clocked, bot])
     s.close()
 
 
@@ -147,15 +172,16 @@ def test_a_batch_writes_each_tables_row_as_its_move_says_across_runs_of_changes(
     table, a table's clocks and plain moves mixed in one batch each land on their own row."""
     s = Store(db_url)
     ids = sorted(s.create_table("regicide", {"players": 1}, k, [("human", None)])[0]
-                 for k in range(5))
+                 for k in range(7))
     clocks = {"bank": [12.5], "running": 0}
     moves = [(ids[0], 0, 0, "yield", False), (ids[1], 0, 0, "yield", True),
              (ids[2], 0, 0, "yield", False, clocks), (ids[3], 0, 0, "yield", False),
-             (ids[4], 0, 0, "yield", True, {"bank": [1.0], "running": None})]
-    assert s.append_moves(moves) == [None] * 5
+             (ids[4], 0, 0, "yield", False), (ids[5], 0, 0, "yield", False),
+             (ids[6], 0, 0, "yield", True, {"bank": [1.0], "running": None})]
+    assert s.append_moves(moves[::-1]) == [None] * 7  # the batch sorts them by table
     tables = [s.load_table(t) for t in ids]
-    assert [t.status for t in tables] == ["playing", "finished", "playing", "playing", "finished"]
-    assert [t.clock_state for t in tables] == [None, None, clocks, None,
+    assert [t.status for t in tables] == ["playing", "finished"] + ["playing"] * 4 + ["finished"]
+    assert [t.clock_state for t in tables] == [None, None, clocks, None, None, None,
                                                {"bank": [1.0], "running": None}]
     assert all(len(t.moves) == 1 for t in tables)
     s.close()

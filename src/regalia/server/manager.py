@@ -55,7 +55,7 @@ from regalia.server.tables import Table
 
 log = logging.getLogger("regalia.server")
 
-TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.create_table's ids
+TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.new_table's ids
 CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints")
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
 ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.sim.analyse)
@@ -337,7 +337,7 @@ class TableManager:
     # -- tables ----------------------------------------------------------------------
 
     async def get(self, table_id: str, read: TableData | None = None) -> Table | None:
-        """The table, loaded if need be (``read``: as the call that stored it read it back);
+        """The table, loaded if need be (``read``: the table as ``Store.new_table`` stored it);
         ``None`` for an unknown or malformed id. Raises ``Refusal("storage")`` when the
         database cannot be read."""
         if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
@@ -474,6 +474,7 @@ class TableManager:
         same rematch. Raises ``Refusal`` (``no_access``, ``not_finished``, ``storage``)."""
         if old.seat_of_token(token) is None:
             raise Refusal("no_access", "token: the seat link of a player of this table")
+        stored: TableData | None = None  # the rematch, when stored here and now
         async with old.lock:
             if not old.finished:
                 raise Refusal("not_finished", "the game is not over: finish it first")
@@ -482,15 +483,16 @@ class TableManager:
                                  s.token_hash) for s in old.seats]
                 clock = old.clock.config() if old.clock else None
                 try:
-                    table_id, _, _ = await self.write(partial(
-                        self.store.create_table, old.game.name, dict(old.config), self.seeds(),
+                    stored, _ = await self.write(partial(
+                        self.store.new_table, old.game.name, dict(old.config), self.seeds(),
                         seats, clock=clock, after=old.id, hints=old.hints))
                 except Conflict:  # another replica stored the rematch first: read it
                     await old.sync()
                 else:
-                    old.announce_rematch(table_id)
-                    old.tell_others("rematch", table=table_id)
-        table = await self.get(old.next_table)
+                    old.announce_rematch(stored.id)
+                    old.tell_others("rematch", table=stored.id)
+        table = await self.get(old.next_table, stored if stored and stored.id == old.next_table
+                               else None)
         if table is None:  # pragma: no cover - it was just stored
             raise Refusal("storage", "the rematch could not be loaded; try again")
         return table
@@ -557,9 +559,6 @@ class TableManager:
         t = now()
         out = []
         for r in rows:
-            created = r["created_at"]
-            if created.tzinfo is None:  # SQLite keeps no time zone
-                created = created.replace(tzinfo=t.tzinfo)
             out.append({
                 "id": r["id"], "game": r["game"], "players": r["config"]["players"],
                 "free": sum(1 for s in r["seats"] if s["kind"] == HUMAN and not s["claimed"]),
@@ -568,7 +567,7 @@ class TableManager:
                 "seats": [{"seat": s["seat"], "kind": s["kind"], "bot": s["bot"],
                            "name": s["name"] if s["claimed"] else None,
                            "free": s["kind"] == HUMAN and not s["claimed"]} for s in r["seats"]],
-                "waited_s": max(0, int((t - created).total_seconds())),
+                "waited_s": max(0, int((t - r["created_at"]).total_seconds())),
             })
         return out
 

@@ -64,6 +64,12 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def _utc(t: datetime) -> datetime:
+    """``t`` in UTC: SQLite keeps no time zone (a naive time was stored in UTC), and a
+    PostgreSQL session answers in its own."""
+    return t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
+
+
 def token_hash(token: str) -> str:
     """What the database keeps of a seat token: its SHA-256, never the token itself."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -88,8 +94,9 @@ class GameTable(Base):
     watch_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0003
     # migration 0004: listed in the lobby; time control and clock state; the rematch's id
     is_open: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)
-    clock_state: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    # no clock is SQL NULL, not the JSON text null (see migration 0006)
+    clock: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    clock_state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
     hints: Mapped[bool] = mapped_column(Boolean, default=False)  # migration 0005
 
@@ -496,8 +503,8 @@ class Store:
                     .values(next_table=table_id)).rowcount != 1:
                 raise Conflict(f"table {after} already has its rematch")  # rolled back
         return TableData(table_id, game, dict(config), seed, PLAYING, t, stored, watch,
-                         is_open=is_open, clock=clock, clock_state=clock_state,
-                         hints=hints), tokens
+                         is_open=bool(is_open), clock=clock, clock_state=clock_state,
+                         hints=bool(hints)), tokens
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order) and latest messages."""
@@ -513,11 +520,8 @@ class Store:
             msgs = [dict(r.body) for r in conn.execute(
                 _LOAD_MESSAGES, {"p_table_id": table_id, "p_limit": messages})]
         msgs.reverse()
-        created = row["created_at"]
-        if created.tzinfo is None:  # SQLite keeps no time zone: it was stored in UTC
-            created = created.replace(tzinfo=timezone.utc)
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
-                         row["status"], created, seats, row["watch_token"], moves, msgs,
+                         row["status"], _utc(row["created_at"]), seats, row["watch_token"], moves, msgs,
                          bool(row["is_open"]), row["clock"], row["clock_state"], row["next_table"],
                          bool(row["hints"]))
 
@@ -552,7 +556,7 @@ class Store:
                     seats[r.table_id].append({"seat": r.seat, "kind": r.kind, "bot": r.bot,
                                               "name": r.name, "claimed": bool(r.claimed)})
         return [{"id": r.id, "game": r.game, "config": dict(r.config), "clock": r.clock,
-                 "created_at": r.created_at, "seats": seats[r.id]} for r in rows]
+                 "created_at": _utc(r.created_at), "seats": seats[r.id]} for r in rows]
 
     def expire_tables(self, before: datetime) -> list[str]:
         """Mark abandoned every table still being played whose last move or message (or its
