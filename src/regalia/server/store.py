@@ -521,9 +521,9 @@ class Store:
                 _LOAD_MESSAGES, {"p_table_id": table_id, "p_limit": messages})]
         msgs.reverse()
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
-                         row["status"], _utc(row["created_at"]), seats, row["watch_token"], moves, msgs,
-                         bool(row["is_open"]), row["clock"], row["clock_state"], row["next_table"],
-                         bool(row["hints"]))
+                         row["status"], _utc(row["created_at"]), seats, row["watch_token"],
+                         moves, msgs, bool(row["is_open"]), row["clock"], row["clock_state"],
+                         row["next_table"], bool(row["hints"]))
 
     def active_table_ids(self) -> list[str]:
         """Ids of the tables still being played that have a bot seat or a seat handed to a
