@@ -38,13 +38,14 @@ Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed m
 hand a seat to a bot, which is also how a player leaves, or take it back), ``name``
 (``{"name": ...}``, counted with the talk, as is a new name in ``hello``; in Regicide with
 other players a seat's name, once given, does not change until the end, and ``hello``
-keeps it too: a name could tell what is in a hand) and ``ping``. The server sends ``welcome``, ``state`` (the seat's view,
-with ``clock`` and ``waiting``), ``seats``, ``talk``, ``talk_history``, ``timeout`` (a
-seat's time ran out: a bot plays it), ``rematch`` (``{"table"}``), ``error`` (``code`` and
-``message``, for a refused move the engine's ``reason``: ``{"code", "params"}``;
-nothing changed) and ``pong``. A message over ``ws_message_max`` characters, malformed
-JSON, an unknown type or
-one over the message rate gets an ``error`` and the connection stays open. A client that
+keeps it too: a name could tell what is in a hand) and ``ping``. The server sends
+``welcome``, ``state`` (the seat's view, with ``clock`` and ``waiting``), ``seats``,
+``talk``, ``talk_history``, ``timeout`` (a seat's time ran out: a bot plays it),
+``rematch`` (``{"table"}``), ``error`` (``code`` and ``message``, for a refused move the
+engine's ``reason``: ``{"code", "params"}``; nothing changed) and ``pong``. A message over
+``ws_message_max`` characters, malformed JSON, an unknown type or one over the message rate
+gets an ``error`` and the connection stays open (over the rate before the ``hello`` was
+taken, it is closed with 1013: the page comes back later). A client that
 does not read its messages is closed with 1013 (try again later: the page reconnects).
 
 Limits (``settings.Settings``, README "Limits and security") answer HTTP 429 / 413 / 415

@@ -491,8 +491,7 @@ class TableManager:
                 else:
                     old.announce_rematch(stored.id)
                     old.tell_others("rematch", table=stored.id)
-        table = await self.get(old.next_table, stored if stored and stored.id == old.next_table
-                               else None)
+        table = await self.get(old.next_table, stored)  # stored here: it is next_table
         if table is None:  # pragma: no cover - it was just stored
             raise Refusal("storage", "the rematch could not be loaded; try again")
         return table
