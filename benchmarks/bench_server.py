@@ -29,9 +29,13 @@ human tables are driven, e.g. a human's move latency beside 20 search tables:
 
     python benchmarks/bench_server.py --tables 1 --bot-tables 20 --seconds 30
 
-``--server-args "..."`` passes more options to ``regalia serve``. All clients share one
-address, so the per-address limits are raised unless ``--default-limits`` is given (give it
-when running this script against a server from before the limits existed).
+``--server-args "..."`` passes more options to ``regalia serve``. Each client connects from a
+loopback address of its own (127.S.T.U: one per seat of each table slot), as people do from
+their machines; ``--one-address`` sends all from 127.0.0.1, as the figures before stop 27.
+The load creates tables and sends messages far faster than people, so the per-address limits
+are raised unless ``--default-limits`` is given (give it when running this script against a
+server from before the limits existed); at a player's pace the server's own limits hold,
+e.g. ``--think 1 --default-limits``.
 
 With ``--replicas N --redis-url URL --database-url URL`` it starts N replicas instead
 (``regalia serve --redis-url URL --replica rI --port BASE+I``, all on that database and
@@ -76,6 +80,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from http import client
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -97,7 +102,8 @@ except ImportError:  # a server from before the module (PYTHONPATH=its src)
     StateReader = _FullStates
 
 
-# All the load comes from one address: per-address limits would measure the limits.
+# The load's clients create tables and send messages far faster than people: per-address
+# limits would measure the limits.
 UNLIMITED = ("--table-rate 1000000/minute --message-rate 1000000/second "
              "--connections-per-address 1000000")
 
@@ -199,14 +205,29 @@ def healthz(port: int) -> dict:
 
 
 def create_table(port: int, players: int, bot: str | None = None,
-                 game: str = "regicide") -> dict:
+                 game: str = "regicide", address: str | None = None) -> dict:
+    """POST /api/tables from ``address`` (a loopback address; None: the system's choice)."""
     seat = {"kind": "bot", "bot": bot} if bot else {"kind": "human"}
     body = {"game": game, "players": players, "options": {}, "seats": [seat] * players}
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables",
-                                 data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as r:
+    http = client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                 source_address=(address, 0) if address else None)
+    try:
+        http.request("POST", "/api/tables", json.dumps(body),
+                     {"Content-Type": "application/json"})
+        r = http.getresponse()
+        if r.status >= 300:
+            raise RuntimeError(f"table creation refused ({r.status}): {r.read()[:300]!r}")
         return json.load(r)
+    finally:
+        http.close()
+
+
+def client_address(slot: int, seat: int) -> str:
+    """The loopback address of a table slot's seat (Linux routes all of 127.0.0.0/8 to the
+    loopback interface): one address per client, as people at their own machines, so the
+    server's per-address bookkeeping (its limits) holds a few entries per address, not all
+    of the load's."""
+    return f"127.{seat + 1}.{slot // 250}.{slot % 250 + 1}"
 
 
 class Ports:
@@ -237,19 +258,22 @@ class Stats:
 
 
 async def drive_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
-                     stop_at: float, done: asyncio.Event, think: float = 0.0) -> None:
+                     stop_at: float, done: asyncio.Event, think: float = 0.0,
+                     address: str | None = None) -> None:
     """One seat's client: act whenever it is to act (after ``think`` seconds on average),
     until the game ends or time is up."""
     try:
-        await play_seat(port, table, seat, stats, rng, stop_at, done, think)
+        await play_seat(port, table, seat, stats, rng, stop_at, done, think, address)
     except ConnectionClosed:
         stats.closed += 1
 
 
 async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random.Random,
-                    stop_at: float, done: asyncio.Event, think: float = 0.0) -> None:
+                    stop_at: float, done: asyncio.Event, think: float = 0.0,
+                    address: str | None = None) -> None:
     token = table["seats"][seat]["token"]
-    async with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}", max_size=2 ** 22) as ws:
+    async with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}", max_size=2 ** 22,
+                       local_addr=(address, 0) if address else None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_ply = -1
@@ -296,14 +320,19 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
 
 
 async def run_table_slot(ports: Ports, players: int, stats: Stats, rng: random.Random,
-                         stop_at: float, think: float = 0.0, game: str = "regicide") -> None:
+                         stop_at: float, think: float = 0.0, game: str = "regicide",
+                         slot: int | None = None) -> None:
     """Play games back to back on new tables until time is up (with several servers, the
-    table is created on the next one and each seat connects to the next one)."""
+    table is created on the next one and each seat connects to the next one). ``slot``: the
+    slot's number, for its clients' addresses (``client_address``; None: all from the
+    system's choice, 127.0.0.1)."""
+    addresses = [None if slot is None else client_address(slot, k) for k in range(players)]
     while time.monotonic() < stop_at:
-        table = await asyncio.to_thread(create_table, ports.next_table(), players, None, game)
+        table = await asyncio.to_thread(create_table, ports.next_table(), players, None, game,
+                                        addresses[0])
         done = asyncio.Event()
         await asyncio.gather(*(drive_seat(ports.next(), table, k, stats, rng, stop_at, done,
-                                          think) for k in range(players)))
+                                          think, addresses[k]) for k in range(players)))
         if done.is_set():
             stats.games += 1
 
@@ -380,7 +409,10 @@ def pct(values: list[float], p: float) -> float:
 
 async def bench(ports: list[int], tables: int, players: int, seconds: float, seed: int,
                 bot_tables: int = 0, bot: str = "ismcts", bot_players: int = 2,
-                warmup: float = 0.0, think: float = 0.0, game: str = "regicide") -> Stats:
+                warmup: float = 0.0, think: float = 0.0, game: str = "regicide",
+                first_slot: int | None = 0) -> Stats:
+    """Drive ``tables`` table slots (numbered from ``first_slot`` for their clients'
+    addresses; None: every client from 127.0.0.1)."""
     stats = Stats()
     rng = random.Random(seed)
     stop_at = time.monotonic() + warmup + seconds
@@ -390,7 +422,9 @@ async def bench(ports: list[int], tables: int, players: int, seconds: float, see
             for _ in range(bot_tables)]
     await asyncio.sleep(warmup)  # the bot tables are created and thinking
     await asyncio.gather(*(run_table_slot(turn, players, stats, random.Random(rng.random()),
-                                          stop_at, think, game) for _ in range(tables)))
+                                          stop_at, think, game,
+                                          None if first_slot is None else first_slot + i)
+                           for i in range(tables)))
     await asyncio.gather(*bots)
     stats.bot_games = len(bot_games)
     return stats
@@ -417,7 +451,9 @@ def run_clients(ports: list[int], args: argparse.Namespace) -> tuple[Stats, floa
     and the all-bot tables shared out between them: the merged stats and the clients' CPU
     seconds in all."""
     k = args.clients
-    jobs = [dict(ports=ports, tables=args.tables // k + (i < args.tables % k),
+    shares = [args.tables // k + (i < args.tables % k) for i in range(k)]
+    jobs = [dict(ports=ports, tables=shares[i],
+                 first_slot=None if args.one_address else sum(shares[:i]),
                  players=args.players, seconds=args.seconds, seed=args.seed + i,
                  bot_tables=args.bot_tables // k + (i < args.bot_tables % k), bot=args.bot,
                  bot_players=args.bot_players,
@@ -458,8 +494,12 @@ def main() -> None:
                         help="seconds the bot tables play before the human tables start")
     parser.add_argument("--server-args", default="", help="more options for regalia serve")
     parser.add_argument("--default-limits", action="store_true",
-                        help="keep the server's per-address limits (every client here shares one "
-                             "address, so by default they are raised out of the way)")
+                        help="keep the server's per-address limits (a closed loop creates tables "
+                             "and sends messages far faster than a person, so by default they "
+                             "are raised out of the way)")
+    parser.add_argument("--one-address", action="store_true",
+                        help="every client from 127.0.0.1 (as the figures before stop 27), not "
+                             "each from an address of its own")
     parser.add_argument("--replicas", type=int, default=0,
                         help="start this many replicas (needs --redis-url and --database-url) and "
                              "spread the connections round-robin over them")
