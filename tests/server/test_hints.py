@@ -78,6 +78,26 @@ def test_hints_are_refused_without_the_option_to_spectators_and_out_of_turn(clie
     assert watcher.recv_until(lambda m: m["type"] == "error")["code"] == "spectator"
 
 
+def test_hints_are_counted_per_address_and_a_refused_one_is_not(db_url):
+    # each hint is a bot's search in the shared pool: one client asking without pause at
+    # many tables would slow every table's bots (a finding of the server's probe)
+    with running_app(db_url, hint_rate="2/minute") as c:
+        first = join(c, hint_table(c), 0)
+        watcher = join(c, hint_table(c), None)
+        watcher.send({"type": "hint"})  # refused (a spectator): not counted
+        assert watcher.recv_until(lambda m: m["type"] == "error")["code"] == "spectator"
+        first.send({"type": "hint"})
+        assert first.recv_until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+        second = join(c, hint_table(c), 0)  # another table, the same address
+        second.send({"type": "hint"})
+        assert second.recv_until(lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+        second.send({"type": "hint"})
+        err = second.recv_until(lambda m: m["type"] in ("hint", "error"))
+        assert err["code"] == "too_fast" and "hints" in err["message"], err
+        second.send({"type": "ping"})  # the table goes on
+        assert second.recv_until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+
+
 def test_only_solo_regicide_tables_may_have_hints(client):
     for body, word in (({**SOLO, "players": 2, "seats": [{"kind": "human"}] * 2}, "solo Regicide"),
                        ({"game": "ribauds", "players": 2, "seats": [{"kind": "human"}] * 2,

@@ -307,6 +307,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated"),
           ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"),
           analysis_rate: str = typer.Option(_SETTINGS.analysis_rate, help="game analyses per client address"),
+          hint_rate: str = typer.Option(_SETTINGS.hint_rate, help="hints per client address (tables with hints)"),
           sqlite_sync: Literal["full", "normal"] = typer.Option(_SETTINGS.sqlite_sync, help="SQLite's disk syncs: full (a stored move survives a power cut) or normal (it survives a crash of the server; a power cut may lose the last moves; more moves/s)"),
           redis_url: Optional[str] = typer.Option(
               None, help="Redis shared by the replicas of one site, e.g. redis://127.0.0.1:6379/0 "
@@ -331,7 +332,8 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                             write_timeout=write_timeout, allowed_origins=tuple(allowed_origin),
                             join_rate=join_rate, open_list_max=open_list_max,
                             clock_presets=clock_presets, ws_compression=ws_compression,
-                            analysis_rate=analysis_rate, sqlite_sync=sqlite_sync)
+                            analysis_rate=analysis_rate, hint_rate=hint_rate,
+                            sqlite_sync=sqlite_sync)
     except ValueError as e:
         _fail(f"regalia serve: {e}")
     run_server(host=host, port=port, database_url=database_url, settings=settings,

@@ -529,7 +529,7 @@ def refusal_message(table, e: Refusal) -> dict[str, Any]:
 async def hint_for(table, conn: Conn) -> None:
     """The ``hint`` message for the connection's seat, or the refusal."""
     try:
-        conn.put(await table.hint(conn.seat))
+        conn.put(await table.hint(conn.seat, conn.address))
     except Refusal as e:
         conn.put(refusal_message(table, e))
 

@@ -3,8 +3,9 @@ key forgotten once its window has passed).
 
 The keyed rates are the ``Settings`` fields ``table_rate`` (per client address),
 ``message_rate`` (websocket messages per client address), ``talk_rate`` (per table seat),
-``join_rate`` (seats taken at open tables per client address) and ``analysis_rate`` (game
-analyses per client address).
+``join_rate`` (seats taken at open tables per client address), ``analysis_rate`` (game
+analyses per client address) and ``hint_rate`` (hints per client address: each is a bot's
+search in the shared bot pool).
 
 The library's in-memory storage forgets expired entries on a timer thread that it starts
 again after every burst of hits. Started from the event loop's thread, each such start
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken",
-         "analysis_rate": "game analyses"}
+         "analysis_rate": "game analyses", "hint_rate": "hints"}
 SWEEP_EVERY = 1.0  # seconds between two sweeps of the expired entries
 
 

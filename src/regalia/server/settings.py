@@ -51,6 +51,7 @@ class Settings:
     clock_presets: str = "blitz=180+10,rapid=600+15,slow=1800+30"  # NAME=BANK+INCREMENT s
     ws_compression: bool = False     # permessage-deflate on websockets (CPU for bandwidth)
     analysis_rate: str = "6/minute"  # game analyses asked per client address
+    hint_rate: str = "20/minute"     # hints asked per client address (tables with hints)
     sqlite_sync: str = "full"        # SQLite's disk syncs: store.SQLITE_SYNC
 
     def __post_init__(self) -> None:

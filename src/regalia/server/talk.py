@@ -56,12 +56,14 @@ class Talk:
         self.next_table = table_id
         self.broadcast({"type": "rematch", "table": table_id})
 
-    async def hint(self, seat: int | None) -> dict[str, Any]:
+    async def hint(self, seat: int | None, address: str) -> dict[str, Any]:
         """A suggested move for ``seat`` at a table created with hints: the table's default
-        search bot decides from that seat's view only (in the bot pool). Returns the ``hint``
-        message ``{"type": "hint", "ply", "action"}`` (the action in notation, legal at that
-        ply). Raises ``Refusal`` (``no_hints``, ``spectator``, ``not_your_turn``, ``busy``,
-        ``hint_failed``, ``finished``, ``expired``, ``table_broken``)."""
+        search bot decides from that seat's view only (in the bot pool). ``address``: the
+        asking client's, counted against ``hint_rate`` (a hint worked out; not a refused
+        one). Returns the ``hint`` message ``{"type": "hint", "ply", "action"}`` (the action
+        in notation, legal at that ply). Raises ``Refusal`` (``no_hints``, ``spectator``,
+        ``not_your_turn``, ``busy``, ``too_fast``, ``hint_failed``, ``finished``,
+        ``expired``, ``table_broken``)."""
         from regalia.server.botrunner import decide
 
         if not self.hints:
@@ -76,12 +78,15 @@ class Talk:
             raise Refusal("busy", "a hint is already being worked out; wait a moment")
         self._hinting = True
         try:
+            await self.manager.limits.hit("hint_rate", address)
             legal = list(g.legal_actions(st))
             action = await self.manager.bots.run(
                 decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
                 self.bot_rng.getrandbits(64), self.manager.settings.bot_budget, urgent=True)
         except Exception as e:  # the pool closed at shutdown, or its worker died twice
             log.error("table %s: a hint failed: %r", self.id, e)
+            if isinstance(e, Refusal):
+                raise
             raise Refusal("hint_failed", "no hint could be worked out now; try again") from None
         finally:
             self._hinting = False
