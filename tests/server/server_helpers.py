@@ -45,6 +45,7 @@ def running_app(db_url: str, **kwargs):
     kwargs.setdefault("bot_processes", False)
     kwargs.setdefault("message_rate", "1000/second")  # every test client has one address
     kwargs.setdefault("table_rate", "1000/second")
+    kwargs.setdefault("hint_rate", "1000/second")
     seeds = kwargs.pop("seeds", None) or FixedSeeds()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

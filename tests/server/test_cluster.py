@@ -665,3 +665,21 @@ def test_a_table_loaded_again_keeps_its_subscription(replicas):
     assert t["id"] in m.cluster.followed
     m._unfollow(t["id"])  # an unload finishing after a player's get() loaded it again
     assert t["id"] in m.cluster.followed
+
+
+def test_a_seat_that_left_another_replica_just_now_is_not_handed_over(db_url, redis_url):
+    """The hand-over grace (a reload is not a leave) holds when the seat's player was on
+    another replica: its leave reaches this one through the presence messages."""
+    import redis
+
+    redis.Redis.from_url(redis_url).flushdb()
+    with running_app(db_url, replica="a", redis_url=redis_url) as a, \
+            running_app(db_url, replica="b", redis_url=redis_url) as b:
+        t = new_table(a, "ribauds", ["human", "human"])
+        pa, pb = join(a, t, 0), join(b, t, 1)
+        pa.recv_until(lambda m: m["type"] == "seats" and m["seats"][1]["connected"], timeout=5)
+        pb.close()
+        pa.recv_until(lambda m: m["type"] == "seats" and not m["seats"][1]["connected"], timeout=5)
+        pa.send({"type": "bot", "seat": 1, "on": True})
+        err = pa.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "seat_away" and "may be coming back" in err["message"], err

@@ -407,3 +407,45 @@ def test_latency_summary_takes_nearest_rank_percentiles_in_milliseconds():
     from regalia.server.manager import latency_summary
     summary = latency_summary([i / 1000 for i in range(100, 0, -1)])  # 1..100 ms
     assert summary == {"count": 100, "p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}
+
+
+def test_a_seat_just_left_is_not_handed_to_a_bot_by_another(client, monkeypatch):
+    """A reload is not a leave: another player may hand over a seat only when nobody has been
+    connected to it for HANDOVER_GRACE seconds (a probe found the Ribauds opponent handing
+    the reloading player's seat to a bot 60 ms after the socket closed)."""
+    from regalia.server import seats
+
+    monkeypatch.setattr(seats, "HANDOVER_GRACE", 1.0)
+    d = new_table(client, "ribauds", ["human", "human"])
+    p0, p1 = join(client, d, 0), join(client, d, 1)
+    p1.close()
+    p0.send({"type": "bot", "seat": 1, "on": True})
+    err = p0.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "seat_away" and "may be coming back" in err["message"], err
+    assert not client.get(f"/api/tables/{d['id']}").json()["seats"][1]["bot_replaces"]
+    time.sleep(1.2)
+    p0.send({"type": "bot", "seat": 1, "on": True})
+    st = p0.recv_until(lambda m: m["type"] in ("state", "error") and (
+        m["type"] == "error" or m["seats"][1]["bot_replaces"]))
+    assert st["type"] == "state", st
+
+
+def test_seat_changes_are_counted_as_talk_and_windows_shown_up_to_two(db_url):
+    """Every player sees a seat handed to a bot and a seat's windows: without bounds both
+    would be channels beside the talk (rules 1.15)."""
+    with running_app(db_url, talk_rate="3/minute") as c:
+        d = new_table(c, "regicide", ["human", "human"])
+        p0, p1 = join(c, d, 0), join(c, d, 1)
+        for on in (True, False, True):
+            p0.send({"type": "bot", "seat": 0, "on": on})
+            p1.recv_until(lambda m, on=on: m["type"] == "state" and m["seats"][0]["bot_replaces"] is on)
+        p0.send({"type": "bot", "seat": 0, "on": False})
+        err = p0.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "too_fast", err
+        assert c.get(f"/api/tables/{d['id']}").json()["seats"][0]["bot_replaces"]
+        more = [join(c, d, 0) for _ in range(3)]  # seat 0 in four windows
+        seats = p1.recv_until(lambda m: m["type"] == "seats" and m["seats"][0]["windows"] >= 2,
+                              timeout=5)["seats"]
+        assert seats[0]["windows"] == 2 and seats[0]["connected"]
+        for p in more:
+            p.close()

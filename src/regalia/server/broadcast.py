@@ -136,7 +136,8 @@ class StateReader:
 
 class Broadcaster:
     """The connections of a ``Table`` (a mixin: it uses the table's ``conns``, ``game``,
-    ``state``, ``state_message`` and ``_seats_timer``)."""
+    ``state``, ``state_message``, ``_seats_timer``, ``seat_connected`` and
+    ``seat_seen_at``)."""
 
     def join(self, conn: Conn, seat: int | None) -> None:
         conn.seat = seat
@@ -156,6 +157,7 @@ class Broadcaster:
         if self.broken:
             conn.put(self.broken_message())
         if seat is not None:  # a spectator changes nobody's seat list
+            self.seat_seen_at[seat] = self.last_active
             self._seats_changed()
 
     def leave(self, conn: Conn) -> None:
@@ -163,7 +165,19 @@ class Broadcaster:
             self.conns.discard(conn)
             self.last_active = time.monotonic()
             if conn.seat is not None:
+                self.seat_seen_at[conn.seat] = self.last_active
                 self._seats_changed()
+
+    def note_presence(self) -> None:
+        """Note which seats are connected (to any replica) and, for those that are or just
+        were, that they were seen now (a seat's connections to this replica note it when
+        they join and leave; those to others, as their replicas tell)."""
+        now = time.monotonic()
+        connected = [n > 0 for n in self.presence()[0]]
+        for k, (was, is_) in enumerate(zip(self.seat_connected, connected)):
+            if was or is_:
+                self.seat_seen_at[k] = now
+        self.seat_connected = connected
 
     def spectators(self) -> int:
         """Spectators connected (to any replica)."""
@@ -189,6 +203,7 @@ class Broadcaster:
 
     def _flush_seats(self) -> None:
         self._seats_timer = None
+        self.note_presence()
         self.broadcast({"type": "seats", "seats": self.seats_info()})
         self.presence_changed()
 

@@ -16,6 +16,7 @@ from regalia.server.clocks import RETURN_BANK, wall
 from regalia.server.refusal import Refusal
 from regalia.server.store import BOT, HUMAN, Conflict, token_hash
 
+HANDOVER_GRACE = 30.0  # seconds after a seat's player left before another may hand it over
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
@@ -68,7 +69,9 @@ class SeatKeeper:
         return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
                  else (gamekit.default_bot(self.game.name) if s.bot_replaces else None),
                  "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
-                 "windows": connected[s.index],  # its connections: a link opened twice shows
+                 # its connections, up to 2 (a link opened twice shows it: more would be a
+                 # number any player could signal by opening windows)
+                 "windows": min(connected[s.index], 2),
                  "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
                  "name_fixed": s.kind == HUMAN and self._name_fixed(s.index),
                  "timed_out": s.index in timed_out}
@@ -77,7 +80,11 @@ class SeatKeeper:
     async def set_bot(self, by_seat: int | None, seat: Any, on: Any) -> None:
         """Hand a human seat to a bot (``on``) or take it back. A seat may hand itself over or
         take itself back; any seated player may hand over a human seat nobody is connected
-        to."""
+        to and nobody was for ``HANDOVER_GRACE`` seconds (as this replica heard: a reload
+        is not a leave). Each change is counted in the seat's ``talk_rate``: every player
+        sees it, so it must not become a channel (rules 1.15). Raises ``Refusal``
+        (``spectator``, ``bad_message``, ``wrong_seat``, ``seat_away``, ``too_fast``,
+        ``finished``, ``storage``)."""
         if by_seat is None:
             raise Refusal("spectator", "spectators cannot change seats")
         if type(seat) is not int or not 0 <= seat < len(self.seats) or type(on) is not bool:
@@ -91,8 +98,16 @@ class SeatKeeper:
         if on and seat != by_seat and self.presence()[0][seat]:
             raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
                                         "hand it to a bot")
+        if on and seat != by_seat:
+            self.note_presence()
+            away = time.monotonic() - self.seat_seen_at[seat]
+            if away < HANDOVER_GRACE:
+                raise Refusal("seat_away", f"seat {seat} left {away:.0f} s ago and may be "
+                                            "coming back (a page reloading): it can be handed "
+                                            f"to a bot {HANDOVER_GRACE:.0f} s after it left")
         if not on and seat != by_seat:
             raise Refusal("wrong_seat", "only the seat's own player may take it back")
+        await self.manager.limits.hit("talk_rate", self.id, str(by_seat))  # seen by all
         async with self.lock:
             self._check_open()
             if s.bot_replaces == on:

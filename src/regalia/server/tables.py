@@ -134,6 +134,10 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         self.broken: str | None = None
         self.last_active = time.monotonic()
         self._seats_timer: asyncio.TimerHandle | None = None
+        # per seat: connected at the last seat-list flush, and when it was last seen so
+        # (monotonic seconds; -inf: not since the table was loaded): see SeatKeeper.set_bot
+        self.seat_connected = [False] * len(self.seats)
+        self.seat_seen_at = [float("-inf")] * len(self.seats)
         self._legal_cache: tuple[int, list[str], dict[str, Any] | None] = (-1, [], None)
 
     # -- state -----------------------------------------------------------------------
