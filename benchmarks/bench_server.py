@@ -274,7 +274,8 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
     token = table["seats"][seat]["token"]
     async with connect(f"ws://127.0.0.1:{port}/ws/{table['id']}", max_size=2 ** 22,
                        local_addr=(address, 0) if address else None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        # named (a Regicide seat with other players is named before it sees its hand)
+        await ws.send(json.dumps({"type": "hello", "token": token, "name": f"P{seat}"}))
         sent_at: float | None = None
         sent_ply = -1
         last: dict | None = None  # the last state received, legal actions written out

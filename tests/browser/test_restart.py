@@ -23,7 +23,8 @@ class Seat:
     def __init__(self, server, table_id: str, token: str | None) -> None:
         self._cm = connect(f"{server.ws_url}/ws/{table_id}", open_timeout=10)
         self.ws = self._cm.__enter__()
-        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        # named (a Regicide seat with other players is named before it sees its hand)
+        self.ws.send(json.dumps({"type": "hello", "token": token, "name": "Seated"}))
         self.state = None
         self.reader = StateReader()
         self.until(lambda m: m["type"] == "state")

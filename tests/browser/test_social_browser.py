@@ -162,6 +162,31 @@ def test_a_first_visit_asks_a_nickname_once_and_the_seat_shows_it(server, chromi
     ctx.close()
 
 
+def test_a_regicide_seat_is_named_before_its_hand_is_shown(server, chromium, shots):
+    """Rules 1.15: at a Regicide table with other players a name chosen after seeing one's
+    hand could spell it out, so a browser without a nickname is asked first (no "Not now"),
+    and the table, hand included, comes once the name is given."""
+    table = server.create("regicide", ["human", "human"])
+    ctx = chromium.new_context(nickname=None, viewport={"width": 390, "height": 844}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][1]["link"])
+    page.wait_for_selector("#name-dlg[open]")
+    assert page.locator("#nickname-later").count() == 0
+    assert "before you see your hand" in page.inner_text("#nickname-why")
+    assert page.evaluate("() => window.regalia.M.state") is None   # nothing of the table yet
+    assert page.locator(".toast.error").count() == 0
+    page.keyboard.press("Escape")                                    # stays open
+    assert page.locator("#name-dlg[open]").count() == 1
+    shots(page, "regicide-name-before-hand-phone", full_page=False)
+    page.fill("#nickname-input", "Ione")
+    page.click("#nickname-save")
+    st = wait_state(page)
+    assert st["seat"] == 1 and st["seats"][1]["name"] == "Ione" and st["seats"][1]["name_fixed"]
+    assert len(st["view"]["hand"]) == 7
+    assert server.get(f"/api/tables/{table['id']}")["seats"][1]["name"] == "Ione"
+    ctx.close()
+
+
 def first_visit(server, chromium):
     """A solo table's page in a browser without a nickname, its nickname dialog open; close
     it with ``page.context.close()``."""

@@ -189,7 +189,9 @@ class Client:
         self._cm = connect(f"{replica.ws_url}/ws/{table_id}", open_timeout=15, close_timeout=2,
                            max_size=None)
         self.ws = self._cm.__enter__()
-        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        # a seat names itself (a Regicide seat with others must, before it sees its hand)
+        self.ws.send(json.dumps({"type": "hello", "token": token,
+                                 "name": None if seat is None else f"P{seat}"}))
         self.thread = threading.Thread(target=self._read, daemon=True, name=self.label)
         self.thread.start()
         self.wait_for(lambda m: m["type"] == "state", timeout=20)

@@ -82,7 +82,10 @@ class Timeout(Exception):
 class Peer:
     """One websocket connection, recording everything it receives."""
 
-    def __init__(self, client, table_id: str, token: str | None, name: str = "") -> None:
+    def __init__(self, client, table_id: str, token: str | None, name: str = "",
+                 hello_name: str | None = None) -> None:
+        """``name``: this peer's label in failures; ``hello_name``: the nickname its
+        ``hello`` gives (None: none)."""
         self.cm = client.websocket_connect(f"/ws/{table_id}")
         self.ws = self.cm.__enter__()
         self.name = name
@@ -91,7 +94,7 @@ class Peer:
         self.state: dict[str, Any] | None = None  # the latest state, legal actions written out
         self.reader = StateReader()
         self.log: list[dict[str, Any]] = []
-        self.ws.send_json({"type": "hello", "token": token})
+        self.ws.send_json({"type": "hello", "token": token, "name": hello_name})
         if hasattr(client, "peers"):
             client.peers.append(self)
 
@@ -168,11 +171,16 @@ def spectator_token(created: dict[str, Any]) -> str:
     return created["spectate"].split("#s=")[1]
 
 
-def join(client, created: dict[str, Any], seat: int | None) -> Peer:
+def join(client, created: dict[str, Any], seat: int | None, name: Any = "auto") -> Peer:
     """A connection of ``seat`` (``None``: a spectator, by the spectator link), its first
-    state received."""
+    state received. ``name``: the nickname its ``hello`` gives; by default ``P{seat}`` at a
+    Regicide table with other players (where a seat is named before its hand is seen:
+    ``name_needed``), else none."""
     token = created["seats"][seat]["token"] if seat is not None else spectator_token(created)
-    p = Peer(client, created["id"], token, name=f"seat {seat}")
+    if name == "auto":
+        name = (f"P{seat}" if seat is not None and created["game"] == "regicide"
+                and created["players"] > 1 else None)
+    p = Peer(client, created["id"], token, name=f"seat {seat}", hello_name=name)
     p.recv_until(lambda m: m["type"] == "state")
     return p
 

@@ -12,7 +12,7 @@ def seats_of(peer: Peer, pred) -> list[dict]:
 
 
 def test_hello_names_the_seat_and_everyone_sees_it(client):
-    d = new_table(client, "regicide", ["human", "human"])
+    d = new_table(client, "ribauds", ["human", "human"])
     a = Peer(client, d["id"], d["seats"][0]["token"], "a")
     a.ws.send_json({"type": "hello", "token": d["seats"][1]["token"], "name": "x"})  # ignored
     a.recv_until(lambda m: m["type"] == "state")
@@ -23,7 +23,7 @@ def test_hello_names_the_seat_and_everyone_sees_it(client):
 
 
 def test_names_are_cleaned_limited_and_a_bad_one_is_refused_with_nothing_changed(client):
-    d = new_table(client, "regicide", ["human", "human"])
+    d = new_table(client, "ribauds", ["human", "human"])
     a = join(client, d, 0)
     a.send({"type": "name", "name": "<b>Zé</b>\x07  da\tSilva"})
     seats = seats_of(a, lambda s: s[0]["name"])
@@ -90,22 +90,17 @@ def test_invisible_formatting_characters_leave_names_and_chat(client):
 
 
 def test_regicide_names_are_fixed_from_the_first_move_to_the_end(client):
-    """Rules 1.15: a name could tell what is in a hand (dealt from the start), so once given
-    it cannot change until the end (a seat without one is named once); a hello with another
-    name keeps the held seat's."""
+    """Rules 1.15: a name could tell what is in a hand (dealt from the start), so a seat is
+    named by its first hello, before its hand is seen, and keeps the name until the end; a
+    hello with another name keeps the held seat's."""
     d = new_table(client, "regicide", ["human", "human"], seed=3)
-    a, b = join(client, d, 0), join(client, d, 1)
-    a.send({"type": "name", "name": "Before"})
+    a, b = join(client, d, 0, name="Before"), join(client, d, 1, name="Bea")
     assert seats_of(b, lambda s: s[0]["name"] == "Before")
     a.send({"type": "name", "name": "I hold the Jester"})  # before the first move too
     assert a.recv_until(lambda m: m["type"] == "error")["code"] == "name_fixed"
     mover = a if a.state["current"] == 0 else b
     mover.act("yield" if "yield" in mover.state["legal"] else mover.state["legal"][0])
     a.state_at(1)
-    b.send({"type": "name", "name": "Late"})  # seat 1 had no name yet
-    assert seats_of(a, lambda s: s[1]["name"] == "Late")
-    b.send({"type": "name", "name": "Later"})
-    assert b.recv_until(lambda m: m["type"] == "error")["code"] == "name_fixed"
     a.send({"type": "name", "name": "hold AD AS 3C"})
     err = a.recv_until(lambda m: m["type"] == "error")
     assert err["code"] == "name_fixed" and "rules 1.15" in err["message"]
@@ -115,6 +110,32 @@ def test_regicide_names_are_fixed_from_the_first_move_to_the_end(client):
             assert m["type"] != "error", m
         assert m["seats"][0]["name"] == "Before"
     assert client.get(f"/api/tables/{d['id']}").json()["seats"][0]["name"] == "Before"
+
+
+def test_a_regicide_seat_without_a_name_is_not_shown_its_hand(client):
+    """A seat first claimed without a name could name itself after reading its hand, e.g.
+    "hv AD AS 2C 6C" (a probe's finding): its hello is refused (name_needed, close 4401)
+    before anything of the table is sent; with a valid name the seat is named and seated.
+    Solo tables, Ribauds (free chat), spectators and finished games ask no name."""
+    d = new_table(client, "regicide", ["human", "human", "human"])
+    for bad in (None, "", "   ", "x" * 40, 7):
+        with client.websocket_connect(f"/ws/{d['id']}") as ws:
+            ws.send_json({"type": "hello", "token": d["seats"][1]["token"], "name": bad})
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["code"] == "name_needed", (bad, err)
+            assert "before its hand is seen" in err["message"] and "rules 1.15" in err["message"]
+            closing = ws.receive()
+            assert closing["type"] == "websocket.close" and closing["code"] == 4401
+    assert client.get(f"/api/tables/{d['id']}").json()["seats"][1]["name"] is None
+    b = join(client, d, 1, name="Bia")
+    assert b.state["seats"][1]["name"] == "Bia" and b.state["seats"][1]["name_fixed"]
+    b.send({"type": "name", "name": "hv AD AS"})
+    assert b.recv_until(lambda m: m["type"] == "error")["code"] == "name_fixed"
+    spectator = join(client, d, None)
+    assert spectator.state["seats"][1]["name"] == "Bia"
+    for game, seats in (("regicide", ["human"]), ("ribauds", ["human", "human"])):
+        alone = new_table(client, game, seats)
+        assert join(client, alone, 0, name=None).state["seats"][0]["name"] is None
 
 
 def test_renames_count_with_the_talk_in_hello_too(db_url):

@@ -71,7 +71,7 @@ def test_a_slow_reader_is_closed_with_try_again_later(db_url, monkeypatch):
         talker = join(c, d, 0)
         monkeypatch.setattr(app_module, "Conn", StuckAfterWelcome)
         with c.websocket_connect(f"/ws/{d['id']}") as ws:
-            ws.send_json({"type": "hello", "token": d["seats"][1]["token"]})
+            ws.send_json({"type": "hello", "token": d["seats"][1]["token"], "name": "Slow"})
             for _ in range(12):
                 talker.send({"type": "say", "message_id": "hello"})
             msgs = [ws.receive() for _ in range(4)]

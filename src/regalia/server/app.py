@@ -38,7 +38,9 @@ Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed m
 hand a seat to a bot, which is also how a player leaves, or take it back), ``name``
 (``{"name": ...}``, counted with the talk, as is a new name in ``hello``; in Regicide with
 other players a seat's name, once given, does not change until the end, and ``hello``
-keeps it too: a name could tell what is in a hand) and ``ping``. The server sends
+keeps it too: a name could tell what is in a hand; so a seat still without one is named by
+its first ``hello``, before its hand is seen: without a valid name, ``error``
+``name_needed``, close 4401) and ``ping``. The server sends
 ``welcome``, ``state`` (the seat's view, with ``clock`` and ``waiting``), ``seats``,
 ``talk``, ``talk_history``, ``timeout`` (a seat's time ran out: a bot plays it),
 ``rematch`` (``{"table"}``), ``error`` (``code`` and ``message``, for a refused move the
@@ -88,6 +90,8 @@ STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not
           "no_access": 403, "not_finished": 409, "analysis_failed": 503}
 SLOW_READER = 1013  # close code: try again later (the page reconnects and resumes)
 NO_ACCESS = 4403    # close code: not a link of this table (the page stops)
+NAME_NEEDED = 4401  # close code: a Regicide seat is named before its hand is seen (the page
+# asks the player's name, then comes back with it)
 
 CREATE_SCHEMA = {
     "type": "object", "required": ["game"], "additionalProperties": False,
@@ -432,7 +436,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                     refusal = (e.code, e.message)
                 if refusal is not None:
                     error(*refusal)
-                    close = (NO_ACCESS if refusal[0] == "no_access" else SLOW_READER, refusal[0])
+                    close = ({"no_access": NO_ACCESS, "name_needed": NAME_NEEDED}.get(
+                        refusal[0], SLOW_READER), refusal[0])
                     break
                 joined = True
         except WebSocketDisconnect:
@@ -458,7 +463,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     async def welcome(table: Table, conn: Conn, token: Any, name: Any) -> tuple[str, str] | None:
         """Seat the connection (a seat token: the seat is claimed, with the nickname
         ``name``) or let it watch (the spectators' token); otherwise the refusal ``(code,
-        message)``. Raises ``Refusal("storage")``."""
+        message)`` (``no_access``, ``too_many_spectators``, ``name_needed``: a Regicide seat
+        still without a name, given none). Raises ``Refusal("storage")``."""
         seat = table.seat_of_token(token)
         if seat is None and not table.is_watch_token(token):
             return ("no_access", "this link is not valid for this table: a table is watched "
@@ -466,6 +472,11 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         if seat is None and table.spectators() >= settings.spectators_per_table:
             return ("too_many_spectators", "this table has as many spectators as it allows "
                                            f"({settings.spectators_per_table}); try later")
+        if seat is not None and table.name_needed(seat, name):
+            return ("name_needed", "give your name with hello (1 to "
+                                   f"{gamekit.NAME_MAX} characters): at a Regicide table with "
+                                   "other players a seat is named before its hand is seen, and "
+                                   "the name does not change until the end (rules 1.15)")
         if seat is not None:
             await table.claim(seat, name)
         table.join(conn, seat)

@@ -138,7 +138,7 @@ class SeatKeeper:
         async with self.lock:
             if s.claimed and self._name_fixed(seat):
                 name = None  # a held seat keeps its name while a Regicide game is played
-            if s.claimed and name is not None and name != s.name:
+            if s.claimed and s.name is not None and name is not None and name != s.name:
                 try:  # a rename: counted with the talk, or the name stays
                     await self.manager.limits.hit("talk_rate", self.id, str(seat))
                 except Refusal:
@@ -170,6 +170,15 @@ class SeatKeeper:
         connected = self.presence()[0]
         return any(connected[s.index] for s in self.seats if s.kind == HUMAN)
 
+    def name_needed(self, seat: int, name: Any) -> bool:
+        """Whether a ``hello`` for ``seat`` with ``name`` must be refused: the seat has no
+        name yet, in a game without free talk (Regicide, rules 1.15) with other players, not
+        finished, and ``name`` is not a valid nickname. A name chosen after the hand was
+        seen could spell it out."""
+        return (self.seats[seat].name is None and not gamekit.chat_allowed(self.game.name)
+                and len(self.seats) > 1 and not self.finished
+                and gamekit.clean_name(name) is None)
+
     def _check_name_free(self, seat: int) -> None:
         if self._name_fixed(seat):
             raise Refusal("name_fixed", "names cannot change while a Regicide game is played: "
@@ -179,8 +188,7 @@ class SeatKeeper:
     def _name_fixed(self, seat: int) -> bool:
         """Whether ``seat``'s name cannot change now: it has one, in a game without free talk
         (Regicide, rules 1.15) with other players, until the end (the hands are dealt from
-        the start; a seat still without a name, e.g. a player who joined late, is named
-        once)."""
+        the start: a seat is named by its first ``hello``, ``name_needed``)."""
         return (self.seats[seat].name is not None and not gamekit.chat_allowed(self.game.name)
                 and len(self.seats) > 1 and not self.finished)
 

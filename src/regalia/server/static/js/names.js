@@ -56,8 +56,9 @@ export function seatDisplay(seats, k) {
 
 // Ask for a nickname in a <dialog> (once per browser, or to change it); resolves to it.
 // Closed, the dialog gives the focus back to what opened it, or to `back` when it opened by
-// itself (a first visit).
-export function askName(dlg, el, current = "", back = null) {
+// itself (a first visit). `required`: no "Not now" (a Regicide seat needs its name before
+// its hand is shown), and Escape does not close it.
+export function askName(dlg, el, current = "", back = null, required = false) {
   return new Promise((resolve) => {
     dlg.innerHTML = "";
     const input = el("input", { type: "text", id: "nickname-input", maxlength: String(NAME_MAX), value: current,
@@ -71,11 +72,13 @@ export function askName(dlg, el, current = "", back = null) {
     } },
     el("h2", {}, t("social.name_title")),
     el("p", { class: "muted" }, t("social.name_explain", { n: NAME_MAX })),
+    required ? el("p", { class: "muted", id: "nickname-why" }, t("social.name_needed")) : null,
     input,
     el("div", { class: "end-actions" }, el("button", { type: "submit", class: "btn primary", id: "nickname-save" }, t("social.name_save")),
       // the table stays one click away: the seat keeps its number until a name is given
-      el("button", { type: "button", class: "btn", id: "nickname-later", onclick: () => dlg.close() }, t("social.name_later"))));
+      required ? null : el("button", { type: "button", class: "btn", id: "nickname-later", onclick: () => dlg.close() }, t("social.name_later"))));
     dlg.append(form);
+    dlg.oncancel = required ? (e) => e.preventDefault() : null;
     const opener = document.activeElement !== document.body ? document.activeElement : back;
     dlg.addEventListener("close", () => opener && opener.focus(), { once: true });
     dlg.showModal();

@@ -47,8 +47,13 @@ export class TableSocket {
       clearInterval(this.ping);
       if (this.ws !== ws) return;
       this.ws = null;
-      // 4404: no such table; 4403: not a link of this table. Anything else: reconnect
-      // (1013: the server closed a connection that fell behind).
+      // 4404: no such table; 4403: not a link of this table; 4401: a Regicide seat is
+      // named before its hand is seen (the page asks, then calls connect() again). Anything
+      // else: reconnect (1013: the server closed a connection that fell behind).
+      if (ev.code === 4401) {
+        this.onStatus("name_needed");
+        return;
+      }
       if (ev.code === 4404 || ev.code === 4403) {
         this.stopped = true;
         this.onStatus(ev.code === 4404 ? "gone" : "denied");

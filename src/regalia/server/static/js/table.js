@@ -252,7 +252,8 @@ function askedOf(S) {
 // A refusal in the page's language: the engine's reason code is translated by the game's
 // module; the English message (which may name internal phases) is never shown.
 function showError(msg) {
-  if (msg.code === "not_found" || msg.code === "no_access") return;  // the board says it
+  // the board says it, or the name dialog asks
+  if (msg.code === "not_found" || msg.code === "no_access" || msg.code === "name_needed") return;
   const title = has("error." + msg.code) ? t("error." + msg.code) : t("error.generic");
   const detail = msg.reason && game() ? game().why(msg.reason.code, msg.reason.params || {}, C) : null;
   toast(title, detail, "error");
@@ -278,6 +279,10 @@ function onStatus(status) {
   paintBanner();
   if (status === "gone" || status === "denied") tableGone(status);
   else render();
+  // a Regicide seat without a name yet: named before its hand is seen (rules 1.15)
+  if (status === "name_needed" && !$("name-dlg").open) {
+    askName($("name-dlg"), el, "", null, true).then(() => socket.connect());
+  }
 }
 
 function paintBanner() {
