@@ -127,7 +127,7 @@ def test_play_load_keeps_the_bots(tmp_path):
     assert record["bots"] == {"1": "random"}
     again = CliRunner().invoke(app, ["play", "--load", str(save)], input="1\n" * 300)
     assert again.exit_code == 0 and " wins with " in again.output
-    assert "Player 2 (bot) thinks" in again.output and "Pass the keyboard" not in again.output
+    assert "Player 2 (bot: random) thinks" in again.output and "Pass the keyboard" not in again.output
     assert RIBAUDS.is_terminal(Match.from_record(GameRecord.load(save)).state)
 
 

@@ -568,3 +568,40 @@ def test_replaying_a_position_file_says_what_it_is(tmp_path):
     assert r.exit_code == 2
     assert "this is a position (one moment of a game), not a game record" in r.stderr
     assert "regalia play --save" in r.stderr
+
+
+def test_the_step_4_menu_numbers_the_cheapest_discards_first_and_the_solo_jester_last():
+    """Typing 1 out of habit in Step 4 (rules 1.8) discards, never spends a solo Jester."""
+    from regalia.cli.screens import regicide as screen
+    from regalia.games.regicide.rules import discard_cost
+
+    checked = 0
+    for seed in range(30):
+        m = Match(REGICIDE, {"players": 1}, seed)
+        for _ in range(40):
+            st = m.state
+            if REGICIDE.is_terminal(st):
+                break
+            view = REGICIDE.view(st, 0)
+            legal = list(REGICIDE.legal_actions(st))
+            texts = [REGICIDE.action_to_text(st, a) for a in legal]
+            if view["phase"] == "suffer" and "jester" in texts:
+                menu = screen.menu(view, legal)
+                costs = [discard_cost(a) for a in menu[:-1]]
+                assert REGICIDE.action_to_text(st, menu[-1]) == "jester"
+                assert costs == sorted(costs) and all(c[0] >= 0 for c in costs)
+                assert len(menu) == min(len(legal) - 1, screen.MENU_LIMIT) + 1
+                checked += 1
+            plays = [a for a, t in zip(legal, texts) if t.startswith("play")]
+            m.play(random.Random(seed).choice(plays or legal))
+    assert checked >= 5
+
+
+def test_the_ribauds_result_line_tells_the_player_who_lost():
+    from regalia.cli.screens import ribauds as screen
+
+    line = {seat: screen.result({"winner": 1, "seat": seat, "conspiracy": "murder"}).plain
+            for seat in (0, 1, None)}
+    assert line[0].startswith("Player 2 wins with") and line[0].endswith("you lose.")
+    assert line[1].endswith("you win!")
+    assert "you" not in line[None]  # a hot-seat screen for both

@@ -160,6 +160,17 @@ def test_eval_command_refuses_an_unknown_bot():
     assert r.exit_code == 2
 
 
+def test_eval_with_ray_but_without_ray_installed_says_which_extra(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "ray" else real(name, *a))
+    r = runner.invoke(app, ["eval", "--deals", "1", "--ray", "local", "--no-progress"])
+    assert r.exit_code == 2 and "pip install -e '.[ray]'" in r.output, r.output
+    assert "Traceback" not in r.output
+
+
 def test_process_pool_gives_the_same_games_as_one_process():
     seeds = D.load_deals("regicide", 2)[:4]
     tasks = E.regicide_tasks(2, "heuristic", seeds, None)

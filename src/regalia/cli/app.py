@@ -8,6 +8,7 @@ line on standard error, nothing on standard output, and exits with status 2.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import secrets
@@ -372,6 +373,9 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
             if game.lower() == "ribauds" and players not in (None, "2"):
                 _fail(f"--players {players}: Le Roy des Ribauds is a 2-player game "
                       "(leave --players out)")
+            if ray is not None and importlib.util.find_spec("ray") is None:
+                _fail("--ray: Ray is not installed here; install the extra: .venv/bin/pip "
+                      "install -e '.[ray]' (or leave --ray out: a process pool, --workers)")
             counts = [int(p) for p in (players or "1").split(",") if p.strip()]
             rep = report.run_eval(game.lower(), counts, bot,
                                   [o.strip() for o in opponent.split(",") if o.strip()],

@@ -104,7 +104,8 @@ class TerminalTable:
         view = self.game.view(state, seat)
         legal = self.game.legal_actions(state)
         # said before it thinks: a search bot's first move may take a while
-        self.console.print(f"[dim]{self.screen.seat_name(seat)} (bot) thinks...[/dim]")
+        self.console.print(f"[dim]{self.screen.seat_name(seat)} (bot: {self.bots[seat].name}) "
+                           "thinks...[/dim]")
         action = self.bots[seat].act(view, legal, self.bot_rng)
         self._apply(action)
         if self.delay:

@@ -4,7 +4,7 @@ A screen module offers ``HELP`` (what to type at its prompt), ``rules_now(view)`
 rules of the decision at hand, shown by ``help``), ``seat_name(seat)``,
 ``describe(event) -> str``, ``cards_text(cards)`` (cards, e.g. a hand, as Rich text),
 ``render(view, bots)`` (a Rich renderable of a seat's view, the seats in ``bots`` marked as
-bots), ``menu(view, legal) -> list`` (the actions to number, at most ``MENU_LIMIT``),
+bots), ``menu(view, legal) -> list`` (the actions to number),
 ``label(action_text) -> str``, ``complete(text, view) -> str | None`` (turns typed shorthand
 into action text; ``None``: the text is no move at all), ``refusal(message) -> str`` and
 ``result(view)`` (the end-of-game line).

@@ -175,10 +175,12 @@ def label(text: str) -> str:
 
 def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
     """The actions to number: all, except in Step 4 (up to 255 discards), where the
-    ``MENU_LIMIT`` cheapest come first and the rest can be typed."""
-    if view["phase"] != "suffer" or len(legal) <= MENU_LIMIT:
+    ``MENU_LIMIT`` cheapest discards come first (the rest can be typed) and the solo Jester
+    last: a habit of typing 1 must not spend a Jester."""
+    if view["phase"] != "suffer":
         return legal
-    return sorted(legal, key=discard_cost)[:MENU_LIMIT]
+    discards = sorted((a for a in legal if discard_cost(a)[0] >= 0), key=discard_cost)
+    return discards[:MENU_LIMIT] + [a for a in legal if discard_cost(a)[0] < 0]
 
 
 # Cards typed as the screen writes them: suit symbols (outlined ones too) for the letters.

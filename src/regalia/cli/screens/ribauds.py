@@ -174,10 +174,11 @@ def result(view: dict[str, Any]) -> Text:
     """The end-of-game announcement: the winner and the conspiracy."""
     if view["winner"] is None:
         return Text("The game is not finished.")
-    you = " — you win!" if view["seat"] == view["winner"] else ""
+    lost = view["seat"] is not None and view["seat"] != view["winner"]
+    you = " — you lose." if lost else " — you win!" if view["seat"] == view["winner"] else ""
     return Text(f"{seat_name(view['winner'])} wins with "
                 f"{CONSPIRACIES.get(view['conspiracy'], view['conspiracy'])}{you}",
-                style="bold green")
+                style="bold red" if lost else "bold green")
 
 
 SHORT_LIST = 12
