@@ -22,6 +22,10 @@ BODY = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}
 
 def test_table_creation_is_limited_per_address(db_url):
     with running_app(db_url, table_rate="3/minute") as c:
+        for bad in ({"game": "chess"}, {**BODY, "players": 9}, {**BODY, "seed": 1}):
+            for _ in range(3):  # refused with their reason, and not counted
+                r = c.post("/api/tables", json=bad)
+                assert r.status_code == 400 and r.json()["code"] == "bad_request", r.text
         assert [c.post("/api/tables", json=BODY).status_code for _ in range(3)] == [201] * 3
         r = c.post("/api/tables", json=BODY)
         assert r.status_code == 429 and r.json()["code"] == "too_fast"

@@ -91,6 +91,9 @@ def test_join_refusals_change_nothing(client):
 def test_joins_are_rate_limited_per_address(db_url):
     with running_app(db_url, join_rate="2/minute") as c:
         ids = [create_open(c, ["human", "human"])["id"] for _ in range(3)]
+        for _ in range(3):  # no such table, or no name: refused, not counted
+            assert c.post("/api/tables/AAAAAAAA/join", json={"name": "Rui"}).status_code == 404
+            assert c.post(f"/api/tables/{ids[0]}/join", json={"name": ""}).status_code == 400
         codes = [c.post(f"/api/tables/{i}/join", json={"name": "Rui"}).status_code for i in ids]
         assert codes == [200, 200, 429]
         assert ids[2] in listed(c)

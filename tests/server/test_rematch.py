@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from server_helpers import Peer, join, new_table, play_randomly
+from server_helpers import Peer, join, new_table, play_randomly, running_app
 
 
 def finished_table(client, seats, seed=11, options=None):
@@ -62,3 +62,15 @@ def test_a_page_that_opens_a_finished_table_later_learns_of_the_rematch(client):
     new = client.post(f"/api/tables/{d['id']}/rematch", json={"token": d["seats"][0]["token"]}).json()
     late = join(client, d, 0)
     assert late.state["next_table"] == new["id"]
+
+
+def test_the_rematch_already_made_is_handed_back_without_counting_a_table(db_url):
+    with running_app(db_url, table_rate="2/minute") as c:
+        d, _, _ = finished_table(c, ["human", "random"], seed=5)                 # 1 of 2
+        first = c.post(f"/api/tables/{d['id']}/rematch", json={"token": d["seats"][0]["token"]})
+        assert first.status_code == 200                                          # 2 of 2
+        for _ in range(3):
+            again = c.post(f"/api/tables/{d['id']}/rematch", json={"token": d["seats"][0]["token"]})
+            assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+        r = c.post("/api/tables", json={"game": "regicide", "players": 1})
+        assert r.status_code == 429 and r.json()["code"] == "too_fast"

@@ -68,7 +68,8 @@ def test_a_future_ply_is_refused(client):
     d = new_table(client, "regicide", ["human"], seed=5)
     p = join(client, d, 0)
     p.act(p.state["legal"][0], ply=7)
-    assert p.recv_until(lambda m: m["type"] == "error")["code"] == "stale"
+    err = p.recv_until(lambda m: m["type"] == "error")
+    assert err["code"] == "stale" and "ply 7 is ahead of the game, which is at ply 0" in err["message"]
     assert moves_in_db(client, d["id"]) == []
 
 
@@ -82,6 +83,8 @@ BAD = [
     ('{"type": "act"}', "bad_action"),
     ('{"type": "act", "ply": "zero", "action": "yield"}', "bad_message"),
     ('{"type": "act", "ply": -1, "action": "yield"}', "bad_message"),
+    ('{"type": "act", "ply": 10000000000000000000000000000000000000000, "action": "yield"}',
+     "bad_message"),
     ('{"type": "act", "action": "yield"}', "bad_message"),
     (json.dumps({"type": "act", "ply": 0, "action": "x" * 300}), "bad_action"),
     ('{"type": "act", "ply": 0, "action": "fly away"}', "illegal"),

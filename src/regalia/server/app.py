@@ -238,10 +238,11 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     async def join_table(table_id: str, request: Request) -> Any:
         try:
             name = await json_body(request, "name")
-            await manager().limits.hit("join_rate", client_address(request))
             t = await find(table_id)
             if isinstance(t, JSONResponse):
                 return t
+            if gamekit.clean_name(name) is not None:  # a malformed request is not counted
+                await manager().limits.hit("join_rate", client_address(request))
             seat, token = await t.take_free_seat(name)
         except Refusal as e:
             return refused(e)
@@ -253,10 +254,11 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     async def rematch(table_id: str, request: Request) -> Any:
         try:
             token = await json_body(request, "token")
-            await manager().limits.hit("table_rate", client_address(request))
             t = await find(table_id)
             if isinstance(t, JSONResponse):
                 return t
+            if t.next_table is None:  # the rematch already made is handed back uncounted
+                await manager().limits.hit("table_rate", client_address(request))
             new = await manager().rematch(t, token)
         except Refusal as e:
             return refused(e)
@@ -272,8 +274,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             return JSONResponse({"error": "the body must be JSON", "code": "bad_request"},
                                 status_code=400)
         try:
-            await manager().limits.hit("table_rate", client_address(request))
-            table, tokens, watch = await manager().create(body)
+            address = client_address(request)
+            table, tokens, watch = await manager().create(
+                body, count=lambda: manager().limits.hit("table_rate", address))
         except Refusal as e:
             return refused(e)
         seats = []

@@ -36,7 +36,7 @@ from collections import Counter, OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from functools import partial
-from typing import Any, Callable, Iterable
+from typing import Any, Awaitable, Callable, Iterable
 
 from regalia.bots import bot_names
 from regalia.core.errors import RegaliaError
@@ -378,9 +378,13 @@ class TableManager:
             fut.set_result(self.tables.get(table_id))
             self._unfollow(table_id)  # when there is no such table or it could not be read
 
-    async def create(self, body: Any) -> tuple[Table, list[str | None], str]:
+    async def create(self, body: Any, count: Callable[[], Awaitable[None]] | None = None
+                     ) -> tuple[Table, list[str | None], str]:
         """A new table from a ``POST /api/tables`` body; returns it, the seat tokens and the
-        spectators' token. Raises ``Refusal`` (``bad_request``, ``storage``)."""
+        spectators' token. ``count``: awaited once the body is found valid, before the table
+        is stored (the creator's rate limit: a malformed request is not counted; it raises
+        ``Refusal("too_fast")`` to refuse). Raises ``Refusal`` (``bad_request``,
+        ``too_fast``, ``storage``)."""
         if not isinstance(body, dict):
             raise Refusal("bad_request", "the body must be a JSON object")
         for key in body:
@@ -458,6 +462,8 @@ class TableManager:
             bank, inc = self.clock_presets[clock]
             clock_cfg = Clock.new(clock, bank, inc, players).config()
 
+        if count is not None:
+            await count()
         # the table as stored, without reading it back: no other replica can have changed
         # it yet (only this answer will tell its id)
         data, tokens = await self.write(partial(self.store.new_table, game, config, seed, new,

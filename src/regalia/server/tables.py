@@ -69,6 +69,7 @@ __all__ = ["Move", "Table", "without_medal"]
 log = logging.getLogger("regalia.server")
 
 MAX_ACTION = 200
+MAX_PLY = 1_000_000  # a ply beyond any game: larger numbers are refused as malformed
 
 
 @dataclass
@@ -270,8 +271,9 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
             raise Refusal("bad_action", f"action: give the action as text, at most "
                                         f"{MAX_ACTION} characters, e.g. 'play 5C'")
-        if ply is not None and (type(ply) is not int or ply < 0):
-            raise Refusal("bad_message", "ply: must be the number of moves you saw (an integer)")
+        if ply is not None and (type(ply) is not int or not 0 <= ply <= MAX_PLY):
+            raise Refusal("bad_message", "ply: must be the number of moves you saw (an integer "
+                                         f"from 0 to {MAX_PLY})")
         async with self.lock:
             self._check_open()
             g, st = self.game, self.state
@@ -297,7 +299,11 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
             if ply is None and owner is None:
                 raise Refusal("bad_message", "ply: an action needs the ply you saw")
             if ply is not None and ply != self.ply:
-                if ply > self.ply or not self._only_others_side_moves_since(ply, seat):
+                if ply > self.ply:
+                    raise Refusal("stale", f"ply {ply} is ahead of the game, which is at ply "
+                                           f"{self.ply}: send the ply of the last state you "
+                                           "received; nothing was applied")
+                if not self._only_others_side_moves_since(ply, seat):
                     raise Refusal("stale", f"stale submission: you saw ply {ply} but the game "
                                            f"is at ply {self.ply}; nothing was applied")
             try:
