@@ -354,12 +354,16 @@ def test_letting_a_bot_play_ones_seat_asks_first(server, chromium):
 
 def test_a_regicide_players_name_button_rests_until_the_end(server, chromium):
     """Rules 1.15: with other players at a Regicide table a name, once given, stays until
-    the end (the server refuses a change), so the page does not offer one; Ribauds does."""
+    the end (the server refuses a change), so the page shows the button resting and says
+    why on a click; Ribauds offers a change."""
     for game, fixed in (("regicide", True), ("ribauds", False)):
         table = server.create(game, ["human", "human"])
         page = open_seat(chromium, server, table)
         page.wait_for_function("() => window.regalia.M.state.seats[0].name")
-        assert page.locator("#name-btn").is_disabled() == fixed
+        assert ("resting" in page.get_attribute("#name-btn", "class")) == fixed
         if fixed:
             assert "cannot change" in page.get_attribute("#name-btn", "title")
+            page.click("#name-btn")  # a phone shows no title: a click says why
+            page.wait_for_selector(".toast strong:text('Names cannot change')")
+            assert page.locator("#name-dlg[open]").count() == 0
         page.context.close()

@@ -101,6 +101,7 @@ def test_cli_analyse(tmp_path):
     assert obj["seat"] == 1 and obj["decisions"]
     text = runner.invoke(app, ["analyse", str(path), "--worlds", "8", "--candidates", "3"])
     assert text.exit_code == 0 and "player 1" in text.stdout
+    assert "suffer" not in text.stdout and "step " in text.stdout  # the rules' words
 
 
 @pytest.mark.parametrize("make, args, words", [

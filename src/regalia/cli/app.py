@@ -528,8 +528,9 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
         except (RegaliaError, ValueError):
             return action
 
+    steps = {"play": "step 1", "suffer": "step 4", "choose": "Jester"}  # the rules' words
     for d in decisions:
-        typer.echo(f"{'!' if d.marked else ' '} {d.index + 1:3d} {d.phase:7s} "
+        typer.echo(f"{'!' if d.marked else ' '} {d.index + 1:3d} {steps.get(d.phase, d.phase):7s} "
                    f"{words(d.played):22s} {100 * d.played_win:5.1f}%   best {words(d.best):22s} "
                    f"{100 * d.best_win:5.1f}%" + (f"  ({100 * d.cost:.1f} points lost)" if d.cost else ""))
 

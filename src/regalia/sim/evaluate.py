@@ -314,6 +314,7 @@ def chart(report: dict[str, Any], path: str | Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     if report["game"] == "regicide":
         counts = sorted(report["results"], key=int)
@@ -347,6 +348,8 @@ def chart(report: dict[str, Any], path: str | Path) -> None:
             ax.bar(["gold", "silver", "bronze", "lost"],
                    [med["gold"], med["silver"], med["bronze"], lost],
                    color=["#d4af37", "#b0b0b0", "#cd7f32", "#777777"])
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # games, not fractions
+            ax.set_ylabel("games")
             ax.set_title("solo medals")
         else:
             ax.axis("off")

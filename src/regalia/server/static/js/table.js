@@ -313,7 +313,11 @@ function setupChrome() {
   const invites = invitesFor(tableId);
   const seated = M.welcome.seat !== null;
   $("name-btn").hidden = !seated;
-  $("name-btn").onclick = () => askName($("name-dlg"), el, myName()).then((name) => socket.send({ type: "name", name }));
+  $("name-btn").onclick = () => {
+    // a name that cannot change says why on a click too (a phone shows no title)
+    if ($("name-btn").classList.contains("resting")) { toast(t("error.name_fixed")); return; }
+    askName($("name-dlg"), el, myName()).then((name) => socket.send({ type: "name", name }));
+  };
   $("leave-btn").hidden = !seated;
   $("leave-btn").onclick = () => {
     if (!window.confirm(t("social.leave_confirm"))) return;
@@ -387,7 +391,7 @@ function renderSeatBadge() {
   // the server says when a name cannot change (Regicide with other players, rules 1.15)
   const mine = s.seat === null ? null : (s.seats || [])[s.seat];
   const fixed = !!(mine && mine.name_fixed);
-  $("name-btn").disabled = fixed;
+  $("name-btn").classList.toggle("resting", fixed);
   $("name-btn").title = fixed ? t("error.name_fixed") : t("social.rename");
 }
 
