@@ -40,6 +40,14 @@ def test_state_changing_requests_must_be_json(client):
     assert r.status_code == 201
 
 
+def test_unknown_paths_and_methods_answer_the_apis_error_form(client):
+    r = client.get("/api/nothing-here")
+    assert r.status_code == 404 and r.json() == {"error": "not found", "code": "not_found"}
+    r = client.request("DELETE", "/api/tables/abcdefgh", json={})
+    assert r.status_code == 405 and r.json()["code"] == "method_not_allowed"
+    assert "allow" in {k.lower() for k in r.headers}
+
+
 def test_every_answer_carries_the_security_headers(client):
     for path in ("/", "/t/abcdefgh", "/replay/abcdefgh", "/api/games", "/static/js/table.js",
                  "/api/tables/nope"):

@@ -69,6 +69,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from regalia.core.records import Match, without_medal
@@ -165,6 +166,14 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         "code"}`` body naming it (not FastAPI's own 422 form)."""
         said = "; ".join(f"{e['loc'][-1]}: {e['msg']}" for e in exc.errors())
         return refused(Refusal("bad_request", said or "malformed request"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+        """An unknown path (404), a method a path does not take (405) and the like: the
+        usual ``{"error", "code"}`` body (not FastAPI's ``{"detail"}``)."""
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": str(exc.detail).lower(), "code": code},
+                            status_code=exc.status_code, headers=exc.headers)
 
     def page(name: str) -> FileResponse:
         return FileResponse(STATIC / name, media_type="text/html",
