@@ -500,7 +500,8 @@ def main() -> None:
                              "are raised out of the way)")
     parser.add_argument("--one-address", action="store_true",
                         help="every client from 127.0.0.1 (as the figures before stop 27), not "
-                             "each from an address of its own")
+                             "each from an address of its own in 127.0.0.0/8 (Linux routes it "
+                             "all to the loopback; elsewhere, e.g. macOS, give this)")
     parser.add_argument("--replicas", type=int, default=0,
                         help="start this many replicas (needs --redis-url and --database-url) and "
                              "spread the connections round-robin over them")

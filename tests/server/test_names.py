@@ -4,6 +4,8 @@ shown in the seat list and the replay."""
 
 from __future__ import annotations
 
+import time
+
 from server_helpers import Peer, join, new_table, running_app
 
 
@@ -116,7 +118,7 @@ def test_a_regicide_seat_without_a_name_is_not_shown_its_hand(client):
     """A seat first claimed without a name could name itself after reading its hand, e.g.
     "hv AD AS 2C 6C" (a probe's finding): its hello is refused (name_needed, close 4401)
     before anything of the table is sent; with a valid name the seat is named and seated.
-    Solo tables, Ribauds (free chat), spectators and finished games ask no name."""
+    Solo tables, Ribauds (free chat) and spectators ask no name."""
     d = new_table(client, "regicide", ["human", "human", "human"])
     for bad in (None, "", "   ", "x" * 40, 7):
         with client.websocket_connect(f"/ws/{d['id']}") as ws:
@@ -153,3 +155,24 @@ def test_renames_count_with_the_talk_in_hello_too(db_url):
                 pass
             assert m["seats"][0]["name"] == "N1"  # kept: the name waits for the limit
         assert c.get(f"/api/tables/{d['id']}").json()["seats"][0]["name"] == "N1"
+
+
+def test_a_first_name_given_meanwhile_elsewhere_is_kept(client):
+    """Another replica may have named the seat since this one read it (its hello and the
+    hand seen there): the stored first name stands, and this hello is asked to reconnect."""
+    d = new_table(client, "regicide", ["human", "human"])
+    join(client, d, 0)  # the table is loaded, seat 1 without a name
+    client.app.state.manager.store.update_seat(d["id"], 1, claimed=True, name="Ann")
+    with client.websocket_connect(f"/ws/{d['id']}") as ws:
+        ws.send_json({"type": "hello", "token": d["seats"][1]["token"], "name": "hv AD AS"})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["code"] == "stale", err
+        assert ws.receive()["type"] == "websocket.close"
+    assert client.app.state.manager.store.load_table(d["id"]).seats[1].name == "Ann"
+    table = client.app.state.manager.tables[d["id"]]
+    for _ in range(100):  # the refusal asked for the table to be read again
+        if table.seats[1].name == "Ann":
+            break
+        time.sleep(0.02)
+    b = join(client, d, 1, name="hv AD AS")  # read again: the name given first stays
+    assert b.state["seats"][1]["name"] == "Ann"

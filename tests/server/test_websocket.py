@@ -433,22 +433,42 @@ def test_a_seat_just_left_is_not_handed_to_a_bot_by_another(client, monkeypatch)
     assert st["type"] == "state", st
 
 
-def test_seat_changes_are_counted_as_talk_and_windows_shown_up_to_two(db_url):
-    """Every player sees a seat handed to a bot and a seat's windows: without bounds both
-    would be channels beside the talk (rules 1.15)."""
+def test_seat_changes_are_counted_as_talk_and_windows_told_only_to_their_seat(db_url):
+    """Every player sees a seat handed to a bot and taken back: counted as talk (rules
+    1.15), but a seat handing itself over (to leave) is not counted, so that leaving always
+    works; a seat's windows are told to that seat only (a count others see is a channel)."""
     with running_app(db_url, talk_rate="3/minute") as c:
         d = new_table(c, "regicide", ["human", "human"])
         p0, p1 = join(c, d, 0), join(c, d, 1)
-        for on in (True, False, True):
-            p0.send({"type": "bot", "seat": 0, "on": on})
-            p1.recv_until(lambda m, on=on: m["type"] == "state" and m["seats"][0]["bot_replaces"] is on)
+        for _ in range(3):  # three toggles: three take-backs counted
+            for on in (True, False):
+                p0.send({"type": "bot", "seat": 0, "on": on})
+                p1.recv_until(lambda m, on=on: m["type"] == "state" and m["seats"][0]["bot_replaces"] is on)
+        p0.send({"type": "bot", "seat": 0, "on": False})  # nothing to change: not counted
+        p0.send({"type": "bot", "seat": 0, "on": True})   # leaving: not counted
+        p1.recv_until(lambda m: m["type"] == "state" and m["seats"][0]["bot_replaces"])
         p0.send({"type": "bot", "seat": 0, "on": False})
         err = p0.recv_until(lambda m: m["type"] == "error")
         assert err["code"] == "too_fast", err
         assert c.get(f"/api/tables/{d['id']}").json()["seats"][0]["bot_replaces"]
         more = [join(c, d, 0) for _ in range(3)]  # seat 0 in four windows
-        seats = p1.recv_until(lambda m: m["type"] == "seats" and m["seats"][0]["windows"] >= 2,
-                              timeout=5)["seats"]
-        assert seats[0]["windows"] == 2 and seats[0]["connected"]
+        mine = p0.recv_until(lambda m: m["type"] == "seats" and m["seats"][0].get("windows") == 4)
+        assert "windows" not in mine["seats"][1]
+        theirs = p1.recv_until(lambda m: m["type"] == "seats", timeout=5)["seats"]
+        assert "windows" not in theirs[0] and theirs[0]["connected"] and theirs[1]["windows"] == 1
+        assert all("windows" not in s for s in c.get(f"/api/tables/{d['id']}").json()["seats"])
         for p in more:
             p.close()
+
+
+def test_after_a_restart_a_held_seat_gets_the_grace_too(db_url):
+    """A restart is not a leave: a held seat counts as seen when the table is loaded, so
+    the first player back cannot hand the others' seats to bots before they reconnect."""
+    with running_app(db_url) as c:
+        d = new_table(c, "ribauds", ["human", "human"])
+        join(c, d, 0), join(c, d, 1)
+    with running_app(db_url) as c:
+        p0 = join(c, d, 0)
+        p0.send({"type": "bot", "seat": 1, "on": True})
+        err = p0.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "seat_away", err

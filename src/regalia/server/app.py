@@ -35,13 +35,17 @@ NICKNAME}`` with a seat token or the spectators' token (anything else: ``error``
 then ``act`` (``{"ply": N, "action": "play 5C"}``), ``wish`` (``{"value": "yes"|"no"}``,
 Regicide's Jester window), ``say`` (``{"message_id": ID}``, Regicide's allowed messages),
 ``chat`` (``{"text": ...}``, Le Roy des Ribauds), ``bot`` (``{"seat": N, "on": bool}``:
-hand a seat to a bot, which is also how a player leaves, or take it back), ``name``
+hand a seat to a bot, which is also how a player leaves, or take it back; another
+player's seat only once nobody has been connected to it for 30 s, else ``error``
+``seat_away``), ``name``
 (``{"name": ...}``, counted with the talk, as is a new name in ``hello``; in Regicide with
 other players a seat's name, once given, does not change until the end, and ``hello``
 keeps it too: a name could tell what is in a hand; so a seat still without one is named by
 its first ``hello``, before its hand is seen: without a valid name, ``error``
-``name_needed``, close 4401) and ``ping``. The server sends
-``welcome``, ``state`` (the seat's view, with ``clock`` and ``waiting``), ``seats``,
+``name_needed``, close 4401), ``hint`` (a table created with hints: a suggested move, as
+a ``hint`` message ``{"ply", "action"}``) and ``ping``. The server sends
+``welcome``, ``state`` (the seat's view, with ``clock`` and ``waiting``), ``seats`` (the
+seat list; a seat's own entry also tells its ``windows``, its connections),
 ``talk``, ``talk_history``, ``timeout`` (a seat's time ran out: a bot plays it),
 ``rematch`` (``{"table"}``), ``error`` (``code`` and ``message``, for a refused move the
 engine's ``reason``: ``{"code", "params"}``; nothing changed) and ``pong``. A message over
@@ -266,7 +270,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             t = await find(table_id)
             if isinstance(t, JSONResponse):
                 return t
-            if t.next_table is None:  # the rematch already made is handed back uncounted
+            if t.next_table is None and t.finished and t.seat_of_token(token) is not None:
+                # a new rematch is counted (one already made, or a refusal, is not)
                 await manager().limits.hit("table_rate", client_address(request))
             new = await manager().rematch(t, token)
         except Refusal as e:

@@ -204,7 +204,11 @@ class Broadcaster:
     def _flush_seats(self) -> None:
         self._seats_timer = None
         self.note_presence()
-        self.broadcast({"type": "seats", "seats": self.seats_info()})
+        texts: dict[int | None, str] = {}  # one text per seat (its own windows) and watchers
+        for conn in list(self.conns):
+            if conn.seat not in texts:
+                texts[conn.seat] = encode({"type": "seats", "seats": self.seats_info(conn.seat)})
+            conn.put_text(texts[conn.seat])
         self.presence_changed()
 
     def broadcast(self, msg: dict[str, Any]) -> None:

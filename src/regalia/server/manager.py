@@ -401,9 +401,9 @@ class TableManager:
         if players is None and g.min_players == g.max_players:
             players = g.min_players
         if type(players) is not int or not g.min_players <= players <= g.max_players:
-            count = (f"exactly {g.min_players}" if g.min_players == g.max_players
-                     else f"{g.min_players} to {g.max_players}")
-            raise Refusal("bad_request", f"players: {g.name} is for {count} players")
+            how_many = (f"exactly {g.min_players}" if g.min_players == g.max_players
+                        else f"{g.min_players} to {g.max_players}")
+            raise Refusal("bad_request", f"players: {g.name} is for {how_many} players")
         options = {} if options is None else options
         if not isinstance(options, dict) or "players" in options:
             raise Refusal("bad_request", "options: an object of rule options")

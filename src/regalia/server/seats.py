@@ -63,15 +63,16 @@ class SeatKeeper:
         s = self.seats[seat]
         return s.bot_name if s.kind == BOT and s.bot_name else gamekit.default_bot(self.game.name)
 
-    def seats_info(self) -> list[dict[str, Any]]:
+    def seats_info(self, for_seat: int | None = None) -> list[dict[str, Any]]:
+        """The seat list; ``for_seat``'s entry also tells its ``windows`` (its connections:
+        a link opened twice says so to its player; shown to the others, a count of windows
+        would be a channel beside the talk, rules 1.15)."""
         connected = self.presence()[0]  # connections to any replica
         timed_out = self.clock.timed_out if self.clock else set()
         return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
                  else (gamekit.default_bot(self.game.name) if s.bot_replaces else None),
                  "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
-                 # its connections, up to 2 (a link opened twice shows it: more would be a
-                 # number any player could signal by opening windows)
-                 "windows": min(connected[s.index], 2),
+                 **({"windows": connected[s.index]} if s.index == for_seat else {}),
                  "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
                  "name_fixed": s.kind == HUMAN and self._name_fixed(s.index),
                  "timed_out": s.index in timed_out}
@@ -80,11 +81,13 @@ class SeatKeeper:
     async def set_bot(self, by_seat: int | None, seat: Any, on: Any) -> None:
         """Hand a human seat to a bot (``on``) or take it back. A seat may hand itself over or
         take itself back; any seated player may hand over a human seat nobody is connected
-        to and nobody was for ``HANDOVER_GRACE`` seconds (as this replica heard: a reload
-        is not a leave). Each change is counted in the seat's ``talk_rate``: every player
-        sees it, so it must not become a channel (rules 1.15). Raises ``Refusal``
-        (``spectator``, ``bad_message``, ``wrong_seat``, ``seat_away``, ``too_fast``,
-        ``finished``, ``storage``)."""
+        to and nobody was for ``HANDOVER_GRACE`` seconds (as this replica heard, counted from
+        the table's load at the latest: a reload, or a server's restart, is not a leave).
+        Every player sees a change, so it must not become a channel (rules 1.15): a take-back
+        and a hand-over of another's seat are counted in the asking seat's ``talk_rate``
+        (a seat handing itself over, e.g. to leave, is not: a toggle needs a take-back).
+        Only a change made is counted. Raises ``Refusal`` (``spectator``, ``bad_message``,
+        ``wrong_seat``, ``seat_away``, ``too_fast``, ``finished``, ``storage``)."""
         if by_seat is None:
             raise Refusal("spectator", "spectators cannot change seats")
         if type(seat) is not int or not 0 <= seat < len(self.seats) or type(on) is not bool:
@@ -95,23 +98,18 @@ class SeatKeeper:
         if on and self.is_open and not s.claimed:
             raise Refusal("wrong_seat", f"seat {seat} waits for a player from the lobby: a bot "
                                         "cannot take it")
-        if on and seat != by_seat and self.presence()[0][seat]:
-            raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
-                                        "hand it to a bot")
-        if on and seat != by_seat:
-            self.note_presence()
-            away = time.monotonic() - self.seat_seen_at[seat]
-            if away < HANDOVER_GRACE:
-                raise Refusal("seat_away", f"seat {seat} left {away:.0f} s ago and may be "
-                                            "coming back (a page reloading): it can be handed "
-                                            f"to a bot {HANDOVER_GRACE:.0f} s after it left")
         if not on and seat != by_seat:
             raise Refusal("wrong_seat", "only the seat's own player may take it back")
-        await self.manager.limits.hit("talk_rate", self.id, str(by_seat))  # seen by all
-        async with self.lock:
+        async with self.lock:  # (its waits: the player may come back meanwhile)
             self._check_open()
             if s.bot_replaces == on:
                 return
+            if on and seat != by_seat:
+                self._check_away(seat)
+            if not on or seat != by_seat:
+                await self.manager.limits.hit("talk_rate", self.id, str(by_seat))
+                if on:  # the player may have come back during the count
+                    self._check_away(seat)
             clock = None
             if self.clock is not None:
                 clock = self.clock.copy()
@@ -129,10 +127,24 @@ class SeatKeeper:
             self.arm_clock()
         self.wake.set()
 
+    def _check_away(self, seat: int) -> None:
+        """Refuses (``wrong_seat``, ``seat_away``) handing ``seat`` to a bot for another
+        player while it is connected or left less than ``HANDOVER_GRACE`` seconds ago."""
+        if self.presence()[0][seat]:
+            raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
+                                        "hand it to a bot")
+        self.note_presence()
+        away = time.monotonic() - self.seat_seen_at[seat]
+        if away < HANDOVER_GRACE:
+            raise Refusal("seat_away", f"seat {seat} left {away:.0f} s ago and may be "
+                                        "coming back (a page reloading): it can be handed "
+                                        f"to a bot {HANDOVER_GRACE:.0f} s after it left")
+
     async def claim(self, seat: int, name: Any) -> None:
         """The seat's link was used: the seat is held (and named ``name`` when it is a valid
         nickname; an invalid one leaves the name as it was). When this was the last free
-        human seat, the clocks start. Raises ``Refusal("storage")``."""
+        human seat, the clocks start. Raises ``Refusal`` (``storage``; ``stale`` when a
+        Regicide seat's first name was given meanwhile through another replica)."""
         s = self.seats[seat]
         name = gamekit.clean_name(name) if name is not None else None
         async with self.lock:
@@ -145,8 +157,16 @@ class SeatKeeper:
                     name = None
             if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
                 return
-            await self._update_seat(seat, claimed=True, name=name or s.name,
-                                    expect={"token_hash": s.token_hash})
+            expect: dict[str, Any] = {"token_hash": s.token_hash}
+            if name is not None and s.name is None and self._names_guarded():
+                expect["name"] = None  # not named meanwhile through another replica
+            try:
+                await self._update_seat(seat, claimed=True, name=name or s.name, expect=expect)
+            except Refusal as e:
+                if "name" in expect and e.code == "no_access":  # read again: reconnect
+                    raise Refusal("stale", "this seat was named meanwhile from another "
+                                           "window; reconnect") from None
+                raise
 
     async def rename(self, seat: int | None, name: Any) -> None:
         """A ``name`` message: the seat's player changes their nickname (counted in
@@ -175,8 +195,7 @@ class SeatKeeper:
         name yet, in a game without free talk (Regicide, rules 1.15) with other players, not
         finished, and ``name`` is not a valid nickname. A name chosen after the hand was
         seen could spell it out."""
-        return (self.seats[seat].name is None and not gamekit.chat_allowed(self.game.name)
-                and len(self.seats) > 1 and not self.finished
+        return (self.seats[seat].name is None and self._names_guarded()
                 and gamekit.clean_name(name) is None)
 
     def _check_name_free(self, seat: int) -> None:
@@ -189,8 +208,13 @@ class SeatKeeper:
         """Whether ``seat``'s name cannot change now: it has one, in a game without free talk
         (Regicide, rules 1.15) with other players, until the end (the hands are dealt from
         the start: a seat is named by its first ``hello``, ``name_needed``)."""
-        return (self.seats[seat].name is not None and not gamekit.chat_allowed(self.game.name)
-                and len(self.seats) > 1 and not self.finished)
+        return self.seats[seat].name is not None and self._names_guarded()
+
+    def _names_guarded(self) -> bool:
+        """Names are given once, before the hands are seen (rules 1.15): a game without free
+        talk (Regicide) with other players, not finished."""
+        return (not gamekit.chat_allowed(self.game.name) and len(self.seats) > 1
+                and not self.finished)
 
     async def take_free_seat(self, name: Any) -> tuple[int, str]:
         """Seat a newcomer from the lobby at this open table: the first free human seat gets

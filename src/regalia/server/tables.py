@@ -136,9 +136,12 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         self.last_active = time.monotonic()
         self._seats_timer: asyncio.TimerHandle | None = None
         # per seat: connected at the last seat-list flush, and when it was last seen so
-        # (monotonic seconds; -inf: not since the table was loaded): see SeatKeeper.set_bot
+        # (monotonic seconds; a held seat counts as seen when the table is loaded: after a
+        # restart, or on a replica that has not yet heard the others' connections, its
+        # player may be on the way back; -inf: a seat nobody has held): SeatKeeper.set_bot
         self.seat_connected = [False] * len(self.seats)
-        self.seat_seen_at = [float("-inf")] * len(self.seats)
+        self.seat_seen_at = [self.last_active if s.claimed else float("-inf")
+                             for s in self.seats]
         self._legal_cache: tuple[int, list[str], dict[str, Any] | None] = (-1, [], None)
 
     # -- state -----------------------------------------------------------------------
@@ -211,7 +214,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                 "seat": seat, "current": current, "finished": self.finished,
                 "outcome": outcome, "view": view, "legal": legal, "discards": discards,
                 "side": side,
-                "log_start": log_from, "log": log, "seats": self.seats_info(),
+                "log_start": log_from, "log": log, "seats": self.seats_info(seat),
                 "broken": self.broken, "expired": self.expired, "waiting": self.waiting,
                 "clock": self.clock_info(), "next_table": self.next_table, "hints": self.hints}
 

@@ -83,10 +83,10 @@ class Talk:
             action = await self.manager.bots.run(
                 decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
                 self.bot_rng.getrandbits(64), self.manager.settings.bot_budget, urgent=True)
+        except Refusal:  # over the hint rate
+            raise
         except Exception as e:  # the pool closed at shutdown, or its worker died twice
             log.error("table %s: a hint failed: %r", self.id, e)
-            if isinstance(e, Refusal):
-                raise
             raise Refusal("hint_failed", "no hint could be worked out now; try again") from None
         finally:
             self._hinting = False

@@ -57,9 +57,10 @@ export function seatDisplay(seats, k) {
 // Ask for a nickname in a <dialog> (once per browser, or to change it); resolves to it.
 // Closed, the dialog gives the focus back to what opened it, or to `back` when it opened by
 // itself (a first visit). `required`: no "Not now" (a Regicide seat needs its name before
-// its hand is shown), and Escape does not close it.
+// its hand is shown), and it stays open until a name is saved.
 export function askName(dlg, el, current = "", back = null, required = false) {
   return new Promise((resolve) => {
+    let saved = false;
     dlg.innerHTML = "";
     const input = el("input", { type: "text", id: "nickname-input", maxlength: String(NAME_MAX), value: current,
       placeholder: t("social.name_placeholder"), "aria-label": t("social.name_label"), required: true });
@@ -67,6 +68,7 @@ export function askName(dlg, el, current = "", back = null, required = false) {
       e.preventDefault();
       const name = setMyName(input.value);
       if (!name) return;
+      saved = true;
       dlg.close();
       resolve(name);
     } },
@@ -79,6 +81,8 @@ export function askName(dlg, el, current = "", back = null, required = false) {
       required ? null : el("button", { type: "button", class: "btn", id: "nickname-later", onclick: () => dlg.close() }, t("social.name_later"))));
     dlg.append(form);
     dlg.oncancel = required ? (e) => e.preventDefault() : null;
+    // (a browser closes a dialog on a second Escape whatever its cancel handler says)
+    dlg.onclose = required ? () => { if (!saved) dlg.showModal(); } : null;
     const opener = document.activeElement !== document.body ? document.activeElement : back;
     dlg.addEventListener("close", () => opener && opener.focus(), { once: true });
     dlg.showModal();
