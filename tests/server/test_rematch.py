@@ -31,6 +31,8 @@ def test_play_again_deals_a_new_game_for_the_same_seats_and_moves_both_humans(cl
         assert p.recv_until(lambda m: m["type"] == "rematch")["table"] == new["id"]
     again = client.post(f"/api/tables/{d['id']}/rematch", json={"token": d["seats"][1]["token"]})
     assert again.json()["id"] == new["id"]  # one rematch, whoever asks
+    humans[1].send({"type": "name", "name": "hv AD AS"})  # the rematch's hand, told here
+    assert humans[1].recv_until(lambda m: m["type"] == "error")["code"] == "name_fixed"
     # seat 2's old link opens its seat at the new table
     b = Peer(client, new["id"], d["seats"][1]["token"], "b")
     st = b.recv_until(lambda m: m["type"] == "state")

@@ -212,9 +212,10 @@ class SeatKeeper:
 
     def _names_guarded(self) -> bool:
         """Names are given once, before the hands are seen (rules 1.15): a game without free
-        talk (Regicide) with other players, not finished."""
+        talk (Regicide) with other players, not finished, or finished with a rematch (whose
+        hands its players may have seen: a new name here would reach those still here)."""
         return (not gamekit.chat_allowed(self.game.name) and len(self.seats) > 1
-                and not self.finished)
+                and (not self.finished or self.next_table is not None))
 
     async def take_free_seat(self, name: Any) -> tuple[int, str]:
         """Seat a newcomer from the lobby at this open table: the first free human seat gets
