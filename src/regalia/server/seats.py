@@ -100,7 +100,7 @@ class SeatKeeper:
                                         "cannot take it")
         if not on and seat != by_seat:
             raise Refusal("wrong_seat", "only the seat's own player may take it back")
-        async with self.lock:  # (its waits: the player may come back meanwhile)
+        async with self.lock:  # checked under it: the player may come back during a wait
             self._check_open()
             if s.bot_replaces == on:
                 return
@@ -192,8 +192,8 @@ class SeatKeeper:
 
     def name_needed(self, seat: int, name: Any) -> bool:
         """Whether a ``hello`` for ``seat`` with ``name`` must be refused: the seat has no
-        name yet, in a game without free talk (Regicide, rules 1.15) with other players, not
-        finished, and ``name`` is not a valid nickname. A name chosen after the hand was
+        name yet where names are given once (``_names_guarded``: Regicide with other players,
+        rules 1.15) and ``name`` is not a valid nickname. A name chosen after the hand was
         seen could spell it out."""
         return (self.seats[seat].name is None and self._names_guarded()
                 and gamekit.clean_name(name) is None)
