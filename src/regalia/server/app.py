@@ -254,9 +254,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             t = await find(table_id)
             if isinstance(t, JSONResponse):
                 return t
-            if gamekit.clean_name(name) is not None:  # a malformed request is not counted
-                await manager().limits.hit("join_rate", client_address(request))
-            seat, token = await t.take_free_seat(name)
+            address = client_address(request)
+            seat, token = await t.take_free_seat(
+                name, count=lambda: manager().limits.hit("join_rate", address))
         except Refusal as e:
             return refused(e)
         return {"id": t.id, "game": t.game.name, "players": len(t.seats), "seat": seat,
@@ -270,10 +270,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             t = await find(table_id)
             if isinstance(t, JSONResponse):
                 return t
-            if t.next_table is None and t.finished and t.seat_of_token(token) is not None:
-                # a new rematch is counted (one already made, or a refusal, is not)
-                await manager().limits.hit("table_rate", client_address(request))
-            new = await manager().rematch(t, token)
+            address = client_address(request)
+            new = await manager().rematch(
+                t, token, count=lambda: manager().limits.hit("table_rate", address))
         except Refusal as e:
             return refused(e)
         return {"id": new.id, "game": new.game.name, "players": len(new.seats),

@@ -473,11 +473,14 @@ class TableManager:
         assert table is not None
         return table, tokens, data.watch_token
 
-    async def rematch(self, old: Table, token: Any) -> Table:
+    async def rematch(self, old: Table, token: Any,
+                      count: Callable[[], Awaitable[None]] | None = None) -> Table:
         """The rematch of a finished table, asked by one of its seated players: the same game,
         options, seats, bots, names and clock preset, a new deal from a new secret seed. Each
         human seat keeps its token, so every player's link moves with them. Asked again, the
-        same rematch. Raises ``Refusal`` (``no_access``, ``not_finished``, ``storage``)."""
+        same rematch. ``count``: awaited before a new rematch is stored (the asker's rate
+        limit; one already made, or a refusal, is not counted). Raises ``Refusal``
+        (``no_access``, ``not_finished``, ``too_fast``, ``storage``)."""
         if old.seat_of_token(token) is None:
             raise Refusal("no_access", "token: the seat link of a player of this table")
         stored: TableData | None = None  # the rematch, when stored here and now
@@ -485,6 +488,8 @@ class TableManager:
             if not old.finished:
                 raise Refusal("not_finished", "the game is not over: finish it first")
             if old.next_table is None:
+                if count is not None:
+                    await count()
                 seats = [NewSeat(s.kind, s.bot_name, s.name, s.claimed or s.kind == BOT,
                                  s.token_hash) for s in old.seats]
                 clock = old.clock.config() if old.clock else None

@@ -9,7 +9,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from regalia.server import gamekit
 from regalia.server.clocks import RETURN_BANK, wall
@@ -217,14 +217,18 @@ class SeatKeeper:
         return (not gamekit.chat_allowed(self.game.name) and len(self.seats) > 1
                 and (not self.finished or self.next_table is not None))
 
-    async def take_free_seat(self, name: Any) -> tuple[int, str]:
+    async def take_free_seat(self, name: Any, count: Callable[[], Awaitable[None]] | None = None
+                             ) -> tuple[int, str]:
         """Seat a newcomer from the lobby at this open table: the first free human seat gets
         a new secret token (an invitation link made for it stops working) and the name.
-        Returns ``(seat, token)``. Raises ``Refusal`` (``not_open``, ``full``,
-        ``bad_request``, ``storage``)."""
+        ``count``: awaited once the name is found valid (the newcomer's rate limit; it
+        raises ``Refusal("too_fast")`` to refuse). Returns ``(seat, token)``. Raises
+        ``Refusal`` (``not_open``, ``full``, ``bad_request``, ``too_fast``, ``storage``)."""
         clean = gamekit.clean_name(name)
         if clean is None:
             raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        if count is not None:
+            await count()
         async with self.lock:
             if not self.is_open or not self.open:
                 raise Refusal("not_open", "this table is not open to join from the lobby")
