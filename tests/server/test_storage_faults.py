@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from regalia.cli.app import app as cli
 from regalia.server.store import Store, StoreUnavailable
-from server_helpers import join, new_table, running_app
+from server_helpers import Timeout, join, new_table, running_app
 
 
 def read_only(db_url: str) -> str:
@@ -165,3 +165,70 @@ def test_a_write_refused_at_the_timeout_is_not_stored_later(db_url):
         peers[0].send({"type": "chat", "text": "hello again"})  # the database works again
         said = peers[1].recv_until(lambda m: m["type"] == "talk", timeout=5)
         assert said["text"] == "hello again"
+
+
+def test_a_move_is_told_only_after_its_disk_sync_and_the_syncs_are_shared(db_url):
+    """SQLite with full syncs: a move committed on the event loop reaches no one before the
+    write-ahead log is synced (``Store.sync_log``, on a thread of its own); the moves
+    submitted meanwhile are stored together after it, and one sync covers them all."""
+    with running_app(db_url) as c:
+        m = c.app.state.manager
+        tables = [new_table(c, "ribauds", ["human", "human"]) for _ in range(3)]
+        movers = []
+        for d in tables:
+            cur = c.get(f"/api/tables/{d['id']}").json()["current"]
+            movers.append((join(c, d, cur), join(c, d, 1 - cur)))
+        gate, calls = threading.Event(), []
+        real = m.store.sync_log
+
+        def held():
+            calls.append(time.monotonic())
+            assert gate.wait(5)
+            real()
+        m.store.sync_log = held
+        first = movers[0][0]
+        first.act(first.state["legal"][0])
+        deadline = time.monotonic() + 5
+        while not calls and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(calls) == 1  # committed, now syncing
+        assert len(m.store.load_table(tables[0]["id"]).moves) == 1
+        for p, _ in movers[1:]:  # submitted while the first sync runs
+            p.act(p.state["legal"][0])
+        time.sleep(0.3)
+        for p, other in movers:
+            with pytest.raises(Timeout):  # nothing told yet
+                other.recv_until(lambda msg: msg["type"] == "state" and msg["ply"] == 1, 0.05)
+        assert [len(m.store.load_table(d["id"]).moves) for d in tables] == [1, 0, 0]
+        gate.set()
+        for p, other in movers:
+            assert p.state_at(1)["ply"] == 1 and other.state_at(1)["ply"] == 1
+        assert len(calls) == 2  # one sync for the first move, one for the two after it
+        assert [len(m.store.load_table(d["id"]).moves) for d in tables] == [1, 1, 1]
+
+
+def test_a_failed_disk_sync_says_the_move_may_be_lost_and_the_table_is_read_again(db_url):
+    """A sync that fails after the commit: the player is told the move may not have been
+    saved (not "nothing was applied"), /healthz reports it, and the table is read again
+    from the database, which holds the move: every seat then sees it."""
+    with running_app(db_url) as c:
+        m = c.app.state.manager
+        d = new_table(c, "ribauds", ["human", "human"])
+        cur = c.get(f"/api/tables/{d['id']}").json()["current"]
+        p, other = join(c, d, cur), join(c, d, 1 - cur)
+        real = m.store.sync_log
+
+        def failing():
+            raise OSError(5, "Input/output error")
+        m.store.sync_log = failing
+        action = p.state["legal"][0]
+        p.act(action)
+        err = p.recv_until(lambda msg: msg["type"] == "error")
+        assert err["code"] == "storage" and "may not have been saved" in err["message"], err
+        assert c.get("/healthz").json()["store"].startswith("failing")
+        m.store.sync_log = real
+        assert p.state_at(1)["ply"] == 1 and other.state_at(1)["ply"] == 1
+        assert [mv[2] for mv in m.store.load_table(d["id"]).moves] == [action]
+        r = c.post("/api/tables", json={"game": "regicide", "players": 1,
+                                        "seats": [{"kind": "human"}]})
+        assert r.status_code == 201 and c.get("/healthz").json()["store"] == "ok"

@@ -26,6 +26,34 @@ def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
     s.close()
 
 
+def test_sqlite_full_syncs_the_event_loops_commits_through_sync_log(db_url, monkeypatch):
+    """With full syncs, the engine of ``at_once`` commits without the disk sync (NORMAL) and
+    ``sync_log`` syncs the write-ahead log (FULL's sync at each commit, done by the caller
+    off the event loop); the database thread's engine syncs at each commit itself."""
+    import os
+
+    s = Store(db_url)
+    with s.nowait_engine.connect() as c:
+        assert c.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
+    assert s.log_path == os.path.abspath(db_url.removeprefix("sqlite:///")) + "-wal"
+    table_id = s.at_once(s.create_table, "regicide", {"players": 1}, 7, [NewSeat("human")])[0]
+    synced = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
+                                                 real_fsync(fd)))
+    s.sync_log()
+    assert synced == [s.log_path]
+    s.close()  # the last connection copies the log back and removes it
+    assert not os.path.exists(s.log_path)
+    s.sync_log()  # nothing to sync: no error
+    assert synced == [s.log_path]
+    again = Store(db_url)
+    assert again.load_table(table_id).seed == 7
+    again.close()
+    assert Store(db_url, sync="normal").log_path is None
+    assert Store("sqlite://").log_path is None
+
+
 def test_sqlite_sync_normal_drops_the_disk_sync_at_commits_on_both_engines(db_url):
     s = Store(db_url, sync="normal")
     for engine in (s.engine, s.nowait_engine):

@@ -13,7 +13,9 @@ and unloaded again when idle, abandoned ones expired, every durable write bounde
   cannot take within ``write_timeout`` seconds is refused (``Refusal("storage")``) and
   nothing is applied. ``store_error`` holds the last failure until a write succeeds.
   On SQLite the writes are done on the event loop itself, without waiting for a lock
-  (``Store.at_once``), and go to the database thread when another writer holds the lock;
+  (``Store.at_once``; their disk sync on a thread of its own, one for all the writes
+  committed before it, and none is told of a write before its sync: ``_log_synced``),
+  and go to the database thread when another writer holds the lock;
   the reads go there (a new table is read back in the call that creates it). The copying
   of the write-ahead log into the database (``Store.checkpoint``) runs on that thread
   after every ``CHECKPOINT_EVERY`` writes. A write on the loop that takes longer than
@@ -48,8 +50,8 @@ from regalia.server.clocks import Clock, parse_presets
 from regalia.server.cluster import Cluster
 from regalia.server.ratelimits import RateLimits, SharedRateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
-from regalia.server.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, NotAtOnce, Store,
-                                   TableData, TooLate, now, reason)
+from regalia.server.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, NotAtOnce,
+                                   NotSynced, Store, TableData, TooLate, now, reason)
 from regalia.server.refusal import Refusal
 from regalia.server.tables import Table
 
@@ -122,6 +124,11 @@ class TableManager:
         self._at_once_writes = 0  # SQLite writes on the event loop since the last checkpoint
         self._at_once_after = 0.0  # monotonic time before which writes go to the thread
         self._checkpoint: asyncio.Task | None = None
+        # SQLite with full syncs: the disk syncs of the loop's writes, on a thread of their own
+        self.sync_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="regalia-sync")
+        self._sync_waiters: list[asyncio.Future] = []
+        self._sync_event = asyncio.Event()
+        self._syncer: asyncio.Task | None = None
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._pending_event = asyncio.Event()
         self._writer: asyncio.Task | None = None
@@ -135,30 +142,72 @@ class TableManager:
     async def _write_now(self, fn: Callable[..., Any], *args: Any,
                          deadline: float | None = None) -> Any:
         """The store's write ``fn(*args)``: on SQLite here and now when no other writer holds
-        the lock (``Store.at_once``), otherwise on the database thread (see the module doc
-        for the checkpoints and a stalled disk), there started and waiting for a lock only
-        until ``deadline`` when one is given (``Store.before``)."""
+        the lock (``Store.at_once``; then its disk sync, see ``_log_synced``), otherwise on
+        the database thread (see the module doc for the checkpoints and a stalled disk),
+        there started and waiting for a lock only until ``deadline`` when one is given
+        (``Store.before``). Raises ``NotSynced`` when the disk sync failed."""
         if self.store.can_write_at_once and time.monotonic() >= self._at_once_after:
-            started = time.monotonic()
-            try:
-                result = self.store.at_once(fn, *args)
-            except NotAtOnce:
-                pass
-            else:
-                self._at_once_writes += 1
-                if self._at_once_writes >= CHECKPOINT_EVERY:
-                    self._start_checkpoint()
+            done, result = self._at_once(fn, *args)
+            if done:
+                if self.store.log_path is not None:
+                    await self._log_synced()
                 return result
-            finally:
-                took = time.monotonic() - started
-                if took > SLOW_WRITE:
-                    self._at_once_after = time.monotonic() + SLOW_WRITE_PAUSE
-                    log.warning("a database write took %.0f ms on the event loop: writes go "
-                                "to the database thread for %.0f s", took * 1000,
-                                SLOW_WRITE_PAUSE)
         if deadline is not None:
             return await self.db(self.store.before, deadline, fn, *args)
         return await self.db(fn, *args)
+
+    def _at_once(self, fn: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
+        """``(True, fn(*args))`` done on the loop by ``Store.at_once``, or ``(False, None)``
+        when it could not be done at once."""
+        started = time.monotonic()
+        try:
+            result = self.store.at_once(fn, *args)
+        except NotAtOnce:
+            return False, None
+        finally:
+            took = time.monotonic() - started
+            if took > SLOW_WRITE:
+                self._at_once_after = time.monotonic() + SLOW_WRITE_PAUSE
+                log.warning("a database write took %.0f ms on the event loop: writes go "
+                            "to the database thread for %.0f s", took * 1000,
+                            SLOW_WRITE_PAUSE)
+        self._at_once_writes += 1
+        if self._at_once_writes >= CHECKPOINT_EVERY:
+            self._start_checkpoint()
+        return True, result
+
+    async def _log_synced(self) -> None:
+        """Return once the write-ahead log is synced to the disk after the commits made so
+        far on the loop (``Store.sync_log`` on a thread of its own: one sync for all the
+        writes that wait meanwhile, and the loop goes on). Raises ``NotSynced``."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._sync_waiters.append(fut)
+        self._sync_event.set()
+        if self._syncer is None or self._syncer.done():
+            self._syncer = loop.create_task(self._sync_loop())
+        await asyncio.shield(fut)
+
+    async def _sync_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._sync_event.wait()
+            self._sync_event.clear()
+            waiters, self._sync_waiters = self._sync_waiters, []
+            if not waiters:
+                continue
+            try:  # a sync started now covers every commit made before it
+                await loop.run_in_executor(self.sync_executor, self.store.sync_log)
+                error = None
+            except Exception as e:  # noqa: BLE001 - told to every write that waits for it
+                log.error("syncing the database's write-ahead log failed: %s", e)
+                error = NotSynced(f"the disk sync failed: {e}")
+            for fut in waiters:
+                if not fut.done():
+                    if error is None:
+                        fut.set_result(None)
+                    else:
+                        fut.set_exception(error)
 
     def _start_checkpoint(self) -> None:
         """Copy the write-ahead log back on the database thread (one at a time; a failure
@@ -199,6 +248,10 @@ class TableManager:
                                      "nothing was saved: try again later") from None
         except (Refusal, Conflict):
             raise
+        except NotSynced as e:
+            self._failed(str(e))
+            raise Refusal("storage", "the server's disk failed; the change may not have been "
+                                     "saved: reload to see") from None
         except Exception as e:
             self._failed(reason(e))
             raise Refusal("storage", "the server's database refused the change; nothing was "
@@ -284,11 +337,15 @@ class TableManager:
                 await self._writer
             except (asyncio.CancelledError, Exception):
                 pass
+        if self._syncer is not None:  # the writer above waited for its moves' syncs
+            self._syncer.cancel()
+            await asyncio.gather(self._syncer, return_exceptions=True)
         if self._checkpoint is not None:
             await asyncio.gather(self._checkpoint, return_exceptions=True)  # logged already
         await asyncio.to_thread(self.bots.close)
         await asyncio.to_thread(self.analysis_pool.close)
         self.executor.shutdown(wait=True)
+        self.sync_executor.shutdown(wait=True)
 
     async def _janitor_loop(self) -> None:
         every = min(JANITOR_EVERY, max(0.05, self.settings.idle_unload / 2))

@@ -13,12 +13,16 @@ it survives a ``kill -9``; a power cut may lose the last moves, never the databa
 
 The ``Store`` methods are blocking; the server calls them from a worker thread, except
 its writes to an SQLite file, which it first tries on its event loop without waiting for
-any lock (``Store.at_once``).
+any lock (``Store.at_once``). Those commit without the disk sync; the caller syncs the
+write-ahead log (``Store.sync_log``, off the event loop, one sync for all the commits
+before it) before it tells anyone of the write: what ``synchronous=FULL`` does at each
+commit, without stopping the event loop for the disk.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 import sqlite3
 import time
@@ -205,6 +209,11 @@ class TooLate(Exception):
     """``Store.before``: the deadline passed before the call could start; nothing was done."""
 
 
+class NotSynced(Exception):
+    """A write was committed but its disk sync (``Store.sync_log``) failed: it may be lost
+    at a power cut, or be there."""
+
+
 class Conflict(Exception):
     """The move's ply is already taken: someone else's move was stored first."""
 
@@ -345,10 +354,14 @@ class Store:
         self.engine = make_engine(url, wait, sync=sync)
         # SQLite in a file: a second engine on it whose writes never wait for a lock and
         # never copy the write-ahead log back (``checkpoint`` does), for ``at_once`` (an
-        # in-memory database is one per connection: none)
-        self.nowait_engine = (make_engine(url, 0.0, checkpoints=False, sync=sync)
-                              if self.engine.dialect.name == "sqlite" and not in_memory(url)
-                              else None)
+        # in-memory database is one per connection: none). With ``sync="full"`` its commits
+        # leave the disk sync to ``sync_log`` (``log_path``: the write-ahead log's file).
+        file = self.engine.dialect.name == "sqlite" and not in_memory(url)
+        self.nowait_engine = (make_engine(url, 0.0, checkpoints=False, sync="normal")
+                              if file else None)
+        self.log_path = (os.path.abspath(make_url(url).database.removeprefix("file:")
+                                         .split("?")[0]) + "-wal"
+                         if file and sync == "full" else None)
         if self.nowait_engine is not None:  # SQLite: Store.before's deadline bounds the wait
             event.listen(self.engine, "checkout", self._wait_until_deadline)
             event.listen(self.engine, "checkin", self._wait_as_usual)
@@ -417,10 +430,11 @@ class Store:
         someone else (at most ~1 ms; SQLite files only) and without copying the write-ahead
         log back (``checkpoint``). Raises ``NotAtOnce``, with nothing stored, when it cannot
         be done at once (another writer holds the database's lock; see ``append_moves``
-        for moves); ``fn`` must therefore write in one transaction. Its time is then the
-        statements' and the commit's disk sync: the server's event loop calls it itself,
-        sparing the trip to the database thread, whose hand-overs of the interpreter lock
-        with a busy event loop made most of a move's latency tail."""
+        for moves); ``fn`` must therefore write in one transaction, whose commit is not
+        synced to the disk when ``log_path`` is set: call ``sync_log`` before telling anyone
+        of it. Its time is then the statements' and the commit's: the server's event loop
+        calls it itself, sparing the trip to the database thread, whose hand-overs of the
+        interpreter lock with a busy event loop made most of a move's latency tail."""
         token = _AT_ONCE.set(True)
         try:
             return fn(*args)
@@ -430,6 +444,21 @@ class Store:
             raise
         finally:
             _AT_ONCE.reset(token)
+
+    def sync_log(self) -> None:
+        """Sync SQLite's write-ahead log to the disk (``os.fsync``; blocking, seconds on a
+        stalled disk): every commit of ``at_once`` made before the call is then as durable
+        as a commit with ``synchronous=FULL`` (in WAL mode, FULL is NORMAL plus this sync at
+        each commit; NORMAL already syncs at checkpoints and when the log is reused). Only
+        with ``log_path`` (an SQLite file, ``sync="full"``). Raises ``OSError``."""
+        try:
+            fd = os.open(self.log_path, os.O_RDONLY)
+        except FileNotFoundError:  # the last connection's close checkpointed and synced it
+            return
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def close(self) -> None:
         self.engine.dispose()

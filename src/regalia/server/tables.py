@@ -58,7 +58,8 @@ from regalia.server.clocks import Clock, ClockKeeper
 from regalia.server.refusal import Refusal
 from regalia.server.replication import Replicated
 from regalia.server.seats import Seat, SeatKeeper
-from regalia.server.store import FINISHED, HUMAN, Conflict, SeatHandedOver, TableData
+from regalia.server.store import (FINISHED, HUMAN, Conflict, NotSynced, SeatHandedOver,
+                                   TableData)
 from regalia.server.talk import Talk
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -337,6 +338,10 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                 self.request_sync()
                 raise Refusal("stale", "stale submission: another move was stored at "
                                        "this ply; nothing was applied") from None
+            except NotSynced:  # stored, or not: the database says which
+                self.request_sync()
+                raise Refusal("storage", "the server's disk failed; the move may not have "
+                                         "been saved: reload to see") from None
             except Exception as e:
                 log.error("table %s: storing ply %s failed: %s", self.id, self.ply, e)
                 raise Refusal("storage", "the move could not be saved (the server's database "
