@@ -186,7 +186,7 @@ class TableManager:
         self._sync_event.set()
         if self._syncer is None or self._syncer.done():
             self._syncer = loop.create_task(self._sync_loop())
-        await asyncio.shield(fut)
+        await fut  # cancelled, the sync goes on (the syncer skips a cancelled answer)
 
     async def _sync_loop(self) -> None:
         loop = asyncio.get_running_loop()
@@ -269,15 +269,16 @@ class TableManager:
                           human: bool = False) -> None:
         """Store one move durably; moves submitted while a write is under way are stored
         together in the next transaction (group commit: one disk sync for many tables).
-        Returns once the move's transaction has committed; raises ``Conflict`` or the
-        database's error (bounded by the store's lock wait). ``human``: see
-        ``Store.append_move``."""
+        Returns once the move's transaction has committed (and is synced to the disk);
+        raises ``Conflict``, ``NotSynced`` or the database's error (bounded by the store's
+        lock wait). ``human``: see ``Store.append_move``. Cancelled, the move is stored all
+        the same (the writer skips a cancelled answer)."""
         fut = asyncio.get_running_loop().create_future()
         self._pending.append(((table_id, ply, seat, action, finished, clock_state, human), fut))
         self._pending_event.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())
-        await asyncio.shield(fut)
+        await fut
 
     async def _write_loop(self) -> None:
         while True:
