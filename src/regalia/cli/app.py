@@ -309,7 +309,7 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"),
           analysis_rate: str = typer.Option(_SETTINGS.analysis_rate, help="game analyses per client address"),
           hint_rate: str = typer.Option(_SETTINGS.hint_rate, help="hints per client address (tables with hints)"),
-          sqlite_sync: Literal["full", "normal"] = typer.Option(_SETTINGS.sqlite_sync, help="SQLite's disk syncs: full (a stored move survives a power cut) or normal (it survives a crash of the server; a power cut may lose the last moves; more moves/s)"),
+          sqlite_sync: Literal["full", "normal"] = typer.Option(_SETTINGS.sqlite_sync, help="SQLite's disk syncs: full (a stored move survives a power cut) or normal (it survives a crash of the server; a power cut may lose the last moves)"),
           redis_url: Optional[str] = typer.Option(
               None, help="Redis shared by the replicas of one site, e.g. redis://127.0.0.1:6379/0 "
                          "(README, \"Many processes\"); without it, one process serves alone"),
