@@ -176,3 +176,54 @@ def test_a_first_name_given_meanwhile_elsewhere_is_kept(client):
         time.sleep(0.02)
     b = join(client, d, 1, name="hv AD AS")  # read again: the name given first stays
     assert b.state["seats"][1]["name"] == "Ann"
+
+
+def test_no_player_takes_another_players_name_at_a_table(client):
+    """A name that reads as another held seat's (the same letters in any case or width) is
+    refused on a rename (``name_taken``) and not applied from a hello: the connection is
+    told and the seat keeps its name. Where a seat's one name is given before its hand is
+    seen (Regicide with other players), the hello is refused (close 4401: the page asks
+    again). Another table's names do not count, nor a seat's own."""
+    d = new_table(client, "ribauds", ["human", "human"])
+    ann = join(client, d, 0, name="Ann")
+    with client.websocket_connect(f"/ws/{d['id']}") as ws:
+        ws.send_json({"type": "hello", "token": d["seats"][1]["token"], "name": "ＡＮＮ"})
+        msgs = []
+        while not any(m["type"] == "error" for m in msgs):
+            msgs.append(ws.receive_json())
+        err = next(m for m in msgs if m["type"] == "error")
+        assert err["code"] == "name_taken" and "called Ann" in err["message"], err
+        assert any(m["type"] == "state" for m in msgs)  # seated all the same
+    assert client.get(f"/api/tables/{d['id']}").json()["seats"][1]["name"] is None
+    bea = join(client, d, 1, name="Bea")
+    for same in ("ann", " Ann ", "ＡＮＮ"):
+        bea.send({"type": "name", "name": same})
+        err = bea.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "name_taken" and "called Ann" in err["message"], err
+    ann.send({"type": "name", "name": "ANN"})  # its own name in capitals: allowed
+    assert seats_of(bea, lambda s: s[0]["name"] == "ANN")[1]["name"] == "Bea"
+    assert join(client, new_table(client, "ribauds", ["human", "human"]), 0,
+                name="Bea").state["seats"][0]["name"] == "Bea"  # another table
+    r = new_table(client, "regicide", ["human", "human"])
+    join(client, r, 0, name="Cid")
+    with client.websocket_connect(f"/ws/{r['id']}") as ws:
+        ws.send_json({"type": "hello", "token": r["seats"][1]["token"], "name": "cid"})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["code"] == "name_taken"
+        closing = ws.receive()
+        assert closing["type"] == "websocket.close" and closing["code"] == 4401
+    assert client.get(f"/api/tables/{r['id']}").json()["seats"][1]["name"] is None
+    assert join(client, r, 1, name="Dora").state["seats"][1]["name"] == "Dora"
+
+
+def test_a_newcomer_from_the_lobby_cannot_take_a_players_name(client):
+    r = client.post("/api/tables", json={"game": "ribauds", "players": 2, "open": True,
+                                         "name": "Ann",
+                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
+    d = r.json()
+    join(client, d, 0, name="Ann")
+    taken = client.post(f"/api/tables/{d['id']}/join", json={"name": "aNN"})
+    assert taken.status_code == 409 and taken.json()["code"] == "name_taken", taken.text
+    assert client.get(f"/api/tables/{d['id']}").json()["seats"][1]["claimed"] is False
+    ok = client.post(f"/api/tables/{d['id']}/join", json={"name": "Bea"})
+    assert ok.status_code == 200 and ok.json()["seat"] == 1
