@@ -195,7 +195,8 @@ def test_a_move_is_told_only_after_its_disk_sync_and_the_syncs_are_shared(db_url
         assert len(m.store.load_table(tables[0]["id"]).moves) == 1
         for p, _ in movers[1:]:  # submitted while the first sync runs
             p.act(p.state["legal"][0])
-        time.sleep(0.3)
+        while len(m._pending) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
         for p, other in movers:
             with pytest.raises(Timeout):  # nothing told yet
                 other.recv_until(lambda msg: msg["type"] == "state" and msg["ply"] == 1, 0.05)
@@ -232,3 +233,82 @@ def test_a_failed_disk_sync_says_the_move_may_be_lost_and_the_table_is_read_agai
         r = c.post("/api/tables", json={"game": "regicide", "players": 1,
                                         "seats": [{"kind": "human"}]})
         assert r.status_code == 201 and c.get("/healthz").json()["store"] == "ok"
+
+
+def test_a_failed_disk_sync_of_a_message_says_it_may_be_lost_and_the_table_is_read_again(db_url):
+    """Writes other than moves too: a chat message whose sync failed is said to be maybe
+    lost, and the table is read again from the database (which holds it): the others get it."""
+    with running_app(db_url) as c:
+        m = c.app.state.manager
+        d = new_table(c, "ribauds", ["human", "human"])
+        a, b = join(c, d, 0), join(c, d, 1)
+        real = m.store.sync_log
+
+        def failing():
+            m.store.sync_log = real  # fails once
+            raise OSError(5, "Input/output error")
+        m.store.sync_log = failing
+        a.send({"type": "chat", "text": "hello"})
+        err = a.recv_until(lambda msg: msg["type"] == "error")
+        assert err["code"] == "storage" and "may not have been saved" in err["message"], err
+        said = b.recv_until(lambda msg: msg["type"] == "talk")
+        assert said["text"] == "hello"
+        assert [x["text"] for x in m.store.load_table(d["id"]).messages] == ["hello"]
+
+
+def test_what_is_read_waits_for_the_disk_sync_of_what_it_holds(db_url):
+    """SQLite shows a commit to readers at once: a read is answered only once the commits
+    made before it are synced (here the lobby's list, while a new open table's sync is
+    held), so nobody learns of a write a power cut could still take back."""
+    with running_app(db_url) as c:
+        m = c.app.state.manager
+        gate, entered = threading.Event(), threading.Event()
+        real = m.store.sync_log
+
+        def held():
+            entered.set()
+            assert gate.wait(5)
+            real()
+        m.store.sync_log = held
+        out: dict = {}
+        creator = threading.Thread(target=lambda: out.update(made=c.post("/api/tables", json={
+            "game": "ribauds", "players": 2, "open": True, "name": "Ann",
+            "seats": [{"kind": "human"}, {"kind": "human"}]})))
+        creator.start()
+        assert entered.wait(5)
+        reader = threading.Thread(target=lambda: out.update(listed=c.get("/api/open").json()))
+        reader.start()
+        reader.join(0.5)
+        assert reader.is_alive() and "listed" not in out  # waits for the sync
+        gate.set()
+        creator.join(5)
+        reader.join(5)
+        assert out["made"].status_code == 201
+        assert [t["id"] for t in out["listed"]] == [out["made"].json()["id"]]
+
+
+def test_the_servers_stop_answers_a_move_waiting_for_its_disk_sync(tmp_path):
+    """A move committed on the loop whose sync is under way when the server stops: the
+    stop waits for it (up to a second), and its submitter is answered."""
+    import asyncio
+
+    from regalia.server.manager import TableManager
+    from regalia.server.store import NewSeat
+
+    async def main():
+        store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
+        table_id = store.create_table("regicide", {"players": 1}, 7, [NewSeat("human")])[0]
+        m = TableManager(store)
+        real = store.sync_log
+
+        def slow():
+            time.sleep(0.3)
+            real()
+        store.sync_log = slow
+        mover = asyncio.ensure_future(m.append_move(table_id, 0, 0, "play 5H", False))
+        await asyncio.sleep(0.05)  # committed; the sync runs
+        assert len(store.load_table(table_id).moves) == 1 and not mover.done()
+        await m.stop()
+        await asyncio.wait_for(mover, 1.0)  # answered: stored and synced
+        store.close()
+    asyncio.run(main())

@@ -35,7 +35,7 @@ def test_sqlite_full_syncs_the_event_loops_commits_through_sync_log(db_url, monk
     s = Store(db_url)
     with s.nowait_engine.connect() as c:
         assert c.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
-    assert s.log_path == os.path.abspath(db_url.removeprefix("sqlite:///")) + "-wal"
+    assert s.log_path == os.path.realpath(db_url.removeprefix("sqlite:///")) + "-wal"
     table_id = s.at_once(s.create_table, "regicide", {"players": 1}, 7, [NewSeat("human")])[0]
     synced = []
     real_fsync = os.fsync
@@ -50,8 +50,23 @@ def test_sqlite_full_syncs_the_event_loops_commits_through_sync_log(db_url, monk
     again = Store(db_url)
     assert again.load_table(table_id).seed == 7
     again.close()
-    assert Store(db_url, sync="normal").log_path is None
-    assert Store("sqlite://").log_path is None
+    for other in (Store(db_url, sync="normal"), Store("sqlite://")):
+        assert other.log_path is None
+        other.close()
+
+
+def test_the_synced_log_is_sqlites_own_through_a_link_or_a_uri(tmp_path):
+    """``log_path`` is the file SQLite writes its log to: beside the file a symbolic link
+    leads to, and for ``file:`` URIs the path they name."""
+    import os
+
+    (tmp_path / "real").mkdir()
+    os.symlink(tmp_path / "real" / "db.sqlite3", tmp_path / "link.sqlite3")
+    for url, log in ((f"sqlite:///{tmp_path}/link.sqlite3", tmp_path / "real" / "db.sqlite3-wal"),
+                     (f"sqlite:///file:{tmp_path}/u.sqlite3?uri=true", tmp_path / "u.sqlite3-wal")):
+        s = Store(url)
+        assert s.log_path == os.path.realpath(log) and os.path.exists(s.log_path)
+        s.close()
 
 
 def test_sqlite_sync_normal_drops_the_disk_sync_at_commits_on_both_engines(db_url):

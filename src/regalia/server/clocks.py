@@ -176,7 +176,7 @@ class ClockKeeper:
                 clock.settle(seat, wall())
                 clock.timed_out.add(seat)
                 await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat,
-                                         True, clock.to_json(), self.ply)
+                                         True, clock.to_json(), self.ply, table=self)
                 self.seats[seat].bot_replaces = True
                 self.clock = clock
                 timeout = {"type": "timeout", "seat": seat, "ply": self.ply}

@@ -124,11 +124,13 @@ class TableManager:
         self._at_once_writes = 0  # SQLite writes on the event loop since the last checkpoint
         self._at_once_after = 0.0  # monotonic time before which writes go to the thread
         self._checkpoint: asyncio.Task | None = None
-        # SQLite with full syncs: the disk syncs of the loop's writes, on a thread of their own
+        # the disk syncs of the loop's writes (SQLite with full syncs), on a thread of their own
         self.sync_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="regalia-sync")
         self._sync_waiters: list[asyncio.Future] = []
         self._sync_event = asyncio.Event()
         self._syncer: asyncio.Task | None = None
+        self._commits = self._synced = 0  # commits on the loop so far; of them, synced
+        self._writing: list[tuple[tuple, asyncio.Future]] = []  # the batch of moves under way
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._pending_event = asyncio.Event()
         self._writer: asyncio.Task | None = None
@@ -137,7 +139,18 @@ class TableManager:
     # -- the database ----------------------------------------------------------------
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+        """``fn(*args)`` on the database thread. What it read may hold commits of the loop
+        not yet synced to the disk (SQLite shows a commit at once): it is answered once
+        they are, so that nobody learns of a write a power cut could still take back (when
+        the sync fails, the writes waiting for it are told, ``store_error`` says it, and
+        the read is answered all the same)."""
+        result = await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+        if self._synced < self._commits:
+            try:
+                await self._log_synced()
+            except NotSynced:
+                pass
+        return result
 
     async def _write_now(self, fn: Callable[..., Any], *args: Any,
                          deadline: float | None = None) -> Any:
@@ -172,6 +185,7 @@ class TableManager:
                             "to the database thread for %.0f s", took * 1000,
                             SLOW_WRITE_PAUSE)
         self._at_once_writes += 1
+        self._commits += 1
         if self._at_once_writes >= CHECKPOINT_EVERY:
             self._start_checkpoint()
         return True, result
@@ -190,24 +204,31 @@ class TableManager:
 
     async def _sync_loop(self) -> None:
         loop = asyncio.get_running_loop()
-        while True:
-            await self._sync_event.wait()
-            self._sync_event.clear()
-            waiters, self._sync_waiters = self._sync_waiters, []
-            if not waiters:
-                continue
-            try:  # a sync started now covers every commit made before it
-                await loop.run_in_executor(self.sync_executor, self.store.sync_log)
-                error = None
-            except Exception as e:  # noqa: BLE001 - told to every write that waits for it
-                log.error("syncing the database's write-ahead log failed: %s", e)
-                error = NotSynced(f"the disk sync failed: {e}")
-            for fut in waiters:
-                if not fut.done():
-                    if error is None:
-                        fut.set_result(None)
-                    else:
-                        fut.set_exception(error)
+        waiters: list[asyncio.Future] = []
+        try:
+            while True:
+                await self._sync_event.wait()
+                self._sync_event.clear()
+                waiters, self._sync_waiters = self._sync_waiters, []
+                if not waiters:
+                    continue
+                commits = self._commits
+                try:  # a sync started now covers every commit made before it
+                    await loop.run_in_executor(self.sync_executor, self.store.sync_log)
+                    self._synced = max(self._synced, commits)
+                    error = None
+                except Exception as e:  # noqa: BLE001 - told to every write that waits for it
+                    log.error("syncing the database's write-ahead log failed: %s", e)
+                    error = NotSynced(f"the disk sync failed: {e}")
+                for fut in waiters:
+                    if not fut.done():
+                        if error is None:
+                            fut.set_result(None)
+                        else:
+                            fut.set_exception(error)
+        finally:  # stopped (at the server's stop): no wait is left without an answer
+            for fut in waiters + self._sync_waiters:
+                fut.cancel()
 
     def _start_checkpoint(self) -> None:
         """Copy the write-ahead log back on the database thread (one at a time; a failure
@@ -223,12 +244,14 @@ class TableManager:
         self._checkpoint = asyncio.get_running_loop().create_task(self.db(self.store.checkpoint))
         self._checkpoint.add_done_callback(done)
 
-    async def write(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def write(self, fn: Callable[..., Any], *args: Any, table: Table | None = None) -> Any:
         """A durable write other than a move (``fn(*args)``: one transaction of the store);
         raises ``Refusal("storage")`` when the database refuses it or does not answer within
         ``write_timeout`` seconds. A write that cannot start, or get the lock, by then is
         not done; one already committing is waited for up to ``LATE_ANSWER`` seconds more,
-        so that "nothing was saved" is only said when it is so."""
+        so that "nothing was saved" is only said when it is so. When it may have been saved
+        (no answer in time, or its disk sync failed), ``table`` (the table it changes) is
+        read again from the database, which says."""
         timeout = self.settings.write_timeout
         job = asyncio.ensure_future(self._write_now(fn, *args,
                                                     deadline=time.monotonic() + timeout))
@@ -240,6 +263,8 @@ class TableManager:
                 result = await asyncio.wait_for(asyncio.shield(job), LATE_ANSWER)
         except asyncio.TimeoutError:  # a stalled disk: the write may still land
             self._failed("no answer within the write timeout")
+            if table is not None:
+                table.request_sync()
             raise Refusal("storage", "the server's database did not answer in time; the "
                                      "change may not have been saved: reload to see") from None
         except TooLate:
@@ -250,6 +275,8 @@ class TableManager:
             raise
         except NotSynced as e:
             self._failed(str(e))
+            if table is not None:
+                table.request_sync()
             raise Refusal("storage", "the server's disk failed; the change may not have been "
                                      "saved: reload to see") from None
         except Exception as e:
@@ -270,9 +297,10 @@ class TableManager:
         """Store one move durably; moves submitted while a write is under way are stored
         together in the next transaction (group commit: one disk sync for many tables).
         Returns once the move's transaction has committed (and is synced to the disk);
-        raises ``Conflict``, ``NotSynced`` or the database's error (bounded by the store's
-        lock wait). ``human``: see ``Store.append_move``. Cancelled, the move is stored all
-        the same (the writer skips a cancelled answer)."""
+        raises ``Conflict``, ``NotSynced`` or the database's error (another writer's lock
+        is waited for up to the store's wait; a stalled disk, until it answers). ``human``:
+        see ``Store.append_move``. Cancelled, the move is stored all the same (the writer
+        skips a cancelled answer; at the server's stop, the answer is a cancellation)."""
         fut = asyncio.get_running_loop().create_future()
         self._pending.append(((table_id, ply, seat, action, finished, clock_state, human), fut))
         self._pending_event.set()
@@ -284,7 +312,8 @@ class TableManager:
         while True:
             await self._pending_event.wait()
             self._pending_event.clear()
-            batch, self._pending = self._pending, []
+            batch = self._writing = self._pending
+            self._pending = []
             if not batch:
                 continue
             try:
@@ -293,6 +322,12 @@ class TableManager:
             except Exception as e:  # the database went away, is read-only or locked
                 self._failed(reason(e))
                 results = [e] * len(batch)
+            except BaseException:  # stopped (at the server's stop): stored or not, unknown
+                for _, fut in batch:
+                    fut.cancel()
+                raise
+            finally:
+                self._writing = []
             for (_, fut), res in zip(batch, results):
                 if fut.done():
                     continue
@@ -330,7 +365,7 @@ class TableManager:
             await self.cluster.stop()
         if self._writer is not None:
             for _ in range(50):  # let the moves already submitted reach the disk
-                if not self._pending:
+                if not self._pending and not self._writing:
                     break
                 await asyncio.sleep(0.02)
             self._writer.cancel()
@@ -338,7 +373,7 @@ class TableManager:
                 await self._writer
             except (asyncio.CancelledError, Exception):
                 pass
-        if self._syncer is not None:  # the writer above waited for its moves' syncs
+        if self._syncer is not None:  # its waits left are answered (cancelled)
             self._syncer.cancel()
             await asyncio.gather(self._syncer, return_exceptions=True)
         if self._checkpoint is not None:

@@ -118,7 +118,7 @@ class SeatKeeper:
                     clock.timed_out.discard(seat)
                     clock.banks[seat] = max(clock.banks[seat], RETURN_BANK, clock.increment)
             await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat, on,
-                                     clock.to_json() if clock else None)
+                                     clock.to_json() if clock else None, table=self)
             s.bot_replaces = on
             if clock is not None:
                 self.clock = clock
@@ -283,7 +283,7 @@ class SeatKeeper:
         try:
             await self.manager.write(partial(self.manager.store.update_seat, self.id, seat,
                                              clock.to_json() if clock else None,
-                                             expect=expect, **values))
+                                             expect=expect, **values), table=self)
         except Conflict:
             self.request_sync()
             if expect and "claimed" in expect:

@@ -355,13 +355,17 @@ class Store:
         # SQLite in a file: a second engine on it whose writes never wait for a lock and
         # never copy the write-ahead log back (``checkpoint`` does), for ``at_once`` (an
         # in-memory database is one per connection: none). With ``sync="full"`` its commits
-        # leave the disk sync to ``sync_log`` (``log_path``: the write-ahead log's file).
+        # leave the disk sync to ``sync_log`` (``log_path``: the write-ahead log's file),
+        # unless that file cannot be found (then they sync themselves).
         file = self.engine.dialect.name == "sqlite" and not in_memory(url)
-        self.nowait_engine = (make_engine(url, 0.0, checkpoints=False, sync="normal")
+        if upgrade:
+            migrate(self.engine)
+        self.log_path = self._find_log() if file and sync == "full" else None
+        self._log_fd: int | None = None
+        self._log_inode = 0
+        self.nowait_engine = (make_engine(url, 0.0, checkpoints=False,
+                                          sync="normal" if self.log_path else sync)
                               if file else None)
-        self.log_path = (os.path.abspath(make_url(url).database.removeprefix("file:")
-                                         .split("?")[0]) + "-wal"
-                         if file and sync == "full" else None)
         if self.nowait_engine is not None:  # SQLite: Store.before's deadline bounds the wait
             event.listen(self.engine, "checkout", self._wait_until_deadline)
             event.listen(self.engine, "checkin", self._wait_as_usual)
@@ -370,8 +374,14 @@ class Store:
         for k, engine in enumerate((self.engine, self.nowait_engine)):
             for name in ("before_cursor_execute", "commit", "rollback") if engine else ():
                 event.listen(engine, name, partial(self._count, k))
-        if upgrade:
-            migrate(self.engine)
+
+    def _find_log(self) -> str | None:
+        """SQLite's write-ahead log file of this database, as SQLite names it (beside the
+        file a symbolic link leads to), or ``None`` when it is not there."""
+        with self.engine.connect() as conn:  # the log is there while a connection reads
+            conn.exec_driver_sql("SELECT count(*) FROM sqlite_master").scalar()
+            path = conn.exec_driver_sql("PRAGMA database_list").fetchall()[0][2]
+            return path + "-wal" if path and os.path.exists(path + "-wal") else None
 
     def _count(self, k: int, *_: Any) -> None:
         self._trips[k] += 1
@@ -450,17 +460,25 @@ class Store:
         stalled disk): every commit of ``at_once`` made before the call is then as durable
         as a commit with ``synchronous=FULL`` (in WAL mode, FULL is NORMAL plus this sync at
         each commit; NORMAL already syncs at checkpoints and when the log is reused). Only
-        with ``log_path`` (an SQLite file, ``sync="full"``). Raises ``OSError``."""
+        with ``log_path`` (an SQLite file, ``sync="full"``). One descriptor stays open on
+        the log (a write-back error is reported to the descriptors open when it happened),
+        opened again when the file was made anew. Raises ``OSError``."""
         try:
-            fd = os.open(self.log_path, os.O_RDONLY)
+            inode = os.stat(self.log_path).st_ino
         except FileNotFoundError:  # the last connection's close checkpointed and synced it
             return
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        if self._log_fd is None or inode != self._log_inode:
+            if self._log_fd is not None:
+                os.close(self._log_fd)
+                self._log_fd = None
+            self._log_fd = os.open(self.log_path, os.O_RDWR)
+            self._log_inode = inode
+        os.fsync(self._log_fd)
 
     def close(self) -> None:
+        if self._log_fd is not None:
+            os.close(self._log_fd)
+            self._log_fd = None
         self.engine.dispose()
         if self.nowait_engine is not None:
             self.nowait_engine.dispose()

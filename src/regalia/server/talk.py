@@ -42,7 +42,8 @@ class Talk:
             body = {"kind": "chat", "seat": conn.seat, "ply": self.ply, "text": text}
         body["id"] = secrets.token_hex(6)  # tells a repeated line from a catch-up's copy
         await self.manager.limits.hit("talk_rate", self.id, str(conn.seat))
-        await self.manager.write(self.manager.store.add_message, self.id, conn.seat, body["kind"], body)
+        await self.manager.write(self.manager.store.add_message, self.id, conn.seat, body["kind"],
+                                 body, table=self)
         self.last_active = time.monotonic()
         if body not in self.messages:  # a catch-up during the write may have shown it
             self.messages.append(body)
