@@ -189,28 +189,6 @@ def test_a_regicide_seat_is_named_before_its_hand_is_shown(server, chromium, sho
     ctx.close()
 
 
-def test_a_regicide_seat_cannot_take_another_players_name(server, chromium):
-    """The name kept in a browser may be another player's at this table: the seat's one
-    name is then asked again, the dialog saying why."""
-    table = server.create("regicide", ["human", "human"])
-    first = chromium.new_context(nickname="Ione", locale="en-US")
-    mine = first.new_page()
-    mine.goto(server.url + table["seats"][0]["link"])
-    wait_state(mine)
-    ctx = chromium.new_context(nickname="IONE", locale="en-US")
-    page = ctx.new_page()
-    page.goto(server.url + table["seats"][1]["link"])
-    page.wait_for_selector("#name-dlg[open]")
-    assert "Another player at this table has that name" in page.inner_text("#nickname-why")
-    assert page.locator(".toast.error").count() == 0
-    page.fill("#nickname-input", "Jo")
-    page.click("#nickname-save")
-    st = wait_state(page)
-    assert st["seat"] == 1 and st["seats"][1]["name"] == "Jo" and st["seats"][0]["name"] == "Ione"
-    ctx.close()
-    first.close()
-
-
 def first_visit(server, chromium):
     """A solo table's page in a browser without a nickname, its nickname dialog open; close
     it with ``page.context.close()``."""

@@ -92,7 +92,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 FAVICON = ('''<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#123d2c"/><rect x="14" y="8" width="36" height="48" rx="5" fill="#fffdf6" stroke="#d4a93c" stroke-width="3"/><path d="M20 38 24 24l8 7 8-7 4 14z" fill="#b3202a"/><rect x="20" y="40" width="24" height="4" fill="#b3202a"/></svg>''')
 HELLO_TIMEOUT = 30.0
 STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,
-          "no_access": 403, "not_finished": 409, "analysis_failed": 503, "name_taken": 409}
+          "no_access": 403, "not_finished": 409, "analysis_failed": 503}
 SLOW_READER = 1013  # close code: try again later (the page reconnects and resumes)
 NO_ACCESS = 4403    # close code: not a link of this table (the page stops)
 NAME_NEEDED = 4401  # close code: a Regicide seat is named before its hand is seen (the page
@@ -452,8 +452,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                     refusal = (e.code, e.message)
                 if refusal is not None:
                     error(*refusal)
-                    close = ({"no_access": NO_ACCESS, "name_needed": NAME_NEEDED,
-                              "name_taken": NAME_NEEDED}.get(refusal[0], SLOW_READER), refusal[0])
+                    close = ({"no_access": NO_ACCESS, "name_needed": NAME_NEEDED}.get(
+                        refusal[0], SLOW_READER), refusal[0])
                     break
                 joined = True
         except WebSocketDisconnect:
@@ -480,9 +480,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         """Seat the connection (a seat token: the seat is claimed, with the nickname
         ``name``) or let it watch (the spectators' token); otherwise the refusal ``(code,
         message)`` (``no_access``, ``too_many_spectators``, ``name_needed``: a Regicide seat
-        still without a name, given none; ``name_taken``: given another player's). Where a
-        seat's name may change, another player's is not applied and the connection is told
-        (an ``error`` ``name_taken``). Raises ``Refusal("storage")``."""
+        still without a name, given none). Raises ``Refusal("storage")``."""
         seat = table.seat_of_token(token)
         if seat is None and not table.is_watch_token(token):
             return ("no_access", "this link is not valid for this table: a table is watched "
@@ -495,17 +493,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                                    f"{gamekit.NAME_MAX} characters): at a Regicide table with "
                                    "other players a seat is named before its hand is seen, and "
                                    "the name does not change until the end (rules 1.15)")
-        clean = gamekit.clean_name(name) if seat is not None else None
-        taken = clean is not None and not table.name_fixed(seat) and table.name_taken(seat, clean)
-        if taken and table.name_needed(seat, None):  # its one name: asked again (close 4401)
-            table.refuse_taken(seat, clean)
         if seat is not None:
             await table.claim(seat, name)
         table.join(conn, seat)
-        if taken:  # seated under the name it had
-            conn.put({"type": "error", "code": "name_taken", "ply": table.ply,
-                      "message": f"another player at this table is called {taken}: your seat "
-                                 "keeps its name; choose another with the name button"})
         return None
 
     return app

@@ -244,13 +244,6 @@ def clean_name(name: Any) -> str | None:
     return name
 
 
-def name_key(name: str) -> str:
-    """What two nicknames that read alike share (``clean_name``'s output in, a string out):
-    compatibility forms made plain (full-width letters, ligatures, superscripts: NFKC) and
-    case folded, so that "Ann", "ANN" and "Ａｎｎ" are one name at a table."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
 # Joiners that shape scripts and emoji (zero-width non-joiner, zero-width joiner): kept.
 _JOINERS = frozenset("\u200c\u200d")
 

@@ -74,7 +74,7 @@ class SeatKeeper:
                  "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
                  **({"windows": connected[s.index]} if s.index == for_seat else {}),
                  "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
-                 "name_fixed": s.kind == HUMAN and self.name_fixed(s.index),
+                 "name_fixed": s.kind == HUMAN and self._name_fixed(s.index),
                  "timed_out": s.index in timed_out}
                 for s in self.seats]
 
@@ -142,15 +142,14 @@ class SeatKeeper:
 
     async def claim(self, seat: int, name: Any) -> None:
         """The seat's link was used: the seat is held (and named ``name`` when it is a valid
-        nickname no other player has, ``name_taken``; otherwise the name stays as it was).
-        When this was the last free human seat, the clocks start. Raises ``Refusal``
-        (``storage``; ``stale`` when a Regicide seat's first name was given meanwhile through
-        another replica)."""
+        nickname; an invalid one leaves the name as it was). When this was the last free
+        human seat, the clocks start. Raises ``Refusal`` (``storage``; ``stale`` when a
+        Regicide seat's first name was given meanwhile through another replica)."""
         s = self.seats[seat]
         name = gamekit.clean_name(name) if name is not None else None
         async with self.lock:
-            if s.claimed and self.name_fixed(seat) or name and self.name_taken(seat, name):
-                name = None  # kept while a Regicide game is played; another's is not taken
+            if s.claimed and self._name_fixed(seat):
+                name = None  # a held seat keeps its name while a Regicide game is played
             if s.claimed and s.name is not None and name is not None and name != s.name:
                 try:  # a rename: counted with the talk, or the name stays
                     await self.manager.limits.hit("talk_rate", self.id, str(seat))
@@ -171,18 +170,18 @@ class SeatKeeper:
 
     async def rename(self, seat: int | None, name: Any) -> None:
         """A ``name`` message: the seat's player changes their nickname (counted in
-        ``talk_rate``; in Regicide with other players, once named, not until the end; not
-        another player's name). Raises ``Refusal`` (``spectator``, ``bad_message``,
-        ``too_fast``, ``name_fixed``, ``name_taken``, ``storage``)."""
+        ``talk_rate``; in Regicide with other players, once named, not until the end). Raises
+        ``Refusal`` (``spectator``, ``bad_message``, ``too_fast``, ``name_fixed``,
+        ``storage``)."""
         if seat is None:
             raise Refusal("spectator", "spectators have no name at the table")
         clean = gamekit.clean_name(name)
         if clean is None:
             raise Refusal("bad_message", f"name: 1 to {gamekit.NAME_MAX} characters of text")
-        self._check_name_free(seat, clean)
+        self._check_name_free(seat)
         await self.manager.limits.hit("talk_rate", self.id, str(seat))  # renames are talk too
         async with self.lock:
-            self._check_name_free(seat, clean)
+            self._check_name_free(seat)
             await self._update_seat(seat, claimed=True, name=clean)
 
     def player_present(self) -> bool:
@@ -199,33 +198,13 @@ class SeatKeeper:
         return (self.seats[seat].name is None and self._names_guarded()
                 and gamekit.clean_name(name) is None)
 
-    def name_taken(self, seat: int | None, name: str) -> str | None:
-        """The name of another held seat that ``name`` (a clean nickname) reads as
-        (``gamekit.name_key``: the same letters whatever their case or width), or ``None``:
-        no player takes another's name at a table (talk and seat list would mix them up).
-        ``seat``: the asking seat (``None``: a newcomer)."""
-        key = gamekit.name_key(name)
-        for s in self.seats:
-            if (s.index != seat and s.kind == HUMAN and s.claimed and s.name is not None
-                    and gamekit.name_key(s.name) == key):
-                return s.name
-        return None
-
-    def refuse_taken(self, seat: int | None, name: str) -> None:
-        """Raises ``Refusal("name_taken")`` when ``name`` is another player's (``name_taken``)."""
-        taken = self.name_taken(seat, name)
-        if taken is not None:
-            raise Refusal("name_taken", f"another player at this table is called {taken}: "
-                                        "choose another name")
-
-    def _check_name_free(self, seat: int, name: str) -> None:
-        if self.name_fixed(seat):
+    def _check_name_free(self, seat: int) -> None:
+        if self._name_fixed(seat):
             raise Refusal("name_fixed", "names cannot change while a Regicide game is played: "
                                         "a name could tell what is in a hand (rules 1.15); "
                                         "change it after the game")
-        self.refuse_taken(seat, name)
 
-    def name_fixed(self, seat: int) -> bool:
+    def _name_fixed(self, seat: int) -> bool:
         """Whether ``seat``'s name cannot change now: it has one, in a game without free talk
         (Regicide, rules 1.15) with other players, until the end (the hands are dealt from
         the start: a seat is named by its first ``hello``, ``name_needed``)."""
@@ -244,12 +223,10 @@ class SeatKeeper:
         a new secret token (an invitation link made for it stops working) and the name.
         ``count``: awaited once the name is found valid (the newcomer's rate limit; it
         raises ``Refusal("too_fast")`` to refuse). Returns ``(seat, token)``. Raises
-        ``Refusal`` (``not_open``, ``full``, ``bad_request``, ``name_taken``, ``too_fast``,
-        ``storage``)."""
+        ``Refusal`` (``not_open``, ``full``, ``bad_request``, ``too_fast``, ``storage``)."""
         clean = gamekit.clean_name(name)
         if clean is None:
             raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
-        self.refuse_taken(None, clean)
         if count is not None:
             await count()
         async with self.lock:
@@ -260,7 +237,6 @@ class SeatKeeper:
                     and not connected[s.index]]
             if not free:
                 raise Refusal("full", "this table has no free seat any more")
-            self.refuse_taken(None, clean)
             seat = free[0]
             token = secrets.token_urlsafe(18)
             await self._update_seat(seat.index, claimed=True, name=clean,

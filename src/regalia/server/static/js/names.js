@@ -57,9 +57,8 @@ export function seatDisplay(seats, k) {
 // Ask for a nickname in a <dialog> (once per browser, or to change it); resolves to it.
 // Closed, the dialog gives the focus back to what opened it, or to `back` when it opened by
 // itself (a first visit). `required`: no "Not now" (a Regicide seat needs its name before
-// its hand is shown), and it stays open until a name is saved; `why`: what it says then
-// instead of that reason (the name given was another player's).
-export function askName(dlg, el, current = "", back = null, required = false, why = null) {
+// its hand is shown), and it stays open until a name is saved.
+export function askName(dlg, el, current = "", back = null, required = false) {
   return new Promise((resolve) => {
     let saved = false;
     dlg.innerHTML = "";
@@ -75,7 +74,7 @@ export function askName(dlg, el, current = "", back = null, required = false, wh
     } },
     el("h2", {}, t("social.name_title")),
     el("p", { class: "muted" }, t("social.name_explain", { n: NAME_MAX })),
-    required ? el("p", { class: "muted", id: "nickname-why" }, why || t("social.name_needed")) : null,
+    required ? el("p", { class: "muted", id: "nickname-why" }, t("social.name_needed")) : null,
     input,
     el("div", { class: "end-actions" }, el("button", { type: "submit", class: "btn primary", id: "nickname-save" }, t("social.name_save")),
       // the table stays one click away: the seat keeps its number until a name is given

@@ -45,7 +45,6 @@ const M = {
   endDismissed: false,
   status: "connecting",
   lastError: null,
-  nameTaken: false,  // the hello gave another player's name: the name dialog says so
 };
 
 let socket = null;
@@ -255,8 +254,6 @@ function askedOf(S) {
 function showError(msg) {
   // the board says it, or the name dialog asks
   if (msg.code === "not_found" || msg.code === "no_access" || msg.code === "name_needed") return;
-  // another player's name: where the seat's one name is asked, the dialog says it instead
-  if (msg.code === "name_taken" && !M.state) { M.nameTaken = true; return; }
   const title = has("error." + msg.code) ? t("error." + msg.code) : t("error.generic");
   const detail = msg.reason && game() ? game().why(msg.reason.code, msg.reason.params || {}, C) : null;
   toast(title, detail, "error");
@@ -284,9 +281,7 @@ function onStatus(status) {
   else render();
   // a Regicide seat without a name yet: named before its hand is seen (rules 1.15)
   if (status === "name_needed" && !$("name-dlg").open) {
-    const why = M.nameTaken ? t("error.name_taken") : null;
-    M.nameTaken = false;
-    askName($("name-dlg"), el, "", null, true, why).then(() => socket.connect());
+    askName($("name-dlg"), el, "", null, true).then(() => socket.connect());
   }
 }
 
