@@ -297,6 +297,45 @@ def test_two_bots_of_one_kind_are_told_apart_by_their_seat_numbers(server, chrom
     page.context.close()
 
 
+def test_two_players_of_one_name_are_told_apart_by_their_seat_numbers(server, chromium):
+    """A name that reads as another seat's (here in capitals) is shown with its seat
+    number, on both seats: nobody passes for another in the talk or the log."""
+    table = server.create("ribauds", ["human", "human"])
+    first = open_seat(chromium, server, table, 0, nickname="Ann")
+    second = open_seat(chromium, server, table, 1, nickname="ＡＮＮ")
+    for page, other in ((first, "ＡＮＮ (seat 2)"), (second, "Ann (seat 1)")):
+        page.wait_for_function(f"() => document.querySelector('.players').textContent.includes({other!r})")
+    second.fill("#chat-input", "hi")
+    second.press("#chat-input", "Enter")
+    first.wait_for_function("() => document.querySelector('#talk').textContent.includes('hi')")
+    assert "ＡＮＮ (seat 2)" in first.inner_text("#talk")
+    second.context.close()
+    first.context.close()
+
+
+def test_a_name_of_invisible_characters_is_not_taken_by_the_name_dialog(server, chromium):
+    """Nothing that shows (zero-width and blank-drawn characters): the dialog says what a
+    name needs and stays open instead of sending a name the server refuses."""
+    table = server.create("regicide", ["human", "human"])
+    ctx = chromium.new_context(nickname=None, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][1]["link"])
+    page.wait_for_selector("#name-dlg[open]")
+    page.fill("#nickname-input", "\u200b\u3164 \u2800")
+    page.click("#nickname-save")
+    page.wait_for_timeout(200)
+    assert page.locator("#name-dlg[open]").count() == 1
+    assert "something that shows" in page.evaluate(
+        "() => document.querySelector('#nickname-input').validationMessage")
+    assert page.evaluate("() => localStorage.getItem('regalia.name')") is None
+    page.fill("#nickname-input", "\u200bJo\u202e")
+    page.click("#nickname-save")
+    st = wait_state(page)
+    assert st["seats"][1]["name"] == "Jo"
+    assert page.evaluate("() => localStorage.getItem('regalia.name')") == "Jo"
+    ctx.close()
+
+
 def test_the_invitation_of_a_table_whose_other_seats_are_bots_offers_only_watching(server, chromium):
     ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
     page = ctx.new_page()

@@ -7,14 +7,28 @@ const KEY = "regalia.name";
 export const NAME_MAX = 24;
 
 export function myName() {
-  return (localStorage.getItem(KEY) || "").trim().slice(0, NAME_MAX);
+  return cleanName(localStorage.getItem(KEY) || "");
 }
 
-// Store a nickname (spaces collapsed, at most NAME_MAX characters); returns it ("" if none).
+// Store a nickname cleaned as the server cleans it (cleanName); returns it ("" if none).
 export function setMyName(name) {
-  const clean = String(name || "").replace(/[\u0000-\u001f\u007f]/g, " ").replace(/\s+/g, " ").trim().slice(0, NAME_MAX);
+  const clean = cleanName(name);
   if (clean) localStorage.setItem(KEY, clean);
   return clean;
+}
+
+// Invisible formatting characters (but the two joiners) and letters drawn blank: a name of
+// them alone shows nothing (the server's gamekit.clean_name drops or refuses them too).
+const INVISIBLE = /(?![\u200c\u200d])\p{Cf}/gu;
+const BLANK = /[\p{C}\p{Z}\p{M}\s\u115f\u1160\u3164\uffa0\u2800]/u;
+
+// A nickname as the server keeps it: invisible characters dropped, controls made spaces,
+// spaces collapsed, at most NAME_MAX characters (not UTF-16 halves), something visible
+// in it; otherwise "".
+export function cleanName(name) {
+  const spaced = String(name || "").replace(INVISIBLE, "").replace(/[\u0000-\u001f\u007f]/g, " ");
+  const chars = [...spaced.replace(/\s+/g, " ").trim()].slice(0, NAME_MAX);
+  return chars.some((ch) => !BLANK.test(ch)) ? chars.join("").trim() : "";
 }
 
 // How strong each bot plays, by game (the evaluations in the README); the others (random)
@@ -42,7 +56,20 @@ export function botLabel(kind, n = null) {
 }
 
 // The name of seat k from a seat list (the server's "seats"); never HTML: shown as text.
+// A player's name that reads as another seat's (in any case or width) gets its seat
+// number, so that nobody passes for another in the talk or the log.
 export function seatDisplay(seats, k) {
+  const shown = plainDisplay(seats, k);
+  const s = (seats || [])[k];
+  if (!s || s.kind === "bot" || !s.name) return shown;
+  const key = sameKey(shown);
+  const twin = seats.some((o, j) => j !== k && o && sameKey(plainDisplay(seats, j)) === key);
+  return twin ? t("seat.named_n", { name: shown, n: k + 1 }) : shown;
+}
+
+const sameKey = (name) => name.normalize("NFKC").toLocaleLowerCase();
+
+function plainDisplay(seats, k) {
   if (k === null || k === undefined) return t("seat.nobody");
   const s = (seats || [])[k];
   if (s && s.kind === "bot") {
@@ -63,11 +90,16 @@ export function askName(dlg, el, current = "", back = null, required = false) {
     let saved = false;
     dlg.innerHTML = "";
     const input = el("input", { type: "text", id: "nickname-input", maxlength: String(NAME_MAX), value: current,
-      placeholder: t("social.name_placeholder"), "aria-label": t("social.name_label"), required: true });
+      placeholder: t("social.name_placeholder"), "aria-label": t("social.name_label"), required: true,
+    oninput: () => input.setCustomValidity("") });
     const form = el("form", { method: "dialog", class: "name-form", onsubmit: (e) => {
       e.preventDefault();
       const name = setMyName(input.value);
-      if (!name) return;
+      if (!name) {  // nothing visible in it
+        input.setCustomValidity(t("social.name_invisible"));
+        input.reportValidity();
+        return;
+      }
       saved = true;
       dlg.close();
       resolve(name);
