@@ -175,6 +175,7 @@ def test_a_regicide_seat_is_named_before_its_hand_is_shown(server, chromium, sho
     assert "before you see your hand" in page.inner_text("#nickname-why")
     assert page.evaluate("() => window.regalia.M.state") is None   # nothing of the table yet
     assert page.locator(".toast.error").count() == 0
+    assert page.evaluate("() => window.regalia.M.everOnline") is False  # the hello was refused
     for _ in range(3):                                               # stays open
         page.keyboard.press("Escape")
         page.wait_for_timeout(100)

@@ -31,7 +31,6 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "hello", token: this.token || null, name: this.name() || null }));
-      this.onStatus("online");
       clearInterval(this.ping);
       this.ping = setInterval(() => this.send({ type: "ping" }), 25000);
     };
@@ -40,7 +39,12 @@ export class TableSocket {
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       // the pause before a reconnection grows until the server takes the hello (a socket
       // opened, then closed over a limit, is tried again later and later)
-      if (msg.type === "welcome") this.retry = 0;
+      // online once the server has taken the hello (not when the socket opens: a hello
+      // may still be refused)
+      if (msg.type === "welcome") {
+        this.retry = 0;
+        this.onStatus("online");
+      }
       this.onMessage(msg);
     };
     ws.onclose = (ev) => {
