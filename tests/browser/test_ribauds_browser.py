@@ -61,6 +61,26 @@ def test_a_whole_ribauds_game_against_a_bot(server, chromium, shots):
     ctx.close()
 
 
+def test_one_face_down_court_card_selected_says_what_comes_next(server, chromium):
+    """Reveal is ready and the replace buttons wait for a hand card: the line under the
+    buttons says both (it said nothing)."""
+    table = server.create("ribauds", ["human", "human"])
+    page = open_seat(chromium, server, table, 0)
+    st = page_state(page)
+    if st["current"] != 0:
+        page.context.close()
+        page = open_seat(chromium, server, table, 1, nickname="Other")
+        st = page_state(page)
+    down = next(i for i, c in enumerate(st["view"]["court"]) if not c["face_up"])
+    page.locator(f'.court-slot[data-slot="{down}"] .card').click()
+    page.wait_for_function("() => document.querySelector('#why').textContent.includes('Reveal')")
+    assert "select a card of your hand to put in its place" in page.inner_text("#why")
+    assert page.is_enabled("#act-reveal") and not page.is_enabled("#act-replace-up")
+    page.locator(".hand-zone .hand .card.in-hand").nth(0).click()
+    page.wait_for_function("() => document.querySelector('#why').textContent === ''")
+    page.context.close()
+
+
 @pytest.mark.parametrize("locale", ["en-US", "pt-BR", "es-ES"])
 def test_a_long_name_keeps_the_ribauds_table_within_a_phones_width(server, chromium, locale):
     """The seat's own bar (name, hand size, turn, "let a bot play") wraps instead of pushing
