@@ -197,6 +197,7 @@ def test_a_move_is_told_only_after_its_disk_sync_and_the_syncs_are_shared(db_url
             p.act(p.state["legal"][0])
         while len(m._pending) < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert len(m._pending) == 2
         for p, other in movers:
             with pytest.raises(Timeout):  # nothing told yet
                 other.recv_until(lambda msg: msg["type"] == "state" and msg["ply"] == 1, 0.05)
@@ -299,16 +300,31 @@ def test_the_servers_stop_answers_a_move_waiting_for_its_disk_sync(tmp_path):
         store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
         table_id = store.create_table("regicide", {"players": 1}, 7, [NewSeat("human")])[0]
         m = TableManager(store)
-        real = store.sync_log
-
-        def slow():
-            time.sleep(0.3)
-            real()
-        store.sync_log = slow
+        store.sync_log = lambda: time.sleep(0.3)  # a slow disk
         mover = asyncio.ensure_future(m.append_move(table_id, 0, 0, "play 5H", False))
         await asyncio.sleep(0.05)  # committed; the sync runs
         assert len(store.load_table(table_id).moves) == 1 and not mover.done()
         await m.stop()
         await asyncio.wait_for(mover, 1.0)  # answered: stored and synced
+        assert not [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
         store.close()
     asyncio.run(main())
+
+
+def test_with_sqlite_sync_normal_nothing_waits_for_a_disk_sync(db_url):
+    """``--sqlite-sync normal``: the loop's commits are not synced by the server (SQLite's
+    checkpoints sync), so neither writes nor reads wait for ``sync_log``."""
+    with running_app(db_url, sqlite_sync="normal") as c:
+        m = c.app.state.manager
+        assert m.store.log_path is None
+
+        def never():
+            raise AssertionError("no sync with sqlite_sync normal")
+        m.store.sync_log = never
+        d = new_table(c, "ribauds", ["human", "human"])
+        cur = c.get(f"/api/tables/{d['id']}").json()["current"]
+        p = join(c, d, cur)
+        p.act(p.state["legal"][0])
+        assert p.state_at(1)["ply"] == 1
+        assert c.get("/api/open").status_code == 200 and c.get("/healthz").json()["store"] == "ok"
+        assert m._commits == m._synced == 0

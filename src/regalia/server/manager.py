@@ -126,10 +126,11 @@ class TableManager:
         self._checkpoint: asyncio.Task | None = None
         # the disk syncs of the loop's writes (SQLite with full syncs), on a thread of their own
         self.sync_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="regalia-sync")
-        self._sync_waiters: list[asyncio.Future] = []
+        self._sync_waiters: list[tuple[int, asyncio.Future]] = []  # (commits it needs, answer)
         self._sync_event = asyncio.Event()
         self._syncer: asyncio.Task | None = None
-        self._commits = self._synced = 0  # commits on the loop so far; of them, synced
+        self._commits = self._synced = 0  # the loop's commits to sync so far; of them, synced
+        self._closing = False
         self._writing: list[tuple[tuple, asyncio.Future]] = []  # the batch of moves under way
         self._pending: list[tuple[tuple, asyncio.Future]] = []
         self._pending_event = asyncio.Event()
@@ -185,18 +186,29 @@ class TableManager:
                             "to the database thread for %.0f s", took * 1000,
                             SLOW_WRITE_PAUSE)
         self._at_once_writes += 1
-        self._commits += 1
+        if self.store.log_path is not None:
+            self._commits += 1
         if self._at_once_writes >= CHECKPOINT_EVERY:
             self._start_checkpoint()
         return True, result
 
     async def _log_synced(self) -> None:
         """Return once the write-ahead log is synced to the disk after the commits made so
-        far on the loop (``Store.sync_log`` on a thread of its own: one sync for all the
-        writes that wait meanwhile, and the loop goes on). Raises ``NotSynced``."""
+        far on the loop (``Store.sync_log`` on a thread of its own: one sync answers every
+        wait for the commits made before it started, and the loop goes on). Raises
+        ``NotSynced``."""
+        needed = self._commits
+        if self._synced >= needed:
+            return
+        if self._closing and (self._syncer is None or self._syncer.done()):
+            try:  # the server's stop: no new syncer task is left behind
+                await asyncio.to_thread(self.store.sync_log)
+            except Exception as e:  # noqa: BLE001 - said as for any failed sync
+                raise NotSynced(f"the disk sync failed: {e}") from None
+            return
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
-        self._sync_waiters.append(fut)
+        self._sync_waiters.append((needed, fut))
         self._sync_event.set()
         if self._syncer is None or self._syncer.done():
             self._syncer = loop.create_task(self._sync_loop())
@@ -204,31 +216,34 @@ class TableManager:
 
     async def _sync_loop(self) -> None:
         loop = asyncio.get_running_loop()
-        waiters: list[asyncio.Future] = []
         try:
             while True:
                 await self._sync_event.wait()
                 self._sync_event.clear()
-                waiters, self._sync_waiters = self._sync_waiters, []
-                if not waiters:
+                if not self._sync_waiters:
                     continue
-                commits = self._commits
-                try:  # a sync started now covers every commit made before it
+                commits = self._commits  # a sync started now covers every commit before it
+                try:
                     await loop.run_in_executor(self.sync_executor, self.store.sync_log)
                     self._synced = max(self._synced, commits)
                     error = None
                 except Exception as e:  # noqa: BLE001 - told to every write that waits for it
                     log.error("syncing the database's write-ahead log failed: %s", e)
                     error = NotSynced(f"the disk sync failed: {e}")
-                for fut in waiters:
+                covered = [f for n, f in self._sync_waiters if n <= commits]
+                self._sync_waiters = [(n, f) for n, f in self._sync_waiters if n > commits]
+                if self._sync_waiters:  # committed during this sync: the next one
+                    self._sync_event.set()
+                for fut in covered:
                     if not fut.done():
                         if error is None:
                             fut.set_result(None)
                         else:
                             fut.set_exception(error)
         finally:  # stopped (at the server's stop): no wait is left without an answer
-            for fut in waiters + self._sync_waiters:
+            for _, fut in self._sync_waiters:
                 fut.cancel()
+            self._sync_waiters = []
 
     def _start_checkpoint(self) -> None:
         """Copy the write-ahead log back on the database thread (one at a time; a failure
@@ -319,8 +334,8 @@ class TableManager:
             try:
                 results = await self._write_now(self.store.append_moves, [m for m, _ in batch])
                 self.store_error = None
-            except Exception as e:  # the database went away, is read-only or locked
-                self._failed(reason(e))
+            except Exception as e:  # the database went away, is read-only or locked, or
+                self._failed(reason(e))  # the disk sync failed
                 results = [e] * len(batch)
             except BaseException:  # stopped (at the server's stop): stored or not, unknown
                 for _, fut in batch:
@@ -357,6 +372,7 @@ class TableManager:
                 log.exception("table %s could not be rebuilt from its move log", table_id)
 
     async def stop(self) -> None:
+        self._closing = True
         if self._janitor is not None:
             self._janitor.cancel()
         for t in list(self.tables.values()):

@@ -13,10 +13,10 @@ it survives a ``kill -9``; a power cut may lose the last moves, never the databa
 
 The ``Store`` methods are blocking; the server calls them from a worker thread, except
 its writes to an SQLite file, which it first tries on its event loop without waiting for
-any lock (``Store.at_once``). Those commit without the disk sync; the caller syncs the
-write-ahead log (``Store.sync_log``, off the event loop, one sync for all the commits
-before it) before it tells anyone of the write: what ``synchronous=FULL`` does at each
-commit, without stopping the event loop for the disk.
+any lock (``Store.at_once``). With full syncs those commit without the disk sync, and the
+caller syncs the write-ahead log (``Store.sync_log``, off the event loop, one sync for all
+the commits before it) before it tells anyone of the write: the durability of
+``synchronous=FULL``, without stopping the event loop for the disk.
 """
 
 from __future__ import annotations
@@ -464,15 +464,16 @@ class Store:
         the log (a write-back error is reported to the descriptors open when it happened),
         opened again when the file was made anew. Raises ``OSError``."""
         try:
-            inode = os.stat(self.log_path).st_ino
+            fd = os.open(self.log_path, os.O_RDWR)
         except FileNotFoundError:  # the last connection's close checkpointed and synced it
             return
-        if self._log_fd is None or inode != self._log_inode:
+        inode = os.fstat(fd).st_ino
+        if self._log_fd is not None and inode == self._log_inode:
+            os.close(fd)
+        else:
             if self._log_fd is not None:
                 os.close(self._log_fd)
-                self._log_fd = None
-            self._log_fd = os.open(self.log_path, os.O_RDWR)
-            self._log_inode = inode
+            self._log_fd, self._log_inode = fd, inode
         os.fsync(self._log_fd)
 
     def close(self) -> None:

@@ -1,6 +1,7 @@
 // Players' names: this browser's nickname (kept in localStorage, no account) and the name
-// shown for a seat: its player's nickname, "Bot (search)" for a bot (numbered when two bots
-// of one kind sit at the table), else "Player N".
+// shown for a seat: its player's nickname (with the seat number when another seat's reads
+// the same), "Bot (search)" for a bot (numbered when two bots of one kind sit at the
+// table), else "Player N".
 import { has, t } from "./i18n.js";
 
 const KEY = "regalia.name";
@@ -67,7 +68,8 @@ export function seatDisplay(seats, k) {
   return twin ? t("seat.named_n", { name: shown, n: k + 1 }) : shown;
 }
 
-const sameKey = (name) => name.normalize("NFKC").toLocaleLowerCase();
+// (the joiners dropped; upper then lower case folds more than lower alone: ß, SS)
+const sameKey = (name) => name.normalize("NFKC").replace(/[\u200c\u200d]/g, "").toUpperCase().toLowerCase();
 
 function plainDisplay(seats, k) {
   if (k === null || k === undefined) return t("seat.nobody");
