@@ -103,7 +103,7 @@ def test_play_load_resumes_an_unfinished_game(tmp_path):
     r = CliRunner().invoke(app, ["play", "regicide", "--seed", "11", "--save", str(save)],
                            input="1\n1\nquit\n")
     assert r.exit_code == 0 and "Game left unfinished" in r.output
-    assert f"resume it with: regalia play --load {save}" in " ".join(r.output.split())
+    assert f"resume it with:\n  regalia play --load {save}\n" in r.output  # one line, unwrapped
     first = GameRecord.load(save)
     assert len(first.actions) == 2 and not REGICIDE.is_terminal(Match.from_record(first).state)
     again = CliRunner().invoke(app, ["play", "--load", str(save)], input="1\n" * 400)

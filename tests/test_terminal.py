@@ -459,7 +459,7 @@ def test_quit_without_save_tells_how_to_keep_a_game(tmp_path):
     assert "Game left unfinished" in text and "--save FILE" in text
     assert "regalia play --load FILE" in text
     _, text = _play_ribauds(ACT_PHASE, [], save=tmp_path / "g.json")
-    assert "--save FILE" not in text and "resume it with: regalia play --load" in text
+    assert "--save FILE" not in text and "resume it with:\n  regalia play --load " in text
 
 
 def test_regicide_header_shows_the_attack_left_after_the_shield():

@@ -75,6 +75,8 @@ def test_one_face_down_court_card_selected_says_what_comes_next(server, chromium
     page.locator(f'.court-slot[data-slot="{down}"] .card').click()
     page.wait_for_function("() => document.querySelector('#why').textContent.includes('Reveal')")
     assert "select a card of your hand to put in its place" in page.inner_text("#why")
+    # the help says what the "(no effect)" of its card list means
+    assert "has no effect" in page.inner_text("#rib-effects")
     assert page.is_enabled("#act-reveal") and not page.is_enabled("#act-replace-up")
     page.locator(".hand-zone .hand .card.in-hand").nth(0).click()
     page.wait_for_function("() => document.querySelector('#why').textContent === ''")

@@ -11,7 +11,9 @@ FILES = case_files()
 
 
 def test_shared_cases_found():
-    assert (shared_dir() / "cases" / "regicide").is_dir(), shared_dir()
+    assert (shared_dir() / "cases" / "regicide").is_dir(), (
+        f"no shared cases at {shared_dir() / 'cases' / 'regicide'}: put the shared/ folder "
+        "beside the checkout or set REGALIA_SHARED to it")
     assert FILES, "no Regicide case file found"
 
 

@@ -12,9 +12,9 @@ from .helpers import case_files, cases_dir, position, run_case
 FILES = case_files("ribauds")
 
 
-@pytest.mark.skipif(cases_dir() is None, reason="shared cases folder not found "
-                    "(set REGALIA_SHARED)")
 def test_shared_cases_found():
+    assert cases_dir() is not None, ("no shared cases folder: put the shared/ folder beside "
+                                     "the checkout or set REGALIA_SHARED to it")
     assert FILES, "no case file under cases/ribauds"
 
 

@@ -82,9 +82,12 @@ class TerminalTable:
             record = self.match.record()
             record.bots = {seat: bot.name for seat, bot in self.bots.items()}
             record.save(self.save)
-            again = ("replay it with: regalia replay" if self.game.is_terminal(self.match.state)
-                     else "resume it with: regalia play --load")
-            self.console.print(f"Game record saved to {self.save} ({again} {self.save}).")
+            verb, command = (("replay", "regalia replay")
+                             if self.game.is_terminal(self.match.state)
+                             else ("resume", "regalia play --load"))
+            self.console.print(f"Game record saved; {verb} it with:")
+            # the command on a line of its own, never wrapped (copied as it is)
+            self.console.print(f"  {command} {self.save}", soft_wrap=True, highlight=False)
 
     def _viewer(self) -> int | None:
         """Whose eyes the screen belongs to: the shown human, the only human, or nobody."""

@@ -318,7 +318,9 @@ export function help() {
   for (const c of ["coronation", "marriage", "murder"]) {
     consp.append(el("li", {}, el("b", {}, t("rib.conspiracy." + c)), ": ", t("rib.conspiracy_rule." + c)));
   }
-  return el("div", {}, el("p", { class: "small" }, t("rib.goal")), consp, cards);
+  // what "(no effect)" in the card list means (the rules page says it the same way)
+  return el("div", {}, el("p", { class: "small" }, t("rib.goal")), consp, cards,
+    el("p", { class: "small muted", id: "rib-effects" }, t("rules.rib.effects")));
 }
 
 export function endScreen(M, C) {
