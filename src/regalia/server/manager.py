@@ -146,11 +146,10 @@ class TableManager:
         the sync fails, the writes waiting for it are told, ``store_error`` says it, and
         the read is answered all the same)."""
         result = await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-        if self._synced < self._commits:
-            try:
-                await self._log_synced()
-            except NotSynced:
-                pass
+        try:
+            await self._log_synced()
+        except NotSynced:
+            pass
         return result
 
     async def _write_now(self, fn: Callable[..., Any], *args: Any,
@@ -163,8 +162,7 @@ class TableManager:
         if self.store.can_write_at_once and time.monotonic() >= self._at_once_after:
             done, result = self._at_once(fn, *args)
             if done:
-                if self.store.log_path is not None:
-                    await self._log_synced()
+                await self._log_synced()
                 return result
         if deadline is not None:
             return await self.db(self.store.before, deadline, fn, *args)
@@ -195,8 +193,8 @@ class TableManager:
     async def _log_synced(self) -> None:
         """Return once the write-ahead log is synced to the disk after the commits made so
         far on the loop (``Store.sync_log`` on a thread of its own: one sync answers every
-        wait for the commits made before it started, and the loop goes on). Raises
-        ``NotSynced``."""
+        wait for the commits made before it started, and the loop goes on); at once when
+        there is nothing to sync (or no ``Store.log_path``). Raises ``NotSynced``."""
         needed = self._commits
         if self._synced >= needed:
             return
