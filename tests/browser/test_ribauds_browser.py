@@ -72,12 +72,17 @@ def test_one_face_down_court_card_selected_says_what_comes_next(server, chromium
         page = open_seat(chromium, server, table, 1, nickname="Other")
         st = page_state(page)
     down = next(i for i, c in enumerate(st["view"]["court"]) if not c["face_up"])
+    look = "id => getComputedStyle(document.getElementById(id)).backgroundImage"
+    # nothing selected: the gold Reveal, disabled, looks as grey as the other dead buttons
+    assert not page.is_enabled("#act-reveal")
+    assert page.evaluate(look, "act-reveal") == page.evaluate(look, "act-replace-up")
     page.locator(f'.court-slot[data-slot="{down}"] .card').click()
     page.wait_for_function("() => document.querySelector('#why').textContent.includes('Reveal')")
     assert "select a card of your hand to put in its place" in page.inner_text("#why")
     # the help says what the "(no effect)" of its card list means
     assert "has no effect" in page.inner_text("#rib-effects")
     assert page.is_enabled("#act-reveal") and not page.is_enabled("#act-replace-up")
+    assert page.evaluate(look, "act-reveal") != page.evaluate(look, "act-replace-up")
     page.locator(".hand-zone .hand .card.in-hand").nth(0).click()
     page.wait_for_function("() => document.querySelector('#why').textContent === ''")
     page.context.close()
