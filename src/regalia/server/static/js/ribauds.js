@@ -234,8 +234,7 @@ function selectionReason(v, S, slots, cards) {
   const up = (i) => v.court[i] && v.court[i].face_up;
   switch (v.phase) {
     case "act":
-      if (slots.length === 1 && !cards.length && up(slots[0])) return ["rib_face_up", { slot: slots[0] }];
-      if (slots.length === 1 && !cards.length) return ["rib_reveal_or_replace", { slot: slots[0] }];
+      if (slots.length === 1 && !cards.length) return [up(slots[0]) ? "rib_face_up" : "rib_reveal_or_replace", { slot: slots[0] }];
       if (!slots.length && cards.length === 1) return ["rib_pick_slot", {}];
       return null;
     case "knight_swap":
