@@ -306,6 +306,9 @@ def test_two_players_of_one_name_are_told_apart_by_their_seat_numbers(server, ch
     second = open_seat(chromium, server, table, 1, nickname="ＡＮＮ")
     for page, other in ((first, "ＡＮＮ (seat 2)"), (second, "Ann (seat 1)")):
         page.wait_for_function(f"() => document.querySelector('.players').textContent.includes({other!r})")
+    # the reader's own seat: the seat number and "you" in one pair of brackets
+    assert first.inner_text("#seat-badge") == "Ann (seat 1, you)"
+    assert second.inner_text("#seat-badge") == "ＡＮＮ (seat 2, you)"
     second.fill("#chat-input", "hi")
     second.press("#chat-input", "Enter")
     first.wait_for_function("() => document.querySelector('#talk').textContent.includes('hi')")

@@ -4,7 +4,7 @@ import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
-import { botLabel, botLevel, botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
+import { botLevel, botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText } from "./social.js";
 
 const $ = (id) => document.getElementById(id);
@@ -185,7 +185,7 @@ async function renderMine() {
     fetch(`/api/tables/${encodeURIComponent(e.id)}`).then((r) => (r.ok ? r.json() : null)).then((s) => {
       if (!s) { status.textContent = t("lobby.status_gone"); return; }
       // the players by name, this browser's seat marked
-      const names = s.seats.map((x) => seatDisplay(s.seats, x.seat) + (seated && x.seat === e.seat ? ` (${t("lobby.you_mark")})` : ""));
+      const names = s.seats.map((x) => seatDisplay(s.seats, x.seat, seated && x.seat === e.seat));
       who.textContent = `${t("table.code")} ${e.id} · ${names.join(", ")}`;
       if (s.status === "finished") {
         replay.hidden = false;
@@ -259,7 +259,7 @@ function renderOpen() {
   ul.innerHTML = "";
   if (!openList.length) { ul.append(el("li", { class: "muted empty-list" }, t("social.no_open"))); return; }
   for (const e of openList) {
-    const names = e.seats.map((s) => (s.kind === "bot" ? botLabel(s.bot) : s.free ? t("social.free_seat") : (s.name || t("seat.player", { n: s.seat + 1 }))));
+    const names = e.seats.map((s) => (s.free ? t("social.free_seat") : seatDisplay(e.seats, s.seat)));
     ul.append(el("li", { class: "my-table open-table", dataset: { id: e.id } },
       el("div", { class: "my-head" },
         el("span", { class: "game-icon small" }, icon(e.game === "ribauds" ? "dagger" : "crown")),

@@ -58,14 +58,18 @@ export function botLabel(kind, n = null) {
 
 // The name of seat k from a seat list (the server's "seats"); never HTML: shown as text.
 // A player's name that reads as another seat's (in any case or width) gets its seat
-// number, so that nobody passes for another in the talk or the log.
-export function seatDisplay(seats, k) {
+// number, so that nobody passes for another in the talk or the log. `you`: the reader's
+// own seat, marked in the same brackets ("Ann (seat 2, you)", "Ann (you)").
+export function seatDisplay(seats, k, you = false) {
   const shown = plainDisplay(seats, k);
   const s = (seats || [])[k];
-  if (!s || s.kind === "bot" || !s.name) return shown;
-  const key = sameKey(shown);
-  const twin = seats.some((o, j) => j !== k && o && sameKey(plainDisplay(seats, j)) === key);
-  return twin ? t("seat.named_n", { name: shown, n: k + 1 }) : shown;
+  let twin = false;
+  if (s && s.kind !== "bot" && s.name) {
+    const key = sameKey(shown);
+    twin = seats.some((o, j) => j !== k && o && sameKey(plainDisplay(seats, j)) === key);
+  }
+  if (twin) return t(you ? "seat.named_n_you" : "seat.named_n", { name: shown, n: k + 1 });
+  return you ? t("seat.named_you", { name: shown }) : shown;
 }
 
 // (the joiners dropped; upper then lower case folds more than lower alone: ß, SS)

@@ -58,8 +58,7 @@ export function seatName(k) {
 }
 
 function seatLabel(k) {
-  const name = seatName(k);
-  return M.state && M.state.seat === k ? `${name} (${t("seat.you")})` : name;
+  return seatDisplay(M.state ? M.state.seats : null, k, Boolean(M.state) && M.state.seat === k);
 }
 
 // Whether seat k is connected, as far as this page knows: its own seat is offline whenever
