@@ -200,3 +200,21 @@ def test_thousands_of_games_conserve_and_replay(seed, players):
         match.play(legal[rng.randrange(len(legal))])
     again = Match.from_record(match.record())
     assert G.to_json(again.state) == G.to_json(match.state)
+
+
+def test_a_move_played_with_its_text_is_recorded_as_without_it():
+    """``Match.play(code, text)``: the server hands over the text it read, and the record
+    is the same as when ``play`` writes it; a text action ignores the ``text`` given."""
+    with_text, without = Match(G, {"players": 2}, 7), Match(G, {"players": 2}, 7)
+    rng = random.Random(7)
+    while not G.is_terminal(without.state):
+        legal = G.legal_actions(without.state)
+        code = legal[rng.randrange(len(legal))]
+        with_text.play(code, G.action_to_text(with_text.state, code))
+        without.play(code)
+    assert with_text.record() == without.record()
+    assert G.to_json(with_text.state) == G.to_json(without.state)
+    fresh = Match(G, {"players": 2}, 7)
+    first = G.action_to_text(fresh.state, G.legal_actions(fresh.state)[0])
+    fresh.play(first, "not the text")
+    assert fresh.actions == [first]

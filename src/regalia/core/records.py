@@ -120,8 +120,10 @@ class Match:
         self.state = game.new_game(dict(config), self.rng)
         self.actions: list[str] = []
 
-    def play(self, action: int | str) -> list[Event]:
-        """Apply an action (code or text) and record it; returns its events.
+    def play(self, action: int | str, text: str | None = None) -> list[Event]:
+        """Apply an action (code or text) and record it; returns its events. ``text``: the
+        code's text (``Game.action_to_text``) when the caller has it already (the server
+        reads every submitted action so), else it is written here.
 
         Raises ``IllegalAction`` and changes nothing (the random source included) when refused.
         A move that draws replaces ``rng`` by a new generator (``rng.DrawOnUse``): the old
@@ -129,7 +131,8 @@ class Match:
         """
         g = self.game
         a = g.action_from_text(self.state, action) if isinstance(action, str) else action
-        text = g.action_to_text(self.state, a)
+        if text is None or isinstance(action, str):
+            text = g.action_to_text(self.state, a)
         source = DrawOnUse(self.rng)
         self.state, events = g.apply(self.state, a, source)
         if source.copy is not None:

@@ -234,14 +234,15 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
 
     # -- moves -----------------------------------------------------------------------
 
-    def _try(self, seat: int | None, action: int | str) -> Move:
-        """Validate ``action`` (a code or text) and compute the position after it, leaving
-        the table as it is. Raises ``RegaliaError`` (an illegal action)."""
+    def _try(self, seat: int | None, action: int | str, text: str | None = None) -> Move:
+        """Validate ``action`` (a code or text; ``text``: a code's text, when known) and
+        compute the position after it, leaving the table as it is. Raises ``RegaliaError``
+        (an illegal action)."""
         m = self.match
         before, rng_before = m.state, m.rng  # Match.play replaces the generator it draws from
         mover = self.game.current_seat(before)
         try:
-            events = m.play(action)
+            events = m.play(action, text)
             return Move(seat, m.actions.pop(), seat is not None and seat != mover,
                         m.state, m.rng, events)
         finally:
@@ -311,7 +312,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                     raise Refusal("stale", f"stale submission: you saw ply {ply} but the game "
                                            f"is at ply {self.ply}; nothing was applied")
             try:
-                move = self._try(seat, code)
+                move = self._try(seat, code, action)
             except RegaliaError as e:
                 # The engine's reason may list the acting seat's own hand: only that seat
                 # is ever told (and a side action's reason names nobody's cards).
