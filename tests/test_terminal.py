@@ -605,3 +605,19 @@ def test_the_ribauds_result_line_tells_the_player_who_lost():
     assert line[0].startswith("Player 2 wins with") and line[0].endswith("you lose.")
     assert line[1].endswith("you win!")
     assert "you" not in line[None]  # a hot-seat screen for both
+
+
+def test_the_game_opens_with_who_sits_where_and_who_starts():
+    """A bot that starts moves before the player sees the table: a line first says the
+    game, the seats and who is to act (a resumed game: after how many moves)."""
+    r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "2"],
+                           input="quit\n")
+    first = r.output.splitlines()[0]
+    assert first == "Le Roy des Ribauds: Player 1 (you), Player 2 (bot: random). Player 2 starts."
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 2}, 3)
+    match.play(REGICIDE.legal_actions(match.state)[0])
+    table = TerminalTable(match, {}, Console(file=out, width=100), scripted(["", "quit"]))
+    table.run()
+    assert out.getvalue().splitlines()[0] == ("Regicide: Player 1 (human), Player 2 (human). "
+                                              "resumed after 1 move; Player 2 is to act.")

@@ -21,6 +21,7 @@ from regalia.cli.screens import indented, screen_for
 from regalia.core.errors import RegaliaError
 from regalia.core.game import Event
 from regalia.core.records import Match
+from regalia.games import TITLES
 
 
 class Quit(Exception):
@@ -54,14 +55,15 @@ class TerminalTable:
         # The bots' own source: never derived from the game's seed (that would tell a
         # program the deal); tests may fix it with ``bot_seed``.
         self.bot_rng = random.Random(bot_seed if bot_seed is not None else secrets.randbits(64))
-        players = match.state.players if hasattr(match.state, "players") else 2
-        self.humans = [s for s in range(players) if s not in bots]
+        self.players = match.state.players if hasattr(match.state, "players") else 2
+        self.humans = [s for s in range(self.players) if s not in bots]
         self.shown: int | None = None  # the human seat whose screen is up
 
     # ------------------------------------------------------------------ main loop
 
     def run(self) -> None:
         """Play until the game ends or a human quits; then show the result."""
+        self._opening()
         try:
             while not self.game.is_terminal(self.match.state):
                 self._side_window()
@@ -88,6 +90,23 @@ class TerminalTable:
             self.console.print(f"Game record saved; {verb} it with:")
             # the command on a line of its own, never wrapped (copied as it is)
             self.console.print(f"  {command} {self.save}", soft_wrap=True, highlight=False)
+
+    def _opening(self) -> None:
+        """One line before the first move: who sits where and who is to act (a bot that
+        starts moves before anyone sees the table)."""
+        if self.game.is_terminal(self.match.state):
+            return
+        who = []
+        for k in range(self.players):
+            role = (f"bot: {self.bots[k].name}" if k in self.bots
+                    else "you" if len(self.humans) == 1 else "human")
+            who.append(f"{self.screen.seat_name(k)} ({role})")
+        first = self.screen.seat_name(self.game.current_seat(self.match.state))
+        n = len(self.match.actions)
+        start = (f"{first} starts" if not n
+                 else f"resumed after {n} move{'s' if n > 1 else ''}; {first} is to act")
+        self.console.print(f"[bold]{TITLES.get(self.game.name, self.game.name)}[/bold]: "
+                           f"{escape(', '.join(who))}. {start}.")
 
     def _viewer(self) -> int | None:
         """Whose eyes the screen belongs to: the shown human, the only human, or nobody."""

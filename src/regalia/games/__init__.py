@@ -19,3 +19,4 @@ def get_game(name: str) -> Game:
 
 
 GAME_NAMES = ("regicide", "ribauds")
+TITLES = {"regicide": "Regicide", "ribauds": "Le Roy des Ribauds"}  # the names players read

@@ -23,13 +23,12 @@ from typing import Any
 from regalia.bots import bot_names
 from regalia.bots import default_bot as table_bot
 from regalia.core.game import Game
-from regalia.games import GAME_NAMES, get_game
+from regalia.games import GAME_NAMES, TITLES, get_game
 from regalia.games.regicide import actions as R_ACTIONS
 from regalia.games.regicide import cards as R_CARDS
 from regalia.games.regicide import rules as R_RULES
 from regalia.games.regicide.state import SUFFER as R_SUFFER
 
-TITLES = {"regicide": "Regicide", "ribauds": "Le Roy des Ribauds"}
 
 # Lobby form of each game's rule options (rules pages, "Rule options"); the engine checks
 # the values. ``first_player`` is left to the seed.
