@@ -55,7 +55,7 @@ def _load(game: str) -> None:
 
 # The bot a table seats when nobody says which: the strongest by the measurements in the
 # README ("Bots and evaluation").
-TABLE_BOTS = {"regicide": "montecarlo", "ribauds": "heuristic"}
+TABLE_BOTS = {"regicide": "montecarlo", "ribauds": "ismcts"}
 
 
 def default_bot(game: str) -> str:
