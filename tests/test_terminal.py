@@ -614,10 +614,13 @@ def test_the_game_opens_with_who_sits_where_and_who_starts():
                            input="quit\n")
     first = r.output.splitlines()[0]
     assert first == "Le Roy des Ribauds: Player 1 (you), Player 2 (bot: random). Player 2 starts."
+    r = CliRunner().invoke(app, ["play", "--players", "2", "--bots", "2", "--bot",
+                                 "montecarlo-medal", "--seed", "2"], input="quit\n")
+    assert "Player 2 (bot: montecarlo-medal)" in r.output.splitlines()[0]  # as asked for
     out = io.StringIO()
     match = Match(REGICIDE, {"players": 2}, 3)
     match.play(REGICIDE.legal_actions(match.state)[0])
     table = TerminalTable(match, {}, Console(file=out, width=100), scripted(["", "quit"]))
     table.run()
     assert out.getvalue().splitlines()[0] == ("Regicide: Player 1 (human), Player 2 (human). "
-                                              "resumed after 1 move; Player 2 is to act.")
+                                              "Resumed after 1 move; Player 2 is to act.")

@@ -18,6 +18,9 @@ def test_games_lists_both_games_with_bots_and_options(client):
     assert "heuristic" in games["regicide"]["bots"] and "random" in games["ribauds"]["bots"]
     assert {o["key"] for o in games["regicide"]["options"]} >= {"solo_yield", "minimal_discard"}
     assert games["regicide"]["talk"] == "say" and games["ribauds"]["talk"] == "chat"
+    # the tables' default bot is each game's strongest (regalia.bots.default_bot)
+    assert games["regicide"]["default_bot"] == "montecarlo"
+    assert games["ribauds"]["default_bot"] == "ismcts"
 
 
 def test_create_table_gives_one_secret_link_per_human_seat(client):

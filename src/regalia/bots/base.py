@@ -75,7 +75,10 @@ def make_bot(game: str, name: str) -> Bot:
         return RandomBot()
     _load(game)
     try:
-        return _REGISTRY[(game, name)]()
+        factory = _REGISTRY[(game, name)]
     except KeyError:
         raise KeyError(f"unknown {game} bot {name!r}; the bots are "
                        f"{', '.join(bot_names(game))}") from None
+    bot = factory()
+    bot.name = name  # the name it was asked by: a "-medal" variant keeps its suffix
+    return bot

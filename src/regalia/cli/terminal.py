@@ -104,7 +104,7 @@ class TerminalTable:
         first = self.screen.seat_name(self.game.current_seat(self.match.state))
         n = len(self.match.actions)
         start = (f"{first} starts" if not n
-                 else f"resumed after {n} move{'s' if n > 1 else ''}; {first} is to act")
+                 else f"Resumed after {n} move{'s' if n > 1 else ''}; {first} is to act")
         self.console.print(f"[bold]{TITLES.get(self.game.name, self.game.name)}[/bold]: "
                            f"{escape(', '.join(who))}. {start}.")
 

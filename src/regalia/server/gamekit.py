@@ -60,8 +60,6 @@ def options_problem(game: str, options: dict[str, Any]) -> str | None:
     return None
 
 
-PREFERRED_BOT = {"regicide": table_bot("regicide")}  # regalia.bots.base.TABLE_BOTS
-
 # Regicide's public-information messages (rules 1.15): id -> English template. The
 # parameters come from the public view only.
 SAYINGS: dict[str, str] = {
@@ -105,9 +103,11 @@ def games_info() -> list[dict[str, Any]]:
 
 
 def default_bot(game: str) -> str:
-    """The bot that takes a seat when a human hands it over."""
+    """The bot that takes a bot seat created without a name, a seat a human hands over,
+    and the lobby's first choice: ``regalia.bots.default_bot`` (the strongest by the
+    README's measurements), or the first other bot when that one is not installed."""
     names = bot_names(game)
-    best = PREFERRED_BOT.get(game)
+    best = table_bot(game)
     if best in names:
         return best
     strong = [n for n in names if n != "random"]
