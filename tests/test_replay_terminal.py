@@ -108,7 +108,7 @@ def test_play_load_resumes_an_unfinished_game(tmp_path):
     assert len(first.actions) == 2 and not REGICIDE.is_terminal(Match.from_record(first).state)
     again = CliRunner().invoke(app, ["play", "--load", str(save)], input="1\n" * 400)
     assert again.exit_code == 0, again.output
-    assert f"Resuming the regicide game saved in {save} after 2 moves." in " ".join(again.output.split())
+    assert f"Resuming the Regicide game saved in {save} after 2 moves." in " ".join(again.output.split())
     assert "Victory" in again.output or "Defeat" in again.output
     done = GameRecord.load(save)
     assert done.seed == 11 and done.actions[:2] == first.actions and len(done.actions) > 2

@@ -624,3 +624,18 @@ def test_the_game_opens_with_who_sits_where_and_who_starts():
     table.run()
     assert out.getvalue().splitlines()[0] == ("Regicide: Player 1 (human), Player 2 (human). "
                                               "Resumed after 1 move; Player 2 is to act.")
+
+
+def test_printed_commands_start_as_the_user_typed_the_program(monkeypatch):
+    """A newcomer runs `.venv/bin/regalia` (not on the PATH): the commands the game prints
+    to resume or replay it start the same way."""
+    from regalia.cli.terminal import program
+
+    monkeypatch.setattr("sys.argv", [".venv/bin/regalia", "play"])
+    assert program() == ".venv/bin/regalia"
+    out = io.StringIO()
+    TerminalTable(Match(REGICIDE, {"players": 1}, 3), {}, Console(file=out, width=100),
+                  scripted(["quit"])).run()
+    assert ".venv/bin/regalia play regicide --save game.json" in " ".join(out.getvalue().split())
+    monkeypatch.setattr("sys.argv", ["/usr/lib/python3/pytest"])
+    assert program() == "regalia"

@@ -18,10 +18,11 @@ from typing import Any, Literal, Optional
 
 import typer
 
+from regalia.cli.terminal import program
 from regalia.core.errors import InvalidPosition, RegaliaError
 from regalia.core.records import GameRecord, Match
 from regalia.core.words import count
-from regalia.games import GAME_NAMES, get_game
+from regalia.games import GAME_NAMES, TITLES, get_game
 
 from regalia.server.settings import Settings as _Settings
 
@@ -223,7 +224,7 @@ def _resume(load: Path, game: Optional[str], players: Optional[int], seed: Optio
     except RegaliaError as e:
         _fail(f"{load}: the record does not replay: {e}")
     if match.game.is_terminal(match.state):
-        _fail(f"{load}: this game is over; watch it with: regalia replay {load}")
+        _fail(f"{load}: this game is over; watch it with: {program()} replay {load}")
     return match, record
 
 
@@ -260,7 +261,7 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
         else:
             seats = _bot_seats(g, bots, bot, players)
         save = save or load
-        typer.echo(f"Resuming the {g.name} game saved in {load} after "
+        typer.echo(f"Resuming the {TITLES[g.name]} game saved in {load} after "
                    f"{count(len(match.actions), 'move')}.")
     else:
         g = _game(game or "regicide")
@@ -317,7 +318,10 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           forwarded_allow_ips: Optional[str] = typer.Option(
               None, help="addresses of the load balancers whose X-Forwarded-For names the client "
                          "(comma-separated, e.g. 127.0.0.1)")) -> None:
-    """Serve the lobby and the online tables in the browser (README, "Limits and security")."""
+    """Serve the lobby and the online tables.
+
+    In the browser at http://HOST:PORT/ (README, "Playing online" and "Limits and security").
+    """
     from regalia.server.run import serve as run_server
     from regalia.server.settings import Settings
 
@@ -415,7 +419,10 @@ def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of 
           json_output: bool = typer.Option(False, "--json", help="print the result as JSON"),
           out: Optional[Path] = typer.Option(None, help="deal set: write the JSON report here, "
                                              "rewritten after each deal")) -> None:
-    """Decide solo deals knowing the whole future: winnable, best medal, a winning line."""
+    """Solve solo deals knowing the whole future.
+
+    Per deal: winnable or not, the best medal, a winning line.
+    """
     _say_if_compiling("regalia.sim.solve", "the solver")
     from regalia.sim import solve as S
     from regalia.sim import solve_set
@@ -491,7 +498,10 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
             candidates: int = typer.Option(8, help="moves the policy proposes beside the one played"),
             seed: int = typer.Option(0, help="seed of the sampling"),
             json_output: bool = typer.Option(False, "--json", help="print the analysis as JSON")) -> None:
-    """Each move's win chance and the best move's, from the seat's view; costliest marked."""
+    """Analyse a saved game's moves.
+
+    Each move's win chance and the best move's, from the seat's view; the costliest marked.
+    """
     from regalia.games.regicide.describe import cards_words
     from regalia.sim.analyse import analyse_record
 

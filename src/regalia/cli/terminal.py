@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import shlex
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -22,6 +24,14 @@ from regalia.core.errors import RegaliaError
 from regalia.core.game import Event
 from regalia.core.records import Match
 from regalia.games import TITLES
+
+
+def program() -> str:
+    """The command as the user typed it, for the commands this program prints: the path
+    typed (e.g. ``.venv/bin/regalia``, which works where ``regalia`` is not on the PATH)
+    when it was ``regalia``, else ``regalia``."""
+    typed = sys.argv[0] if sys.argv else ""
+    return shlex.quote(typed) if Path(typed).name == "regalia" else "regalia"
 
 
 class Quit(Exception):
@@ -76,17 +86,17 @@ class TerminalTable:
             self.console.print("[bold]Game left unfinished.[/bold]")
             if not self.save:
                 self.console.print("It was not saved: a game started with --save FILE (e.g. "
-                                   f"regalia play {self.game.name} --save game.json) can be "
-                                   "resumed later with: regalia play --load FILE.")
+                                   f"{program()} play {self.game.name} --save game.json) can "
+                                   f"be resumed later with: {program()} play --load FILE.")
         else:
             self._finish()
         if self.save:
             record = self.match.record()
             record.bots = {seat: bot.name for seat, bot in self.bots.items()}
             record.save(self.save)
-            verb, command = (("replay", "regalia replay")
+            verb, command = (("replay", f"{program()} replay")
                              if self.game.is_terminal(self.match.state)
-                             else ("resume", "regalia play --load"))
+                             else ("resume", f"{program()} play --load"))
             self.console.print(f"Game record saved; {verb} it with:")
             # the command on a line of its own, never wrapped (copied as it is)
             self.console.print(f"  {command} {self.save}", soft_wrap=True, highlight=False)
