@@ -195,3 +195,18 @@ def test_help_shows_every_option_whole_in_an_80_column_terminal():
         for name in param.opts + param.secondary_opts:
             assert name in r.output, name
     assert "…" not in r.output and "<bool>" not in r.output
+
+
+def test_a_first_game_against_a_search_bot_says_it_compiles(monkeypatch):
+    """Regicide's search bots run compiled rollouts: before their first game on a machine
+    the terminal says it compiles (a newcomer saw "thinks..." for many seconds); a bot
+    without rollouts says nothing."""
+    import regalia.sim._jit as jit
+
+    monkeypatch.setattr(jit, "cached", lambda module_file: False)
+    runner = CliRunner()
+    for bot, told in (("montecarlo", True), ("heuristic", False)):
+        r = runner.invoke(app, ["play", "--players", "2", "--bots", "2", "--bot", bot,
+                                "--seed", "2"], input="quit\n")
+        assert r.exit_code == 0, r.output
+        assert ("compiling the bots' search" in r.stderr) is told, bot

@@ -276,7 +276,13 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
             match = Match(g, config, seed if seed is not None else secrets.randbits(32))
         except (RegaliaError, InvalidPosition) as e:
             _fail(str(e))
+    if any(type(b).__module__ in SEARCH_MODULES for b in seats.values()):
+        _say_if_compiling("regalia.sim.regicide_policy", "the bots' search")
     TerminalTable(match, seats, delay=delay, save=save).run()
+
+
+# Bots whose rollouts run numba-compiled code (its first use compiles it for this machine).
+SEARCH_MODULES = ("regalia.bots.regicide_search", "regalia.bots.regicide_ismcts")
 
 
 @app.command()
