@@ -97,7 +97,7 @@ class _FullStates:
 
 # A client's reading of the state messages (updates merged, legal actions written out).
 try:
-    from regalia.server.broadcast import StateReader
+    from regalia.server.tables.audience import StateReader
 except ImportError:  # a server from before the module (PYTHONPATH=its src)
     StateReader = _FullStates
 

@@ -1,4 +1,4 @@
-"""CPU cost of the server's database calls (``regalia.server.store.Store``), per call.
+"""CPU cost of the server's database calls (``regalia.server.storage.store.Store``), per call.
 
 Times, with ``time.process_time`` (the CPU of this process: SQLAlchemy, the driver, SQLite
 itself; not the wait for the disk), the calls a live table makes: ``create_table`` (a
@@ -18,7 +18,7 @@ import argparse
 import tempfile
 import time
 
-from regalia.server.store import Store
+from regalia.server.storage.store import Store
 
 
 def round_costs(store: Store, tables: int, first_ply: int) -> dict[str, float]:

@@ -195,7 +195,7 @@ def controls_in_view(page) -> dict:
 def state_message(game, st, seat: int, table_id: str, ply: int) -> dict:
     """The ``state`` message the server would send ``seat`` in ``st`` (as in
     ``Table.state_message``), to show a position of the engine on a page."""
-    from regalia.server import gamekit
+    from regalia.server.tables import gamekit
 
     view = dict(game.view(st, seat))
     log = view.pop("log", []) or []

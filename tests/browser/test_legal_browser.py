@@ -10,7 +10,7 @@ import random
 import pytest
 
 from regalia.games import get_game
-from regalia.server import gamekit
+from regalia.server.tables import gamekit
 
 pytestmark = pytest.mark.slow
 

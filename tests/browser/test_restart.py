@@ -10,7 +10,7 @@ import random
 import pytest
 from websockets.sync.client import connect
 
-from regalia.server.broadcast import StateReader
+from regalia.server.tables.audience import StateReader
 
 from browser_helpers import click_regicide, page_state, regicide_choice, wait_ply, wait_state
 

@@ -10,7 +10,7 @@ import pytest
 
 from browser_helpers import (Server, click_regicide, page_state, regicide_choice, wait_ply,
                              wait_state)
-from regalia.server.store import Store
+from regalia.server.storage.store import Store
 
 pytestmark = pytest.mark.slow
 

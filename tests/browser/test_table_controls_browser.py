@@ -17,7 +17,7 @@ from browser_helpers import (click_regicide, click_ribauds, controls_in_view, pa
                              regicide_choice, show_state, state_message, wait_ply, wait_state)
 from regalia.core.records import Match
 from regalia.games import get_game
-from regalia.server import gamekit
+from regalia.server.tables import gamekit
 
 pytestmark = pytest.mark.slow
 

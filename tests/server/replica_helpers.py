@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import pytest
 
-from regalia.server.broadcast import StateReader
+from regalia.server.tables.audience import StateReader
 from serve_process import ServeProcess, free_port
 
 PG_URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")

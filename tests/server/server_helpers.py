@@ -14,7 +14,7 @@ import anyio
 
 from regalia.core.records import Match
 from regalia.games import get_game
-from regalia.server.broadcast import StateReader
+from regalia.server.tables.audience import StateReader
 
 
 class FixedSeeds:

@@ -67,7 +67,7 @@ def test_options_the_server_refuses_are_not_listed_as_options():
 
     from regalia.games.regicide.state import Options as RegicideOptions
     from regalia.games.ribauds.state import Options as RibaudsOptions
-    from regalia.server.gamekit import OPTIONS, options_problem
+    from regalia.server.tables.gamekit import OPTIONS, options_problem
 
     assert options_problem("regicide", {"solo_yeild": True}) == (
         "options.solo_yeild: unknown option; the options are jester_choose_self, "

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from regalia.server.tables import Table
+from regalia.server.tables.table import Table
 from server_helpers import join, new_table
 
 

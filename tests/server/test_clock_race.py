@@ -15,7 +15,7 @@ import time
 import pytest
 from sqlalchemy import update
 
-from regalia.server.store import ABANDONED, Conflict, GameTable, SeatHandedOver, Store
+from regalia.server.storage.store import ABANDONED, Conflict, GameTable, SeatHandedOver, Store
 from server_helpers import join, running_app
 
 PG_URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")

@@ -1,4 +1,4 @@
-"""Many replicas, one site (``regalia.server.cluster``), in one process: two apps on one
+"""Many replicas, one site (``regalia.server.replicas.cluster``), in one process: two apps on one
 database and one Redis (a private ``redis-server``), each driven by its own test client.
 The subprocess test with SIGKILL is ``test_replicas.py``."""
 
@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from regalia.server.cluster import table_channel
+from regalia.server.replicas.cluster import table_channel
 from server_helpers import Peer, join, new_table, running_app
 
 
@@ -475,7 +475,7 @@ def test_events_that_could_not_be_published_are_sent_again(replicas):
 def test_a_table_that_cannot_be_rebuilt_does_not_stop_the_takeover_of_the_others(replicas):
     # the takeover scan meets an older table whose move log cannot be replayed: the newer
     # tables nobody runs must still be taken over
-    from regalia.server.store import NewSeat
+    from regalia.server.storage.store import NewSeat
 
     a, b = replicas
     store = a.app.state.manager.store
@@ -492,7 +492,7 @@ def test_a_replica_stops_even_when_a_task_lets_its_cancellation_pass(redis_url):
     # publisher carried on, and the replica's shutdown waited for them for ever)
     import asyncio
 
-    from regalia.server.cluster import Cluster
+    from regalia.server.replicas.cluster import Cluster
 
     async def main():
         cluster = Cluster(redis_url, manager=None, name="x")
@@ -522,7 +522,7 @@ def test_a_replica_stops_even_when_a_task_lets_its_cancellation_pass(redis_url):
 def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_url, redis_url):
     import redis
 
-    from regalia.server.cluster import PARKED, SCAN_EVERY, lease_key
+    from regalia.server.replicas.cluster import PARKED, SCAN_EVERY, lease_key
 
     r = redis.Redis.from_url(redis_url)
     r.flushdb()
@@ -581,7 +581,7 @@ def _subscriptions(redis_url: str, test) -> None:
 
     import redis.asyncio as aioredis
 
-    from regalia.server.cluster import Cluster
+    from regalia.server.replicas.cluster import Cluster
 
     async def main() -> None:
         m = _Manager()
@@ -638,7 +638,7 @@ def test_a_follow_waits_for_redis_and_a_late_confirmation_reads_the_table_again(
                                                                                 monkeypatch):
     import asyncio
 
-    import regalia.server.cluster as cluster
+    import regalia.server.replicas.cluster as cluster
 
     async def test(c, m, r, t):
         await _until(lambda: asyncio.sleep(0, c.listening), "the subscriber listening")

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regalia.games import get_game
-from regalia.server import gamekit
+from regalia.server.tables import gamekit
 from server_helpers import join, new_table
 
 REGICIDE = get_game("regicide")

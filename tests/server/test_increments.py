@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 
-from regalia.server.broadcast import StateReader, increment, merge_update
+from regalia.server.tables.audience import StateReader, increment, merge_update
 from server_helpers import join, new_table, play_randomly
 
 

@@ -12,9 +12,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
-from regalia.server.botrunner import BotPool
-from regalia.server.store import GameTable, now
-from regalia.server.refusal import Refusal
+from regalia.server.tables.botrunner import BotPool
+from regalia.server.storage.store import GameTable, now
+from regalia.server.tables.refusal import Refusal
 from server_helpers import join, new_table, running_app
 
 BODY = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}
@@ -213,7 +213,7 @@ def test_the_bot_pool_serves_a_waiting_person_before_tables_of_bots():
 def test_rate_limits_start_no_thread_and_forget_expired_keys(monkeypatch):
     import threading
 
-    from regalia.server import ratelimits
+    from regalia.server.tables import limits as ratelimits
     from regalia.server.settings import Settings
 
     clock = [1000.0]

@@ -25,7 +25,7 @@ def test_postgres_migrates_stores_moves_once_and_plays():
     assert URL, "REGALIA_TEST_POSTGRES_URL must name a PostgreSQL database in CI"
     from sqlalchemy import update
 
-    from regalia.server.store import ABANDONED, Conflict, GameTable, Store, current_revision
+    from regalia.server.storage.store import ABANDONED, Conflict, GameTable, Store, current_revision
     from server_helpers import join, new_table, play_randomly, running_app
 
     s = Store(URL)

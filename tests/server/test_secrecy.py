@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from regalia.games import get_game
-from regalia.server import gamekit
+from regalia.server.tables import gamekit
 from server_helpers import card_tokens, join, new_table, play_randomly, states_by_ply
 
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from regalia.cli.app import app as cli
-from regalia.server.store import Store, StoreUnavailable
+from regalia.server.storage.store import Store, StoreUnavailable
 from server_helpers import Timeout, join, new_table, running_app
 
 
@@ -113,7 +113,7 @@ def test_a_slow_write_on_the_event_loop_sends_the_writes_to_the_thread_and_check
     """A write on the loop slower than SLOW_WRITE (a stalled disk) sends the next writes to
     the database thread, where the write timeout applies; the write-ahead log is copied
     back on that thread every CHECKPOINT_EVERY writes on the loop."""
-    from regalia.server import manager as M
+    from regalia.server.tables import registry as M
 
     monkeypatch.setattr(M, "CHECKPOINT_EVERY", 1)
     with running_app(db_url) as c:
@@ -293,8 +293,8 @@ def test_the_servers_stop_answers_a_move_waiting_for_its_disk_sync(tmp_path):
     stop waits for it (up to a second), and its submitter is answered."""
     import asyncio
 
-    from regalia.server.manager import TableManager
-    from regalia.server.store import NewSeat
+    from regalia.server.tables.registry import TableManager
+    from regalia.server.storage.store import NewSeat
 
     async def main():
         store = Store(f"sqlite:///{tmp_path}/db.sqlite3")

@@ -13,7 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from regalia.server.settings import Settings
-from regalia.server.store import (Conflict, NewSeat, NotAtOnce, Store, TooLate,
+from regalia.server.storage.store import (Conflict, NewSeat, NotAtOnce, Store, TooLate,
                                   current_revision, in_memory, make_engine, migrate)
 
 

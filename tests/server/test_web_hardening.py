@@ -10,7 +10,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 import regalia.server.app as app_module
-from regalia.server.broadcast import Conn
+from regalia.server.tables.audience import Conn
 from server_helpers import join, new_table, running_app
 
 

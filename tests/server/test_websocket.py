@@ -8,7 +8,7 @@ import time
 
 from regalia.core.records import Match
 from regalia.games import get_game
-from regalia.server.gamekit import default_bot
+from regalia.server.tables.gamekit import default_bot
 from server_helpers import join, new_table, running_app
 
 
@@ -407,7 +407,7 @@ def test_healthz_times_each_applied_move_and_not_the_refused_ones(client):
 
 
 def test_latency_summary_takes_nearest_rank_percentiles_in_milliseconds():
-    from regalia.server.manager import latency_summary
+    from regalia.server.tables.registry import latency_summary
     summary = latency_summary([i / 1000 for i in range(100, 0, -1)])  # 1..100 ms
     assert summary == {"count": 100, "p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}
 
@@ -416,7 +416,7 @@ def test_a_seat_just_left_is_not_handed_to_a_bot_by_another(client, monkeypatch)
     """A reload is not a leave: another player may hand over a seat only when nobody has been
     connected to it for HANDOVER_GRACE seconds (a probe found the Ribauds opponent handing
     the reloading player's seat to a bot 60 ms after the socket closed)."""
-    from regalia.server import seats
+    from regalia.server.tables import seats
 
     monkeypatch.setattr(seats, "HANDOVER_GRACE", 1.0)
     d = new_table(client, "ribauds", ["human", "human"])

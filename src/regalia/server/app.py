@@ -77,14 +77,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from regalia.core.records import Match, without_medal
-from regalia.server import gamekit
-from regalia.server.broadcast import Conn
-from regalia.server.manager import TableManager
-from regalia.server.refusal import Refusal
+from regalia.server.tables import gamekit
+from regalia.server.tables.audience import Conn
+from regalia.server.tables.registry import TableManager
+from regalia.server.tables.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed
-from regalia.server.store import DEFAULT_DATABASE_URL, Store, StoreUnavailable
-from regalia.server.tables import Table
-from regalia.server.web import Guard
+from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store, StoreUnavailable
+from regalia.server.tables.table import Table
+from regalia.server.web.guard import Guard
 
 log = logging.getLogger("regalia.server")
 

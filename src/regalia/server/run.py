@@ -6,7 +6,7 @@ import gc
 import logging
 
 from regalia.server.settings import Settings
-from regalia.server.store import DEFAULT_DATABASE_URL, StoreUnavailable
+from regalia.server.storage.store import DEFAULT_DATABASE_URL, StoreUnavailable
 
 # A websocket frame larger than this closes the connection at the protocol level; smaller
 # messages over ``Settings.ws_message_max`` get an error message and the connection stays open.
@@ -25,7 +25,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     import uvicorn
 
     from regalia.server.app import create_app
-    from regalia.server.store import Store
+    from regalia.server.storage.store import Store
 
     settings = settings or Settings()
     url = database_url or DEFAULT_DATABASE_URL

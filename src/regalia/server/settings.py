@@ -14,8 +14,8 @@ from typing import Callable
 
 import limits
 
-from regalia.server.clocks import parse_presets
-from regalia.server.store import SQLITE_SYNC
+from regalia.server.tables.clocks import parse_presets
+from regalia.server.storage.store import SQLITE_SYNC
 
 
 def secure_seed() -> int:

@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
 
 import orjson
 
-from regalia.server.refusal import Refusal
+from regalia.server.tables.refusal import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.manager import TableManager
+    from regalia.server.tables.registry import TableManager
 
 log = logging.getLogger("regalia.server")
 

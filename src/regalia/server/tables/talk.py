@@ -9,9 +9,9 @@ import secrets
 import time
 from typing import Any
 
-from regalia.server import gamekit
-from regalia.server.broadcast import Conn
-from regalia.server.refusal import Refusal
+from regalia.server.tables import gamekit
+from regalia.server.tables.audience import Conn
+from regalia.server.tables.refusal import Refusal
 
 log = logging.getLogger("regalia.server")
 
@@ -65,7 +65,7 @@ class Talk:
         in notation, legal at that ply). Raises ``Refusal`` (``no_hints``, ``spectator``,
         ``not_your_turn``, ``busy``, ``too_fast``, ``hint_failed``, ``finished``,
         ``expired``, ``table_broken``)."""
-        from regalia.server.botrunner import decide
+        from regalia.server.tables.botrunner import decide
 
         if not self.hints:
             raise Refusal("no_hints", "this table was created without hints")

@@ -32,10 +32,10 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 from regalia.bots import make_bot
-from regalia.server import gamekit
+from regalia.server.tables import gamekit
 
 if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.tables import Table
+    from regalia.server.tables.table import Table
 
 log = logging.getLogger("regalia.server")
 
@@ -292,7 +292,7 @@ class BotLoop:
 
     async def _step(self) -> bool:
         """Do the next bot job of the table; ``False`` when there is none."""
-        from regalia.server.refusal import Refusal
+        from regalia.server.tables.refusal import Refusal
 
         t = self.table
         job = t.bot_job()

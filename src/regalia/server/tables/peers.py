@@ -11,7 +11,7 @@ import logging
 import time
 from typing import Any
 
-from regalia.server.clocks import Clock
+from regalia.server.tables.clocks import Clock
 
 log = logging.getLogger("regalia.server")
 
@@ -177,7 +177,7 @@ class Replicated:
         as they last said them, forgotten after ``cluster.PRESENCE_TTL`` seconds)."""
         counts, spectators = self.local_presence()
         if self.remote:
-            from regalia.server.cluster import PRESENCE_TTL
+            from regalia.server.replicas.cluster import PRESENCE_TTL
 
             now = time.monotonic()
             for replica, (seats, watching, when) in list(self.remote.items()):

@@ -15,8 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from regalia.server.refusal import Refusal
-from regalia.server.store import HUMAN, Conflict
+from regalia.server.tables.refusal import Refusal
+from regalia.server.storage.store import HUMAN, Conflict
 
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
 

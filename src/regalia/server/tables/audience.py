@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import orjson
 
-from regalia.server import gamekit
+from regalia.server.tables import gamekit
 
 SEATS_FLUSH = 0.05  # seconds over which seat-list changes are sent as one message
 

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Awaitable, Callable
 
-from regalia.server import gamekit
-from regalia.server.clocks import RETURN_BANK, wall
-from regalia.server.refusal import Refusal
-from regalia.server.store import BOT, HUMAN, Conflict, token_hash
+from regalia.server.tables import gamekit
+from regalia.server.tables.clocks import RETURN_BANK, wall
+from regalia.server.tables.refusal import Refusal
+from regalia.server.storage.store import BOT, HUMAN, Conflict, token_hash
 
 HANDOVER_GRACE = 30.0  # seconds after a seat's player left before another may hand it over
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

@@ -44,16 +44,16 @@ from regalia.bots import bot_names
 from regalia.core.errors import RegaliaError
 from regalia.core.records import Match
 from regalia.games import GAME_NAMES, get_game
-from regalia.server import gamekit
-from regalia.server.botrunner import BotPool, analyse
-from regalia.server.clocks import Clock, parse_presets
-from regalia.server.cluster import Cluster
-from regalia.server.ratelimits import RateLimits, SharedRateLimits
+from regalia.server.tables import gamekit
+from regalia.server.tables.botrunner import BotPool, analyse
+from regalia.server.tables.clocks import Clock, parse_presets
+from regalia.server.replicas.cluster import Cluster
+from regalia.server.tables.limits import RateLimits, SharedRateLimits
 from regalia.server.settings import SeedSource, Settings, secure_seed
-from regalia.server.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, NotAtOnce,
+from regalia.server.storage.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, NotAtOnce,
                                    NotSynced, Store, TableData, TooLate, now, reason)
-from regalia.server.refusal import Refusal
-from regalia.server.tables import Table
+from regalia.server.tables.refusal import Refusal
+from regalia.server.tables.table import Table
 
 log = logging.getLogger("regalia.server")
 

@@ -51,19 +51,19 @@ from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.game import Event, events_since
 from regalia.core.records import Match, without_medal
 from regalia.games import get_game
-from regalia.server import gamekit
-from regalia.server.botrunner import BotLoop
-from regalia.server.broadcast import Broadcaster, Conn
-from regalia.server.clocks import Clock, ClockKeeper
-from regalia.server.refusal import Refusal
-from regalia.server.replication import Replicated
-from regalia.server.seats import Seat, SeatKeeper
-from regalia.server.store import (FINISHED, HUMAN, Conflict, NotSynced, SeatHandedOver,
+from regalia.server.tables import gamekit
+from regalia.server.tables.botrunner import BotLoop
+from regalia.server.tables.audience import Broadcaster, Conn
+from regalia.server.tables.clocks import Clock, ClockKeeper
+from regalia.server.tables.refusal import Refusal
+from regalia.server.tables.peers import Replicated
+from regalia.server.tables.seats import Seat, SeatKeeper
+from regalia.server.storage.store import (FINISHED, HUMAN, Conflict, NotSynced, SeatHandedOver,
                                    TableData)
-from regalia.server.talk import Talk
+from regalia.server.tables.talk import Talk
 
 if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.manager import TableManager
+    from regalia.server.tables.registry import TableManager
 
 __all__ = ["Move", "Table", "without_medal"]
 

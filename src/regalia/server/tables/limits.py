@@ -28,10 +28,10 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from regalia.server.settings import Settings
-from regalia.server.refusal import Refusal
+from regalia.server.tables.refusal import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.cluster import Cluster
+    from regalia.server.replicas.cluster import Cluster
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken",

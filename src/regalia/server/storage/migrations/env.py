@@ -1,6 +1,6 @@
 """Alembic environment of the Regalia server database.
 
-The server runs the migrations in code (``regalia.server.store.migrate``), handing over an
+The server runs the migrations in code (``regalia.server.storage.store.migrate``), handing over an
 open connection in ``config.attributes["connection"]``. Run by hand, ``alembic`` reads the
 URL from ``-x url=...`` or ``sqlalchemy.url``.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from regalia.server.store import metadata
+from regalia.server.storage.store import metadata
 
 config = context.config
 

@@ -1,1 +1,0 @@
-"""Alembic migrations of the tables database (run by ``regalia.server.store.migrate``)."""

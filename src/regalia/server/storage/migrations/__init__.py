@@ -1,0 +1,1 @@
+"""Alembic migrations of the tables database (run by ``regalia.server.storage.store.migrate``)."""
