@@ -31,7 +31,7 @@ human tables are driven, e.g. a human's move latency beside 20 search tables:
 
 ``--server-args "..."`` passes more options to ``regalia serve``. Each client connects from a
 loopback address of its own (127.S.T.U: one per seat of each table slot), as people do from
-their machines; ``--one-address`` sends all from 127.0.0.1, as the figures before stop 27.
+their machines; ``--one-address`` sends all from 127.0.0.1, as the figures before ec3f7c7.
 The load creates tables and sends messages far faster than people, so the per-address limits
 are raised unless ``--default-limits`` is given (give it when running this script against a
 server from before the limits existed); at a player's pace the server's own limits hold,
@@ -499,7 +499,7 @@ def main() -> None:
                              "and sends messages far faster than a person, so by default they "
                              "are raised out of the way)")
     parser.add_argument("--one-address", action="store_true",
-                        help="every client from 127.0.0.1 (as the figures before stop 27), not "
+                        help="every client from 127.0.0.1 (as the figures before ec3f7c7), not "
                              "each from an address of its own in 127.0.0.0/8 (Linux routes it "
                              "all to the loopback; elsewhere, e.g. macOS, give this)")
     parser.add_argument("--replicas", type=int, default=0,
