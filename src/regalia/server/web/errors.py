@@ -38,7 +38,7 @@ async def bad_request(request: Request, exc: RequestValidationError) -> JSONResp
         # unknown fields first, as the registry checks them
         body.sort(key=lambda e: not (e["type"] == "extra_forbidden" and len(e["loc"]) == 2))
         route = request.scope.get("route")
-        model = getattr(getattr(route, "body_field", None), "type_", None)
+        model = schemas.BODIES.get(getattr(route, "path", ""))
         presets = list(parse_presets(request.app.state.settings.clock_presets))
         code, said = schemas.refusal(body[0], exc.body, model, presets)
         return refused(Refusal(code, said))

@@ -130,6 +130,10 @@ class Problem(BaseModel):
     code: str
 
 
+BODIES: dict[str, type[BaseModel]] = {
+    "/api/tables": CreateTable, "/api/tables/{table_id}/join": JoinTable,
+    "/api/tables/{table_id}/rematch": Rematch}
+"""Each route's body model, by its path (the refusals name the model's fields)."""
 _SEAT = "(a seat has kind, and bot for a bot seat)"
 
 
@@ -141,16 +145,17 @@ def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
     loc, kind = error["loc"][1:], error["type"]
     if kind == "json_invalid" or (not loc and body in (None, b"", "")):
         return "bad_request", "the body must be JSON"
+    field = str(loc[0]) if loc else ""
+    if not loc or (kind == "extra_forbidden" and len(loc) == 1 and field != "seed"):
+        if model is not CreateTable and model is not None:
+            only = ", ".join(repr(f) for f in model.model_fields)
+            return "bad_request", f"the body must be a JSON object with only {only}"
     if not loc:
         return "bad_request", "the body must be a JSON object"
-    field = str(loc[0])
     if kind == "extra_forbidden" and len(loc) == 1:
         if field == "seed":
             return "bad_request", ("seed: the server deals every table from a secret random "
                                    "source; it cannot be chosen")
-        if model is not CreateTable and model is not None:
-            only = ", ".join(repr(f) for f in model.model_fields)
-            return "bad_request", f"the body must be a JSON object with only {only}"
         return "bad_request", (f"unknown field {field[:40]!r}; the fields are "
                                f"{', '.join(CreateTable.model_fields)}")
     return ("no_access" if field == "token" else "bad_request"), _said(field, loc, kind, body,
