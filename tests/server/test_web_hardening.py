@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-import regalia.server.app as app_module
+import regalia.server.web.socket as socket_module
 from regalia.server.tables.audience import Conn
 from server_helpers import join, new_table, running_app
 
@@ -77,7 +77,7 @@ def test_a_slow_reader_is_closed_with_try_again_later(db_url, monkeypatch):
     with running_app(db_url, send_queue=5) as c:
         d = new_table(c, "regicide", ["human", "human"])
         talker = join(c, d, 0)
-        monkeypatch.setattr(app_module, "Conn", StuckAfterWelcome)
+        monkeypatch.setattr(socket_module, "Conn", StuckAfterWelcome)
         with c.websocket_connect(f"/ws/{d['id']}") as ws:
             ws.send_json({"type": "hello", "token": d["seats"][1]["token"], "name": "Slow"})
             for _ in range(12):

@@ -24,9 +24,7 @@ from regalia.core.records import GameRecord, Match
 from regalia.core.words import count
 from regalia.games import GAME_NAMES, TITLES, get_game
 
-from regalia.server.settings import Settings as _Settings
-
-_SETTINGS = _Settings()
+from regalia.server.options import settings_options
 app = typer.Typer(add_completion=False, no_args_is_help=True, rich_markup_mode=None,
                   help="Regalia: Regicide and Le Roy des Ribauds, rules engines, tables and bots.")
 
@@ -286,6 +284,7 @@ SEARCH_MODULES = ("regalia.bots.regicide_search", "regalia.bots.regicide_ismcts"
 
 
 @app.command()
+@settings_options
 def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
           port: int = typer.Option(8000, help="port to listen on"),
           database_url: Optional[str] = typer.Option(
@@ -293,60 +292,22 @@ def serve(host: str = typer.Option("127.0.0.1", help="address to listen on"),
                          "sqlite:///regalia.sqlite3 in the current directory; PostgreSQL "
                          "works too, e.g. postgresql+psycopg://user:pw@host/regalia)"),
           log_level: str = typer.Option("info", help="debug, info, warning or error"),
-          bot_delay: float = typer.Option(0.6, help="seconds a bot waits before it acts"),
-          wish_wait: float = typer.Option(_SETTINGS.wish_wait, help="seconds a bot who chooses after a Jester gives the players to say a wish"),
-          bot_budget: float = typer.Option(0.5, help="seconds of search per bot decision"),
-          bot_workers: int = typer.Option(_SETTINGS.bot_workers, help="bot decisions at once (worker processes)"),
-          bot_threads: bool = typer.Option(False, help="bots think in threads, not processes"),
-          max_body: int = typer.Option(_SETTINGS.max_body, help="bytes of an HTTP request body (413 above)"),
-          ws_message_max: int = typer.Option(_SETTINGS.ws_message_max, help="characters of a websocket message"),
-          table_rate: str = typer.Option(_SETTINGS.table_rate, help="tables created per client address"),
-          message_rate: str = typer.Option(_SETTINGS.message_rate, help="websocket messages per client address"),
-          talk_rate: str = typer.Option(_SETTINGS.talk_rate, help="table messages per seat"),
-          connections_per_address: int = typer.Option(_SETTINGS.connections_per_address, help="open websockets per client address"),
-          spectators_per_table: int = typer.Option(_SETTINGS.spectators_per_table, help="spectators per table"),
-          send_queue: int = typer.Option(_SETTINGS.send_queue, help="unread messages before a slow client is closed"),
-          idle_unload: float = typer.Option(_SETTINGS.idle_unload, help="seconds an idle table stays in memory"),
-          abandon_after_days: float = typer.Option(_SETTINGS.abandon_after_days, help="days without a move before a table expires"),
-          write_timeout: float = typer.Option(_SETTINGS.write_timeout, help="seconds a database write may take before it is refused"),
-          allowed_origin: list[str] = typer.Option([], help="another site allowed to open websockets (repeatable)"),
-          join_rate: str = typer.Option(_SETTINGS.join_rate, help="seats taken at open tables per client address"),
-          open_list_max: int = typer.Option(_SETTINGS.open_list_max, help="open tables listed in the lobby"),
-          clock_presets: str = typer.Option(_SETTINGS.clock_presets, help="time controls NAME=BANK+INCREMENT seconds, comma-separated"),
-          ws_compression: bool = typer.Option(_SETTINGS.ws_compression, help="compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"),
-          analysis_rate: str = typer.Option(_SETTINGS.analysis_rate, help="game analyses per client address"),
-          hint_rate: str = typer.Option(_SETTINGS.hint_rate, help="hints per client address (tables with hints)"),
-          sqlite_sync: Literal["full", "normal"] = typer.Option(_SETTINGS.sqlite_sync, help="SQLite's disk syncs: full (a stored move survives a power cut) or normal (it survives a crash of the server; a power cut may lose the last moves)"),
           redis_url: Optional[str] = typer.Option(
               None, help="Redis shared by the replicas of one site, e.g. redis://127.0.0.1:6379/0 "
                          "(README, \"Many processes\"); without it, one process serves alone"),
           replica: Optional[str] = typer.Option(None, help="this replica's name (default: host name and process id)"),
           forwarded_allow_ips: Optional[str] = typer.Option(
               None, help="addresses of the load balancers whose X-Forwarded-For names the client "
-                         "(comma-separated, e.g. 127.0.0.1)")) -> None:
+                         "(comma-separated, e.g. 127.0.0.1)"),
+          settings: Any = None) -> None:
     """Serve the lobby and the online tables.
 
     In the browser at http://HOST:PORT/ (README, "Playing online" and "Limits and security").
+    Every setting below may also come from the environment: REGALIA_BOT_DELAY=0.2 for
+    --bot-delay (an option given wins).
     """
     from regalia.server.run import serve as run_server
-    from regalia.server.settings import Settings
 
-    try:
-        settings = Settings(bot_delay=bot_delay, wish_wait=wish_wait, bot_budget=bot_budget,
-                            bot_workers=bot_workers, bot_processes=not bot_threads,
-                            max_body=max_body,
-                            ws_message_max=ws_message_max, table_rate=table_rate,
-                            message_rate=message_rate, talk_rate=talk_rate,
-                            connections_per_address=connections_per_address,
-                            spectators_per_table=spectators_per_table, send_queue=send_queue,
-                            idle_unload=idle_unload, abandon_after_days=abandon_after_days,
-                            write_timeout=write_timeout, allowed_origins=tuple(allowed_origin),
-                            join_rate=join_rate, open_list_max=open_list_max,
-                            clock_presets=clock_presets, ws_compression=ws_compression,
-                            analysis_rate=analysis_rate, hint_rate=hint_rate,
-                            sqlite_sync=sqlite_sync)
-    except ValueError as e:
-        _fail(f"regalia serve: {e}")
     run_server(host=host, port=port, database_url=database_url, settings=settings,
                log_level=log_level, redis_url=redis_url, replica=replica,
                forwarded_allow_ips=forwarded_allow_ips)

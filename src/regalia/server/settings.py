@@ -1,21 +1,27 @@
 """The server's settings: bots and every limit (README, "Limits and security").
 
-Each field is a ``regalia serve`` option of the same name (``--tables-per-address`` for
-``tables_per_address``...). Rates use the ``limits`` notation (``"20/minute"``,
+One object, read from three places, the first found winning: a keyword given in code
+(``create_app(bot_delay=0)``) or a ``regalia serve`` option (``--tables-per-address`` for
+``tables_per_address``: the command's options are made from these fields), then the
+environment (``REGALIA_BOT_DELAY=0.2``; a tuple as JSON: ``REGALIA_ALLOWED_ORIGINS='["https://a.example"]'``),
+then the defaults below. Rates use the ``limits`` notation (``"20/minute"``,
 ``"30/second"``). Nothing here can be reached from an HTTP or websocket request.
+
+This module imports nothing heavier than pydantic and ``limits``: ``regalia serve --help``
+reads it without loading the database layer or the bots.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass, fields
-from typing import Callable
+from typing import Any, Callable, Optional
 
 import limits
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from regalia.server.tables.clocks import parse_presets
-from regalia.server.storage.store import SQLITE_SYNC
+SQLITE_SYNC = ("full", "normal")  # SQLite's disk syncs a store may use (storage.store)
 
 
 def secure_seed() -> int:
@@ -24,57 +30,131 @@ def secure_seed() -> int:
     return secrets.randbits(52)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Bots and limits of one server; see the README for what each limit protects."""
+def parse_presets(text: str) -> dict[str, tuple[float, float]]:
+    """``"blitz=180+10,rapid=600+15"`` -> ``{"blitz": (180.0, 10.0), ...}`` (bank and
+    increment in seconds). Raises ``ValueError`` with what is wrong."""
+    out: dict[str, tuple[float, float]] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, spec = part.partition("=")
+        bank, _, inc = spec.partition("+")
+        try:
+            b, i = float(bank), float(inc or 0)
+        except ValueError:
+            raise ValueError(f"clock_presets: {part!r} is not NAME=BANK+INCREMENT (seconds), "
+                             "e.g. rapid=600+15") from None
+        if not name.strip().isidentifier() or b <= 0 or i < 0:
+            raise ValueError(f"clock_presets: {part!r}: a name, a bank over 0 and an "
+                             "increment of 0 or more seconds")
+        out[name.strip()] = (b, i)
+    return out
 
-    bot_delay: float = 0.6            # seconds a bot waits before it acts
-    wish_wait: float = 6.0            # seconds a bot who chooses after a Jester gives the
-    # connected players to say whether they would like to go next (rules 1.10)
-    bot_budget: float | None = 0.5   # seconds of search per bot decision
-    bot_workers: int = max(1, (os.cpu_count() or 2) - 1)  # bot decisions at once
-    bot_processes: bool = True       # bots think in worker processes (False: threads)
-    max_body: int = 64 * 1024        # bytes of an HTTP request body (413 above)
-    ws_message_max: int = 4096       # characters of one websocket message (error above)
-    table_rate: str = "20/minute"    # tables created per client address
-    message_rate: str = "30/second"  # websocket messages per client address
-    talk_rate: str = "8/10 seconds"  # chat or sayings per seat
-    connections_per_address: int = 32  # open websockets per client address
-    spectators_per_table: int = 50   # spectator connections per table
-    send_queue: int = 500            # messages waiting for a slow reader before it is closed
-    idle_unload: float = 300.0       # seconds a table with nobody connected stays in memory
-    abandon_after_days: float = 30.0  # an unfinished table with no move for this long expires
-    write_timeout: float = 5.0       # seconds before a stalled database write is refused
-    allowed_origins: tuple[str, ...] = ()  # websocket origins besides the site's own
-    join_rate: str = "20/minute"     # seats taken at open tables per client address
-    open_list_max: int = 50          # open tables listed in the lobby at most
-    clock_presets: str = "blitz=180+10,rapid=600+15,slow=1800+30"  # NAME=BANK+INCREMENT s
-    ws_compression: bool = False     # permessage-deflate on websockets (CPU for bandwidth)
-    analysis_rate: str = "6/minute"  # game analyses asked per client address
-    hint_rate: str = "20/minute"     # hints asked per client address (tables with hints)
-    sqlite_sync: str = "full"        # SQLite's disk syncs: store.SQLITE_SYNC
 
-    def __post_init__(self) -> None:
-        parse_presets(self.clock_presets)
-        for name in (f.name for f in fields(self) if f.name.endswith("_rate")):
-            try:
-                limits.parse(getattr(self, name))
-            except ValueError:
-                raise ValueError(f"{name}: a rate like '20/minute', not "
-                                 f"{getattr(self, name)!r}") from None
-        for f in fields(self):
-            v = getattr(self, f.name)
+def _cli(**how: Any) -> dict[str, Any]:
+    """A field's ``regalia serve`` option when it is not ``--FIELD-NAME VALUE``: ``flag``
+    (its option name), ``inverse`` (a flag meaning the field's negation), ``repeat`` (the
+    option is given once per item of a tuple), ``choices``."""
+    return {"cli": how}
+
+
+class Settings(BaseSettings):
+    """Bots and limits of one server; see the README for what each limit protects.
+    Immutable; raises ``pydantic.ValidationError`` (a ``ValueError``) naming the field."""
+
+    model_config = SettingsConfigDict(env_prefix="REGALIA_", frozen=True, extra="forbid",
+                                      validate_default=False)
+
+    bot_delay: float = Field(0.6, description="seconds a bot waits before it acts")
+    wish_wait: float = Field(6.0, description=(
+        "seconds a bot who chooses after a Jester gives the connected players to say a wish "
+        "(rules 1.10)"))
+    bot_budget: Optional[float] = Field(0.5, description="seconds of search per bot decision")
+    bot_workers: int = Field(max(1, (os.cpu_count() or 2) - 1),
+                             description="bot decisions at once (worker processes)")
+    bot_processes: bool = Field(True, description="bots think in threads, not processes",
+                                json_schema_extra=_cli(flag="bot-threads", inverse=True))
+    max_body: int = Field(64 * 1024, description="bytes of an HTTP request body (413 above)")
+    ws_message_max: int = Field(4096, description="characters of a websocket message")
+    table_rate: str = Field("20/minute", description="tables created per client address")
+    message_rate: str = Field("30/second", description="websocket messages per client address")
+    talk_rate: str = Field("8/10 seconds", description="table messages per seat")
+    connections_per_address: int = Field(32, description="open websockets per client address")
+    spectators_per_table: int = Field(50, description="spectators per table")
+    send_queue: int = Field(500, description="unread messages before a slow client is closed")
+    idle_unload: float = Field(300.0, description="seconds an idle table stays in memory")
+    abandon_after_days: float = Field(30.0, description="days without a move before a "
+                                                        "table expires")
+    write_timeout: float = Field(5.0, description="seconds a database write may take before "
+                                                  "it is refused")
+    allowed_origins: tuple[str, ...] = Field(
+        (), description="another site allowed to open websockets (repeatable)",
+        json_schema_extra=_cli(flag="allowed-origin", repeat=True))
+    join_rate: str = Field("20/minute", description="seats taken at open tables per client "
+                                                    "address")
+    open_list_max: int = Field(50, description="open tables listed in the lobby")
+    clock_presets: str = Field("blitz=180+10,rapid=600+15,slow=1800+30", description=(
+        "time controls NAME=BANK+INCREMENT seconds, comma-separated"))
+    ws_compression: bool = Field(False, description=(
+        "compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"))
+    analysis_rate: str = Field("6/minute", description="game analyses per client address")
+    hint_rate: str = Field("20/minute", description="hints per client address (tables with "
+                                                    "hints)")
+    sqlite_sync: str = Field("full", description=(
+        "SQLite's disk syncs: full (a stored move survives a power cut) or normal (it "
+        "survives a crash of the server; a power cut may lose the last moves)"),
+        json_schema_extra=_cli(choices=SQLITE_SYNC))
+
+    @field_validator("clock_presets")
+    @classmethod
+    def _presets(cls, v: str) -> str:
+        parse_presets(v)
+        return v
+
+    @field_validator("table_rate", "message_rate", "talk_rate", "join_rate", "analysis_rate",
+                     "hint_rate")
+    @classmethod
+    def _rate(cls, v: str, info) -> str:
+        try:
+            limits.parse(v)
+        except ValueError:
+            raise ValueError(f"{info.field_name}: a rate like '20/minute', not {v!r}") from None
+        return v
+
+    @field_validator("sqlite_sync")
+    @classmethod
+    def _sync(cls, v: str) -> str:
+        if v not in SQLITE_SYNC:
+            raise ValueError(f"sqlite_sync: one of {', '.join(SQLITE_SYNC)}, not {v!r}")
+        return v
+
+    @model_validator(mode="after")
+    def _counts(self) -> "Settings":
+        for name in type(self).model_fields:
+            v = getattr(self, name)
             if isinstance(v, (int, float)) and not isinstance(v, bool) and v < 0:
-                raise ValueError(f"{f.name}: must not be negative")
-        if self.sqlite_sync not in SQLITE_SYNC:
-            raise ValueError(f"sqlite_sync: one of {', '.join(SQLITE_SYNC)}, not "
-                             f"{self.sqlite_sync!r}")
+                raise ValueError(f"{name}: must not be negative")
         if self.bot_workers < 1:
             raise ValueError("bot_workers: at least 1")
+        return self
 
     @classmethod
     def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
+        """The fields' names, in order."""
+        return list(cls.model_fields)
+
+    def but(self, **changes: Any) -> "Settings":
+        """A copy with ``changes`` (field names), validated like a new one; the
+        environment is not read again."""
+        return type(self)(**{**self.model_dump(), **changes})
+
+
+def problem(e: ValidationError) -> str:
+    """The first error of a ``Settings`` validation, in one line (``"sqlite_sync: one of
+    full, normal, not 'off'"``; a type error: ``"bot_delay: Input should be a valid
+    number..."``)."""
+    err = e.errors()[0]
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    where = ".".join(str(x) for x in err["loc"])
+    return msg if not where or msg.startswith(f"{where}:") else f"{where}: {msg}"
 
 
 SeedSource = Callable[[], int]

@@ -54,6 +54,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from regalia.server.settings import SQLITE_SYNC
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DATABASE_URL = "sqlite:///regalia.sqlite3"
 
@@ -280,8 +282,8 @@ def in_memory(url: str) -> bool:
 
 # SQLite's disk syncs (``synchronous``): "full", a sync at each commit (a stored move
 # survives a power cut); "normal", none at commits in WAL mode (it survives the process's
-# death, and the database stays whole, but a power cut may lose the last commits)
-SQLITE_SYNC = ("full", "normal")
+# death, and the database stays whole, but a power cut may lose the last commits):
+# ``SQLITE_SYNC``, kept with the setting that chooses one (server.settings)
 
 
 def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True,

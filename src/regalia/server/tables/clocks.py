@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from regalia.server.settings import parse_presets  # noqa: F401 - it lives with the setting
 from regalia.server.tables.refusal import Refusal
 from regalia.server.storage.store import HUMAN, Conflict
 
@@ -24,25 +25,6 @@ RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat 
 def wall() -> float:
     """Seconds since the epoch (wall clock: it must mean the same after a restart)."""
     return time.time()
-
-
-def parse_presets(text: str) -> dict[str, tuple[float, float]]:
-    """``"blitz=180+10,rapid=600+15"`` -> ``{"blitz": (180.0, 10.0), ...}`` (bank and
-    increment in seconds). Raises ``ValueError`` with what is wrong."""
-    out: dict[str, tuple[float, float]] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, spec = part.partition("=")
-        bank, _, inc = spec.partition("+")
-        try:
-            b, i = float(bank), float(inc or 0)
-        except ValueError:
-            raise ValueError(f"clock_presets: {part!r} is not NAME=BANK+INCREMENT (seconds), "
-                             "e.g. rapid=600+15") from None
-        if not name.strip().isidentifier() or b <= 0 or i < 0:
-            raise ValueError(f"clock_presets: {part!r}: a name, a bank over 0 and an "
-                             "increment of 0 or more seconds")
-        out[name.strip()] = (b, i)
-    return out
 
 
 @dataclass

@@ -46,10 +46,10 @@ from regalia.core.records import Match
 from regalia.games import GAME_NAMES, get_game
 from regalia.server.tables import gamekit
 from regalia.server.tables.botrunner import BotPool, analyse
-from regalia.server.tables.clocks import Clock, parse_presets
+from regalia.server.tables.clocks import Clock
 from regalia.server.replicas.cluster import Cluster
 from regalia.server.tables.limits import RateLimits, SharedRateLimits
-from regalia.server.settings import SeedSource, Settings, secure_seed
+from regalia.server.settings import SeedSource, Settings, parse_presets, secure_seed
 from regalia.server.storage.store import (ABANDONED, BOT, HUMAN, Conflict, NewSeat, NotAtOnce,
                                    NotSynced, Store, TableData, TooLate, now, reason)
 from regalia.server.tables.refusal import Refusal

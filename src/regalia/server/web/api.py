@@ -1,0 +1,186 @@
+"""The JSON API, ``/api/...``. Every refusal answers ``{"error", "code"}`` (``errors``);
+the request and answer models are in ``schemas`` (and ``/openapi.json``).
+
+* ``GET /api/games``: the games, their player counts, rule options and bots.
+* ``GET /api/clocks``: the time-control presets (``Settings.clock_presets``).
+* ``POST /api/tables`` (``CreateTable``): a new table, 201 ``TableCreated``: one invitation
+  link per human seat (each with its secret token) and the spectator link (with the
+  spectators' secret token). The server draws the seed and the first player from a secret
+  source; a ``seed`` or ``options.first_player`` is refused (400). 429 over ``table_rate``.
+* ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
+* ``GET /api/tables/{id}/replay``: a finished game, every position in full (409 before).
+* ``GET /api/tables/{id}/analysis?seat=K``: a finished game's analysis for seat K.
+* ``GET /api/open``: the open tables with a free seat, newest first.
+* ``POST /api/tables/{id}/join`` (``JoinTable``): take a free seat of an open table (409
+  when full or not open; 429 over ``join_rate``).
+* ``POST /api/tables/{id}/rematch`` (``Rematch``): a seated player of a finished table asks
+  for a rematch (same seats, options, bots and clock, a new deal); every seat keeps its
+  token, and every page of the old table gets a ``rematch`` message.
+
+A database that refuses a write answers 503 with nothing applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from regalia.core.records import Match, without_medal
+from regalia.server.tables import gamekit
+from regalia.server.tables.refusal import Refusal
+from regalia.server.web.deps import Address, Tables
+from regalia.server.web.errors import no_table, refused
+from regalia.server.web.schemas import (Clock, CreateTable, JoinTable, Problem, Rematch,
+                                        RematchMade, SeatTaken, TableCreated)
+
+PROBLEMS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Problem} for code in (400, 403, 404, 409, 413, 415, 429, 503)}
+
+router = APIRouter(prefix="/api", responses=PROBLEMS)
+
+
+@router.get("/games")
+async def games() -> list[dict[str, Any]]:
+    return gamekit.games_info()
+
+
+@router.get("/clocks", response_model=list[Clock])
+async def clocks(m: Tables) -> list[dict[str, Any]]:
+    """The time-control presets a table may be created with."""
+    return [{"name": k, "bank": b, "increment": i} for k, (b, i) in m.clock_presets.items()]
+
+
+@router.get("/open")
+async def open_tables(m: Tables) -> Any:
+    try:
+        return await m.open_tables()
+    except Refusal as e:
+        return refused(e)
+
+
+@router.post("/tables", status_code=201, response_model=TableCreated,
+             response_model_exclude_unset=True)
+async def create_table(body: CreateTable, m: Tables, address: Address) -> Any:
+    asked = body.model_dump(exclude_unset=True)
+    try:
+        table, tokens, watch = await m.create(
+            asked, count=lambda: m.limits.hit("table_rate", address))
+    except Refusal as e:
+        return refused(e)
+    seats = []
+    for s, tok in zip(table.seats, tokens):
+        entry: dict[str, Any] = {"seat": s.index, "kind": s.kind, "bot": s.bot_name}
+        if tok:
+            entry["token"] = tok
+            entry["link"] = f"/t/{table.id}#s={tok}"
+        seats.append(entry)
+    humans = [s["seat"] for s in seats if s["kind"] == "human"]
+    return {"id": table.id, "game": table.game.name, "players": len(seats),
+            "options": asked.get("options") or {}, "seats": seats,
+            "open": table.is_open, "clock": table.clock_info(),
+            "you": humans[0] if humans else None,
+            "spectate": f"/t/{table.id}#s={watch}", "replay": f"/replay/{table.id}"}
+
+
+async def find(m: Tables, table_id: str) -> Any:
+    """The table, or the answer that refuses it (404, 503)."""
+    try:
+        t = await m.get(table_id)
+    except Refusal as e:
+        return refused(e)
+    return no_table() if t is None else t
+
+
+@router.post("/tables/{table_id}/join", response_model=SeatTaken)
+async def join_table(table_id: str, body: JoinTable, m: Tables, address: Address) -> Any:
+    t = await find(m, table_id)
+    if isinstance(t, JSONResponse):
+        return t
+    try:
+        seat, token = await t.take_free_seat(
+            body.name, count=lambda: m.limits.hit("join_rate", address))
+    except Refusal as e:
+        return refused(e)
+    return {"id": t.id, "game": t.game.name, "players": len(t.seats), "seat": seat,
+            "token": token, "link": f"/t/{t.id}#s={token}"}
+
+
+@router.post("/tables/{table_id}/rematch", response_model=RematchMade)
+async def rematch(table_id: str, body: Rematch, m: Tables, address: Address) -> Any:
+    t = await find(m, table_id)
+    if isinstance(t, JSONResponse):
+        return t
+    try:
+        new = await m.rematch(t, body.token, count=lambda: m.limits.hit("table_rate", address))
+    except Refusal as e:
+        return refused(e)
+    return {"id": new.id, "game": new.game.name, "players": len(new.seats),
+            "seat": t.seat_of_token(body.token), "link": f"/t/{new.id}#s={body.token}"}
+
+
+@router.get("/tables/{table_id}")
+async def table_summary(table_id: str, m: Tables) -> Any:
+    t = await find(m, table_id)
+    return t if isinstance(t, JSONResponse) else t.summary()
+
+
+@router.get("/tables/{table_id}/replay")
+async def table_replay(table_id: str, m: Tables) -> Any:
+    t = await find(m, table_id)
+    if isinstance(t, JSONResponse):
+        return t
+    if not t.finished:
+        return refused(Refusal("not_finished", "the replay opens when the game is over"))
+    return await asyncio.to_thread(replay_of, t)
+
+
+@router.get("/tables/{table_id}/analysis")
+async def table_analysis(table_id: str, m: Tables, address: Address, seat: int = 0) -> Any:
+    """A finished game's analysis for ``seat`` (0-based, as in the formats), for the games
+    that have one: ``{"seat", "decisions": [{"index" (of the move in the record,
+    0-based), "phase", "played", "played_win", "best", "best_win", "cost", "worlds",
+    "marked"}]}``, win chances in 0..1 estimated from that player's view only. 409 before
+    the end, 400 for a game without analysis or a seat out of range, 429 over
+    ``analysis_rate``."""
+    t = await find(m, table_id)
+    if isinstance(t, JSONResponse):
+        return t
+    try:
+        m.check_analysis(t, seat)
+        if (t.id, seat) not in m.analyses:  # only work to do counts against the rate
+            await m.limits.hit("analysis_rate", address)
+        decisions = await m.analysis(t, seat)
+    except Refusal as e:
+        return refused(e)
+    return {"seat": seat, "decisions": decisions}
+
+
+def replay_of(table) -> dict[str, Any]:
+    """A finished game in full (a replay may reveal everything): the record, and for each
+    ply the position, the public view, every seat's hand and the move's events. A game
+    played with hints shows no medal."""
+    g = table.game
+    plain = without_medal if table.hints else (lambda obj: obj)
+    record = table.match.record()
+    record.hints = table.hints
+    steps = []
+    seats = range(len(table.seats))
+    for i, (text, st, events) in enumerate(Match.replay(record)):
+        public = g.view(st, None, log=i == 0)  # the log once, for the start's events
+        dealt = public.pop("log", None) or []
+        steps.append({
+            "ply": i, "action": text, "seat": table.move_seats[i - 1] if i else None,
+            "position": g.to_json(st), "view": plain(public),
+            "hands": [g.view(st, k).get("hand") for k in seats],
+            # the start: the deal's events (the hands are in "hands")
+            "events": [plain({**e, "private": {}}) for e in dealt] if i == 0 else
+                      [plain({**e.seen_by(None),
+                              "private": {str(k): v for k, v in (e.private or {}).items()}})
+                       for e in events],
+        })
+    return {"id": table.id, "game": g.name, "players": len(table.seats),
+            "record": record.to_json(), "outcome": table.outcome(),
+            "seats": table.seats_info(), "steps": steps, "hints": table.hints}

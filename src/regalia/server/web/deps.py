@@ -1,0 +1,34 @@
+"""What the routers get from the app, as FastAPI dependencies: the table registry, the
+settings and the client's address. The registry's class is named here only: a rename or a
+new registry is a change of this file."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from regalia.server.settings import Settings
+from regalia.server.tables.registry import TableManager as Registry
+
+
+def registry(conn: HTTPConnection) -> Registry:
+    """The running app's table registry (``app.state.manager``, set by the lifespan)."""
+    return conn.app.state.manager
+
+
+def settings(conn: HTTPConnection) -> Settings:
+    """The running app's settings (``app.state.settings``)."""
+    return conn.app.state.settings
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it), or
+    ``"unknown"``."""
+    return conn.client.host if conn.client else "unknown"
+
+
+Tables = Annotated[Registry, Depends(registry)]
+Config = Annotated[Settings, Depends(settings)]
+Address = Annotated[str, Depends(client_address)]

@@ -1,0 +1,70 @@
+"""The HTML pages (plain HTML, CSS and ES modules from ``static/``, no build step), the
+icon and the health check.
+
+* ``GET /``: the lobby; ``GET /t/{id}``: a table (``#s=TOKEN`` in the link names the seat,
+  no token: a spectator); ``GET /replay/{id}``: a finished game's replay; ``GET /rules``.
+* ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
+  last write succeeded and no table's bots are dead; 503 otherwise, saying which.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, JSONResponse, Response
+
+from regalia.server.storage.store import StoreUnavailable
+from regalia.server.web.deps import Config, Tables
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+FAVICON = ('''<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#123d2c"/><rect x="14" y="8" width="36" height="48" rx="5" fill="#fffdf6" stroke="#d4a93c" stroke-width="3"/><path d="M20 38 24 24l8 7 8-7 4 14z" fill="#b3202a"/><rect x="20" y="40" width="24" height="4" fill="#b3202a"/></svg>''')
+
+router = APIRouter(include_in_schema=False)
+
+
+def page(name: str) -> FileResponse:
+    return FileResponse(STATIC / name, media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/")
+async def lobby_page() -> FileResponse:
+    return page("index.html")
+
+
+@router.get("/t/{table_id}")
+async def table_page(table_id: str) -> FileResponse:
+    return page("table.html")
+
+
+@router.get("/replay/{table_id}")
+async def replay_page(table_id: str) -> FileResponse:
+    return page("replay.html")
+
+
+@router.get("/rules")
+async def rules_page() -> FileResponse:
+    return page("rules.html")
+
+
+@router.get("/favicon.ico")
+@router.get("/favicon.svg")
+async def favicon() -> Response:
+    return Response(FAVICON, media_type="image/svg+xml",
+                    headers={"Cache-Control": "max-age=86400"})
+
+
+@router.get("/healthz")
+async def healthz(m: Tables, settings: Config) -> JSONResponse:
+    """``ok`` only when the store answers, its last write succeeded and no table's bots
+    are dead; 503 otherwise, saying which."""
+    try:
+        await asyncio.wait_for(m.db(m.store.check_readable), settings.write_timeout)
+        store_state = "ok" if m.store_error is None else f"failing: {m.store_error}"
+    except (StoreUnavailable, asyncio.TimeoutError) as e:
+        store_state = f"failing: {e or 'no answer'}"
+    body = {**m.health(), "store": store_state}
+    body["ok"] = store_state == "ok" and not body["broken_tables"]
+    return JSONResponse(body, status_code=200 if body["ok"] else 503)

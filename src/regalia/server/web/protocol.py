@@ -1,0 +1,100 @@
+"""The table websocket's protocol, ``/ws/{table_id}``: JSON text messages both ways.
+
+A message is one JSON object with a string ``type``. The client (``static/table.js``, or
+any program) speaks first; the server answers every refused message with one ``error``
+and changes nothing.
+
+Sent by the client
+==================
+
+``hello`` ``{"token": TOKEN, "name": NICKNAME}``
+    First, within ``HELLO_TIMEOUT`` seconds: a seat token (the ``#s=`` of an invitation
+    link) seats the connection, the spectators' token lets it watch. Anything else:
+    ``error`` ``no_access`` and close ``NO_ACCESS``. In Regicide with other players a
+    seat's name, once given, does not change until the end (a name could tell what is in
+    a hand), and ``hello`` keeps it too: a seat still without one is named by its first
+    ``hello``, before its hand is seen; without a valid name (1 to 24 characters):
+    ``error`` ``name_needed``, close ``NAME_NEEDED``. Too many spectators:
+    ``too_many_spectators``. Any other message before ``hello``: ``error`` ``hello_first``.
+``act`` ``{"ply": N, "action": "play 5C"}``
+    A move, for the position at ``ply`` (another ply: ``error`` ``stale``).
+``wish`` ``{"value": "yes" | "no"}``
+    Regicide's Jester window: whether this player would like to go next.
+``say`` ``{"message_id": ID}``
+    One of the sayings Regicide's rules allow (``state.talk``).
+``chat`` ``{"text": ...}``
+    Free chat (Le Roy des Ribauds).
+``bot`` ``{"seat": N, "on": bool}``
+    Hand a seat to a bot (also how a player leaves) or take it back; another player's
+    seat only once nobody has been connected to it for 30 s, else ``error`` ``seat_away``.
+``name`` ``{"name": ...}``
+    A new nickname (counted with the talk, as is a new name in ``hello``).
+``hint``
+    At a table created with hints: a suggested move, answered by a ``hint`` message.
+``ping``
+    Answered by ``pong``, in order with everything else.
+
+Sent by the server
+==================
+
+``welcome`` ``{"table", "game", "seat", "players", "options", "talk", "sayings", ...}``
+    The connection is seated (``seat``) or watching (``seat: null``); ``talk`` says how
+    this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``).
+``state``
+    The seat's view of the game (``view``; a spectator's: the public one), with ``ply``,
+    ``clock`` and ``waiting``: once when the connection joins.
+``update``
+    After each move: what changed since the last ``state``/``update`` this connection was
+    sent (``ply``, new ``log`` events from ``log_start``, the view's changed keys,
+    ``view_removed``); ``tables.audience.merge_update`` (and ``static/table.js``) rebuild
+    the full state from it.
+``seats``
+    The seat list (kinds, bots, names, connected); a seat's own entry also tells its
+    ``windows``, its connections.
+``talk`` / ``talk_history``
+    A saying or chat line; the table's lines so far.
+``timeout``
+    A seat's time ran out: a bot plays it until its player takes it back.
+``rematch`` ``{"table"}``
+    A rematch of this finished table was made: the same seat token opens it.
+``hint`` ``{"ply", "action"}``
+    The suggested move.
+``error`` ``{"code", "message", "ply"}``
+    A refusal, nothing changed; for a refused move also ``reason`` (the engine's
+    ``{"code", "params"}``). Codes include ``stale``, ``illegal``, ``too_fast``,
+    ``too_large``, ``bad_json``, ``bad_message``, ``unknown_type``, ``storage`` (a database
+    that refused the write: nothing applied), ``server_error``.
+``pong``
+
+Limits
+======
+
+A message over ``Settings.ws_message_max`` characters, malformed JSON, an unknown type or
+one over ``message_rate`` gets an ``error`` and the connection stays open; over the rate
+before ``hello`` was taken, it is closed with ``SLOW_READER`` (the page comes back later).
+A client that does not read its messages (``send_queue`` waiting) is closed with
+``SLOW_READER``; so is one over ``connections_per_address``.
+
+Close codes
+===========
+
+``SLOW_READER`` (1013, "try again later"): the page reconnects and resumes.
+``NO_ACCESS`` (4403): not a link of this table; the page stops.
+``NAME_NEEDED`` (4401): the page asks the player's name, then comes back with it.
+``NOT_FOUND`` (4404): no such table.
+"""
+
+from __future__ import annotations
+
+SLOW_READER = 1013  # try again later (the page reconnects and resumes)
+NO_ACCESS = 4403    # not a link of this table (the page stops)
+NAME_NEEDED = 4401  # a Regicide seat is named before its hand is seen (the page asks it)
+NOT_FOUND = 4404    # no such table
+
+HELLO_TIMEOUT = 30.0  # seconds a new connection has to send its hello
+
+CLIENT_TYPES = ("act", "wish", "say", "chat", "bot", "name", "hint", "ping")
+"""The message types a client sends after ``hello``."""
+
+CLOSE_FOR = {"no_access": NO_ACCESS, "name_needed": NAME_NEEDED}
+"""The close code after a refused ``hello``, by error code (others: ``SLOW_READER``)."""

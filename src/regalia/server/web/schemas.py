@@ -1,0 +1,194 @@
+"""The JSON API's request and answer models: FastAPI validates each request body with them
+and publishes them in the OpenAPI schema (``/openapi.json``, ``/api/docs``).
+
+The models check a body's shape (fields, types); what a value means for a game (its
+player count, rule options, bots, the site's clock presets, hints) is the table
+registry's to check. A body the models refuse is answered 400 ``{"error", "code":
+"bad_request"}`` with the first problem in the registry's words (``refusal``), so that a
+client reads the same sentence whichever layer refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from regalia.games import GAME_NAMES, get_game
+from regalia.server.tables import gamekit
+
+GameName = Literal[GAME_NAMES]  # type: ignore[valid-type] - the games registry's names
+
+
+def _players_range() -> tuple[int, int]:
+    games = [get_game(n) for n in GAME_NAMES]
+    return min(g.min_players for g in games), max(g.max_players for g in games)
+
+
+MIN_PLAYERS, MAX_PLAYERS = _players_range()
+NAME = {"minLength": 1, "maxLength": gamekit.NAME_MAX}  # a nickname, as the schema tells it
+
+
+class Closed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatRequest(Closed):
+    """One seat of a new table: a person's or a bot's."""
+
+    kind: Literal["human", "bot"]
+    bot: Optional[StrictStr] = Field(None, description="a bot of the game (GET /api/games); "
+                                                       "default: the game's default bot")
+
+
+class CreateTable(Closed):
+    """``POST /api/tables``. The server draws the seed and the first player: a ``seed``
+    or ``options.first_player`` is refused."""
+
+    game: GameName
+    players: Optional[StrictInt] = Field(None, ge=MIN_PLAYERS, le=MAX_PLAYERS, description=(
+        "the game's player count (default: its only one)"))
+    options: Optional[dict[str, Any]] = Field(None, description="rule options (GET /api/games)")
+    seats: Optional[list[SeatRequest]] = Field(None, description=(
+        "one entry per player, seat 0 first (default: every seat for a person)"))
+    open: Optional[StrictBool] = Field(None, description=(
+        "listed in the lobby; the table waits until its human seats are taken"))
+    clock: Optional[StrictStr] = Field(None, description="a time control (GET /api/clocks); "
+                                                         "null: none")
+    name: Optional[StrictStr] = Field(None, json_schema_extra=NAME, description=(
+        "the creator's nickname; the creator takes seat 0"))
+    hints: Optional[StrictBool] = Field(None, description=(
+        "a Hint button (solo Regicide played by a human; no medal)"))
+
+
+class JoinTable(Closed):
+    """``POST /api/tables/{id}/join``: take a free seat of an open table."""
+
+    name: StrictStr = Field(json_schema_extra=NAME, description="the player's nickname")
+
+
+class Rematch(Closed):
+    """``POST /api/tables/{id}/rematch``, by a seated player of a finished table."""
+
+    token: Optional[StrictStr] = Field(None, description="the player's seat token")
+
+
+class SeatCreated(BaseModel):
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: Optional[str]
+    token: Optional[str] = Field(None, description="a human seat's secret token")
+    link: Optional[str] = Field(None, description="a human seat's invitation link")
+
+
+class TableCreated(BaseModel):
+    """The answer to ``POST /api/tables`` (201)."""
+
+    id: str
+    game: str
+    players: int
+    options: dict[str, Any]
+    seats: list[SeatCreated]
+    open: bool
+    clock: Optional[dict[str, Any]]
+    you: Optional[int] = Field(description="the creator's seat (the first human seat)")
+    spectate: str = Field(description="the spectators' link, with their secret token")
+    replay: str
+
+
+class SeatTaken(BaseModel):
+    """The answer to ``POST /api/tables/{id}/join``."""
+
+    id: str
+    game: str
+    players: int
+    seat: int
+    token: str
+    link: str
+
+
+class RematchMade(BaseModel):
+    """The answer to ``POST /api/tables/{id}/rematch``: the new table, the same seat."""
+
+    id: str
+    game: str
+    players: int
+    seat: Optional[int]
+    link: str
+
+
+class Clock(BaseModel):
+    name: str
+    bank: float = Field(description="seconds each player starts with")
+    increment: float = Field(description="seconds added after each move")
+
+
+class Problem(BaseModel):
+    """Every error answer (4xx, 5xx)."""
+
+    error: str
+    code: str
+
+
+BODIES: dict[str, type[BaseModel]] = {
+    "/api/tables": CreateTable, "/api/tables/{table_id}/join": JoinTable,
+    "/api/tables/{table_id}/rematch": Rematch}
+"""Each route's body model, by its path (the refusals name the model's fields)."""
+_SEAT = "(a seat has kind, and bot for a bot seat)"
+
+
+def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
+            presets: list[str]) -> tuple[str, str]:
+    """One pydantic error of a request body (``loc`` starting with ``"body"``) as the
+    refusal ``(code, message)`` in the registry's words. ``body``: the request's decoded
+    JSON; ``model``: the route's body model; ``presets``: the site's clock names."""
+    loc, kind = error["loc"][1:], error["type"]
+    if kind == "json_invalid" or (not loc and body in (None, b"", "")):
+        return "bad_request", "the body must be JSON"
+    field = str(loc[0]) if loc else ""
+    if not loc or (kind == "extra_forbidden" and len(loc) == 1 and field != "seed"):
+        if model is not CreateTable and model is not None:
+            only = ", ".join(repr(f) for f in model.model_fields)
+            return "bad_request", f"the body must be a JSON object with only {only}"
+    if not loc:
+        return "bad_request", "the body must be a JSON object"
+    if kind == "extra_forbidden" and len(loc) == 1:
+        if field == "seed":
+            return "bad_request", ("seed: the server deals every table from a secret random "
+                                   "source; it cannot be chosen")
+        return "bad_request", (f"unknown field {field[:40]!r}; the fields are "
+                               f"{', '.join(CreateTable.model_fields)}")
+    return ("no_access" if field == "token" else "bad_request"), _said(field, loc, kind, body,
+                                                                      presets, error["msg"])
+
+
+def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg: str) -> str:
+    if field == "game":
+        return f"game: choose one of {', '.join(GAME_NAMES)}"
+    if field == "players":
+        g = get_game(body["game"])
+        how = (f"exactly {g.min_players}" if g.min_players == g.max_players
+               else f"{g.min_players} to {g.max_players}")
+        return f"players: {g.name} is for {how} players"
+    if field == "options":
+        return "options: an object of rule options"
+    if field == "seats" and len(loc) == 1:
+        players = body.get("players")
+        return f"seats: give one entry per player ({players or get_game(body['game']).min_players})"
+    if field == "seats":
+        if kind == "extra_forbidden":
+            return f"seats[{loc[1]}]: unknown field {str(loc[2])[:40]!r} {_SEAT}"
+        if len(loc) > 2 and loc[2] == "bot":
+            return f"seats[{loc[1]}].bot: the name of a bot of the game (GET /api/games)"
+        return f"seats[{loc[1]}].kind: human or bot"
+    if field == "open":
+        return "open: true (listed in the lobby) or false"
+    if field == "clock":
+        return "clock: null (no clock) or one of " + ", ".join(presets)
+    if field == "name":
+        return f"name: 1 to {gamekit.NAME_MAX} characters of text"
+    if field == "hints":
+        return "hints: true (a Hint button, no medal) or false"
+    if field == "token":
+        return "token: the seat link of a player of this table"
+    return f"{field}: {msg}"
