@@ -79,8 +79,8 @@ from starlette.websockets import WebSocketDisconnect
 from regalia.core.records import Match, without_medal
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Conn
-from regalia.server.tables.registry import TableManager
-from regalia.server.tables.refusal import Refusal
+from regalia.server.tables.registry import TableRegistry as TableManager
+from regalia.server.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store, StoreUnavailable
 from regalia.server.tables.table import Table

@@ -15,7 +15,7 @@ from typing import Callable
 import limits
 
 from regalia.server.tables.clocks import parse_presets
-from regalia.server.storage.store import SQLITE_SYNC
+from regalia.server.storage.engine import SQLITE_SYNC
 
 
 def secure_seed() -> int:

@@ -15,8 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from regalia.server.tables.refusal import Refusal
-from regalia.server.storage.store import HUMAN, Conflict
+from regalia.server.refusal import Refusal
+from regalia.server.storage.models import HUMAN, Conflict
 
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
 
@@ -175,7 +175,7 @@ class ClockKeeper:
                 clock = self.clock.copy()
                 clock.settle(seat, wall())
                 clock.timed_out.add(seat)
-                await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat,
+                await self.writer.write(self.writer.store.set_bot_replaces, self.id, seat,
                                          True, clock.to_json(), self.ply, table=self)
                 self.seats[seat].bot_replaces = True
                 self.clock = clock
