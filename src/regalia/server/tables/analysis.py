@@ -39,7 +39,7 @@ class Analyses:
         ``bad_request``): checked before the asker's rate counts it."""
         if not table.finished:
             raise Refusal("not_finished", "the analysis opens when the game is over")
-        if table.game.name != "regicide":
+        if not table.game.analysable:
             raise Refusal("bad_request", "analysis is for Regicide games")
         if type(seat) is not int or not 0 <= seat < len(table.seats):
             raise Refusal("bad_request",

@@ -94,7 +94,7 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
         raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
     if hints is not None and type(hints) is not bool:
         raise Refusal("bad_request", "hints: true (a Hint button, no medal) or false")
-    if hints and not (game == "regicide" and players == 1 and kinds[0][0] == HUMAN):
+    if hints and not (g.solo_hints and players == 1 and kinds[0][0] == HUMAN):
         raise Refusal("bad_request", "hints: only a solo Regicide table played by a human "
                                      "may have hints")
     if kinds[0][0] != HUMAN and is_open:

@@ -181,7 +181,8 @@ class Replicated:
         if data.clock:
             clock = Clock.load(data.clock, data.clock_state, len(self.seats))
             if self.clock is None or clock.to_json() != self.clock.to_json():
-                self.clock, changed = clock, True
+                self.set_clock(clock)
+                changed = True
         if (data.status, data.next_table) != (self.status, self.next_table):
             self.status, self.next_table, changed = data.status, data.next_table, True
         for body in data.messages:  # talk whose event this copy missed (e.g. while loading)

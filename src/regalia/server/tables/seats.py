@@ -121,7 +121,7 @@ class SeatKeeper:
                                      clock.to_json() if clock else None, table=self)
             s.bot_replaces = on
             if clock is not None:
-                self.clock = clock
+                self.set_clock(clock)
             self.broadcast_state()
             self.tell_others("sync")
             self.arm_clock()
@@ -269,7 +269,7 @@ class SeatKeeper:
         for k, v in values.items():
             setattr(s, k, v)
         if clock is not None:
-            self.clock = clock
+            self.set_clock(clock)
         self.last_active = time.monotonic()
         if clock is not None or "token_hash" in values:
             self.broadcast_state()

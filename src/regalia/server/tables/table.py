@@ -284,7 +284,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         if not move.side:
             self.wished.clear()
         if move.clock is not None:
-            self.clock = move.clock
+            self.set_clock(move.clock)
 
     async def submit(self, seat: int | None, action: Any, ply: Any = None, *,
                      by_bot: bool = False) -> list[Any]:

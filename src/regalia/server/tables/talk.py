@@ -27,7 +27,7 @@ class Talk:
         if kind == "say":
             said = gamekit.say(self.game, self.state, conn.seat, payload) if isinstance(payload, str) else None
             if said is None:
-                if self.game.name == "regicide":
+                if self.game.talk == "say":
                     raise Refusal("bad_message", "message_id: choose one of "
                                   + ", ".join(gamekit.SAYINGS))
                 raise Refusal("bad_message", "this game has free chat: send type chat")
