@@ -29,13 +29,10 @@ import time
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from regalia.bots import make_bot
 from regalia.server.tables import gamekit
-
-if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.tables.table import Table
 
 log = logging.getLogger("regalia.server")
 
@@ -217,9 +214,11 @@ class BotPool:
 # -------------------------------------------------------------------- one table's loop
 
 class BotLoop:
-    """The task that plays one table's bot seats (see the module docstring)."""
+    """The task that plays one table's bot seats (see the module docstring); ``table``:
+    the ``table.Table`` that owns it (its bot jobs, seats, state, ``bot_pool`` and
+    ``settings``)."""
 
-    def __init__(self, table: "Table") -> None:
+    def __init__(self, table: Any) -> None:
         self.table = table
         self.failures = 0
         self.task: asyncio.Task | None = None
