@@ -17,7 +17,7 @@ def test_the_table_is_consistent_while_a_move_is_being_stored(client):
     d = new_table(client, "regicide", ["human", "human", "heuristic"], seed=7)
     m = client.app.state.manager
     table = m.tables[d["id"]]
-    store = m.append_move
+    store = m.writer.append_move
     seen = []
 
     async def watching(table_id, ply, *rest, **options):
@@ -27,7 +27,7 @@ def test_the_table_is_consistent_while_a_move_is_being_stored(client):
         table.window()
         await store(table_id, ply, *rest, **options)
 
-    m.append_move = watching
+    m.writer.append_move = watching
     peers = {k: join(client, d, k) for k in (0, 1)}
     spec = join(client, d, None)
     for _ in range(12):

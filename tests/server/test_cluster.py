@@ -280,20 +280,20 @@ def test_a_database_catch_up_during_a_local_move_does_not_apply_it_twice(replica
     p, seat, action = _first_move(a, t)
     m = a.app.state.manager
     table = m.tables[t["id"]]
-    store_move = m.append_move
+    store_move = m.writer.append_move
 
     async def slow_append(*args, **kw):
         await store_move(*args, **kw)
         table.request_sync()
         await asyncio.sleep(0.3)  # the catch-up's read comes back first
 
-    m.append_move = slow_append
+    m.writer.append_move = slow_append
     try:
         p.act(action)
         p.state_at(1)
         time.sleep(0.5)
     finally:
-        del m.append_move
+        del m.writer.append_move
     assert len(m.store.load_table(t["id"]).moves) == 1
     assert a.get(f"/api/tables/{t['id']}").json()["ply"] == 1
     pb = join(b, t, 1 - seat)
@@ -368,7 +368,7 @@ def test_a_count_redis_missed_at_a_close_is_written_again_at_the_next_heartbeat(
         cluster.redis.hincrby = fails
         try:
             p.close()
-            wait_for(lambda: cluster._recount, what="the failed count noticed")
+            wait_for(lambda: a.app.state.manager.connections._recount, what="the failed count noticed")
         finally:
             cluster.redis.hincrby = real
         assert r.hget(key, cluster.instance) == b"2"  # too high for now
@@ -403,12 +403,12 @@ def test_a_connection_opened_while_its_count_is_written_again_is_not_lost(db_url
 
         cluster.redis.hset = meanwhile
         try:
-            cluster._recount.add(address)
+            manager.connections._recount.add(address)
             wait_for(lambda: opened, what="the count written again")
         finally:
             cluster.redis.hset = real
         assert opened == [True] and manager.shared_connections(address) == 2
-        wait_for(lambda: r.hget(key, cluster.instance) == b"2" and not cluster._recount, 5,
+        wait_for(lambda: r.hget(key, cluster.instance) == b"2" and not manager.connections._recount, 5,
                  "the count that holds the new websocket")
 
 
@@ -426,12 +426,12 @@ def test_a_connection_not_counted_in_redis_is_not_uncounted_there(db_url, redis_
         async def down(*args, **kw):
             raise ConnectionError("Redis is down")
 
-        cluster.connect = down
+        a.app.state.manager.connections.connect = down
         try:
             join(a, t, 0).close()
         finally:
-            del cluster.connect
-        wait_for(lambda: not a.app.state.manager.connections, what="the connection closed")
+            del a.app.state.manager.connections.connect
+        wait_for(lambda: not a.app.state.manager.connections.counts, what="the connection closed")
         join(a, t, 0), join(b, t, 0)
         third = Peer(b, t["id"], t["seats"][0]["token"])
         assert third.recv(2).get("code") == "too_many_connections"
@@ -475,7 +475,7 @@ def test_events_that_could_not_be_published_are_sent_again(replicas):
 def test_a_table_that_cannot_be_rebuilt_does_not_stop_the_takeover_of_the_others(replicas):
     # the takeover scan meets an older table whose move log cannot be replayed: the newer
     # tables nobody runs must still be taken over
-    from regalia.server.storage.store import NewSeat
+    from regalia.server.storage.models import NewSeat
 
     a, b = replicas
     store = a.app.state.manager.store
@@ -495,7 +495,8 @@ def test_a_replica_stops_even_when_a_task_lets_its_cancellation_pass(redis_url):
     from regalia.server.replicas.cluster import Cluster
 
     async def main():
-        cluster = Cluster(redis_url, manager=None, name="x")
+        cluster = Cluster(redis_url, name="x", tables=dict, load=None, active_ids=None,
+                          on_event=None, read_again=None)
         swallow = [True]
 
         async def job():
@@ -585,7 +586,8 @@ def _subscriptions(redis_url: str, test) -> None:
 
     async def main() -> None:
         m = _Manager()
-        c = Cluster(redis_url, m, name="test")
+        c = Cluster(redis_url, name="test", tables=lambda: m.tables, load=None,
+                    active_ids=None, on_event=m.on_event, read_again=m.read_again)
         r = aioredis.Redis.from_url(redis_url)
         tasks = [asyncio.create_task(c._forever(name, job, 0.0)) for name, job in
                  (("subscriber", c._subscribe_loop), ("publisher", c._publish_loop))]

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import update
 
 from regalia.server.tables.botrunner import BotPool
-from regalia.server.storage.store import GameTable, now
-from regalia.server.tables.refusal import Refusal
+from regalia.server.storage.models import GameTable, now
+from regalia.server.refusal import Refusal
 from server_helpers import join, new_table, running_app
 
 BODY = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}

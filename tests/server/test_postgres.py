@@ -25,7 +25,9 @@ def test_postgres_migrates_stores_moves_once_and_plays():
     assert URL, "REGALIA_TEST_POSTGRES_URL must name a PostgreSQL database in CI"
     from sqlalchemy import update
 
-    from regalia.server.storage.store import ABANDONED, Conflict, GameTable, Store, current_revision
+    from regalia.server.storage.engine import current_revision
+    from regalia.server.storage.models import ABANDONED, Conflict, GameTable
+    from regalia.server.storage.store import Store
     from server_helpers import join, new_table, play_randomly, running_app
 
     s = Store(URL)

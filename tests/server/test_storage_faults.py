@@ -86,7 +86,7 @@ def test_writes_are_done_on_the_event_loop_unless_the_database_is_busy(db_url):
     """SQLite: a write spares the trip to the database thread when no other writer holds the
     lock (``Store.at_once``), and waits its turn there when one does."""
     with running_app(db_url) as c:
-        m = c.app.state.manager
+        m = c.app.state.manager.writer
         on_thread = []
         real_db = m.db
 
@@ -113,11 +113,11 @@ def test_a_slow_write_on_the_event_loop_sends_the_writes_to_the_thread_and_check
     """A write on the loop slower than SLOW_WRITE (a stalled disk) sends the next writes to
     the database thread, where the write timeout applies; the write-ahead log is copied
     back on that thread every CHECKPOINT_EVERY writes on the loop."""
-    from regalia.server.tables import registry as M
+    from regalia.server.storage import writer as M
 
     monkeypatch.setattr(M, "CHECKPOINT_EVERY", 1)
     with running_app(db_url) as c:
-        m = c.app.state.manager
+        m = c.app.state.manager.writer
         on_thread = []
         real_db = m.db
 
@@ -172,7 +172,7 @@ def test_a_move_is_told_only_after_its_disk_sync_and_the_syncs_are_shared(db_url
     write-ahead log is synced (``Store.sync_log``, on a thread of its own); the moves
     submitted meanwhile are stored together after it, and one sync covers them all."""
     with running_app(db_url) as c:
-        m = c.app.state.manager
+        m = c.app.state.manager.writer
         tables = [new_table(c, "ribauds", ["human", "human"]) for _ in range(3)]
         movers = []
         for d in tables:
@@ -214,7 +214,7 @@ def test_a_failed_disk_sync_says_the_move_may_be_lost_and_the_table_is_read_agai
     saved (not "nothing was applied"), /healthz reports it, and the table is read again
     from the database, which holds the move: every seat then sees it."""
     with running_app(db_url) as c:
-        m = c.app.state.manager
+        m = c.app.state.manager.writer
         d = new_table(c, "ribauds", ["human", "human"])
         cur = c.get(f"/api/tables/{d['id']}").json()["current"]
         p, other = join(c, d, cur), join(c, d, 1 - cur)
@@ -240,7 +240,7 @@ def test_a_failed_disk_sync_of_a_message_says_it_may_be_lost_and_the_table_is_re
     """Writes other than moves too: a chat message whose sync failed is said to be maybe
     lost, and the table is read again from the database (which holds it): the others get it."""
     with running_app(db_url) as c:
-        m = c.app.state.manager
+        m = c.app.state.manager.writer
         d = new_table(c, "ribauds", ["human", "human"])
         a, b = join(c, d, 0), join(c, d, 1)
         real = m.store.sync_log
@@ -262,7 +262,7 @@ def test_what_is_read_waits_for_the_disk_sync_of_what_it_holds(db_url):
     made before it are synced (here the lobby's list, while a new open table's sync is
     held), so nobody learns of a write a power cut could still take back."""
     with running_app(db_url) as c:
-        m = c.app.state.manager
+        m = c.app.state.manager.writer
         gate, entered = threading.Event(), threading.Event()
         real = m.store.sync_log
 
@@ -293,13 +293,13 @@ def test_the_servers_stop_answers_a_move_waiting_for_its_disk_sync(tmp_path):
     stop waits for it (up to a second), and its submitter is answered."""
     import asyncio
 
-    from regalia.server.tables.registry import TableManager
-    from regalia.server.storage.store import NewSeat
+    from regalia.server.storage.writer import Writer
+    from regalia.server.storage.models import NewSeat
 
     async def main():
         store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
         table_id = store.create_table("regicide", {"players": 1}, 7, [NewSeat("human")])[0]
-        m = TableManager(store)
+        m = Writer(store)
         store.sync_log = lambda: time.sleep(0.3)  # a slow disk
         mover = asyncio.ensure_future(m.append_move(table_id, 0, 0, "play 5H", False))
         await asyncio.sleep(0.05)  # committed; the sync runs
@@ -315,7 +315,7 @@ def test_with_sqlite_sync_normal_nothing_waits_for_a_disk_sync(db_url):
     """``--sqlite-sync normal``: the loop's commits are not synced by the server (SQLite's
     checkpoints sync), so neither writes nor reads wait for ``sync_log``."""
     with running_app(db_url, sqlite_sync="normal") as c:
-        m = c.app.state.manager
+        m = c.app.state.manager.writer
         assert m.store.log_path is None
 
         def never():

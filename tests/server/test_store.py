@@ -13,8 +13,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from regalia.server.settings import Settings
-from regalia.server.storage.store import (Conflict, NewSeat, NotAtOnce, Store, TooLate,
-                                  current_revision, in_memory, make_engine, migrate)
+from regalia.server.storage.engine import current_revision, in_memory, make_engine, migrate
+from regalia.server.storage.models import Conflict, NewSeat
+from regalia.server.storage.store import NotAtOnce, Store, TooLate
 
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):

@@ -79,6 +79,11 @@ class Game(ABC):
     name: str
     min_players: int
     max_players: int
+    # What a server offers around the rules (the defaults: free talk, no hints, no analysis).
+    talk: str = "chat"  # "chat": free text between the players; "say": only fixed public
+                        # messages whose parameters come from the public view
+    solo_hints: bool = False  # a solo table may be created with hints (the default bot's move)
+    analysable: bool = False  # a finished game can be analysed decision by decision
 
     @abstractmethod
     def new_game(self, config: dict[str, Any], rng: random.Random) -> Any:

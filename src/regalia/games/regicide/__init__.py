@@ -29,6 +29,9 @@ class Regicide(Game):
     name = "regicide"
     min_players = 1
     max_players = 4
+    talk = "say"  # no free talk (rules 1.15)
+    solo_hints = True
+    analysable = True
 
     def new_game(self, config: dict[str, Any], rng: random.Random) -> State:
         return _rules.new_game(config, rng)

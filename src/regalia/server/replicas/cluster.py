@@ -24,8 +24,8 @@ What Redis carries (redis-py's asyncio client), all under the ``regalia:`` prefi
   no bot to play, no clock running) leaves its lease *parked*: the scans leave it alone
   (it has nothing to do), and whichever replica loads it next takes the lease.
 * **Shared limits**: the rate limits (``limits``' Redis storage) and the websockets per
-  client address (a hash of counts per replica; the counts of replicas that stopped
-  beating their heart are ignored).
+  client address (``connections``: a hash of counts per replica; the counts of replicas
+  that stopped beating their heart are ignored).
 
 Every background task here logs its failures and carries on (``_forever``): none dies
 silently.
@@ -39,16 +39,11 @@ import os
 import secrets
 import socket
 import time
-from collections import Counter
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterator
+from typing import Any, Awaitable, Callable, Mapping, Protocol
 
 import orjson
 
-from regalia.server.tables.refusal import Refusal
-
-if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.tables.registry import TableManager
+from regalia.server.refusal import Refusal
 
 log = logging.getLogger("regalia.server")
 
@@ -80,6 +75,19 @@ PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
         f"return redis.call('set', KEYS[1], '{PARKED}', 'PX', ARGV[2]) else return 0 end")
 
 
+class LeasedTable(Protocol):
+    """What the cluster needs of a table loaded here: whether it is open (its lease is
+    wanted), and to be told of its lease and of the heartbeat."""
+
+    open: bool
+
+    def lease_gained(self) -> None: ...
+
+    def lease_lost(self) -> None: ...
+
+    def presence_beat(self) -> None: ...
+
+
 def table_channel(table_id: str) -> str:
     """The pub/sub channel of a table's events."""
     return TABLE_CHANNELS + table_id
@@ -95,9 +103,21 @@ def default_replica_name() -> str:
 
 class Cluster:
     """This replica's link to the others (see the module docstring). ``leases``: the ids of
-    the tables whose bots and clock run here; ``round_trips``: Redis round trips so far."""
+    the tables whose bots and clock run here; ``round_trips``: Redis round trips so far.
 
-    def __init__(self, url: str, manager: "TableManager", name: str | None = None) -> None:
+    What it needs of the server is handed to it: ``tables()``, the tables loaded here by
+    id; ``load(id)``, load a table (``None``: no such table; raises ``Refusal`` when the
+    database cannot be read); ``active_ids()``, the ids of the unfinished tables with bots
+    or clocks (read from the database); ``on_event(event)``, another replica's event about
+    a table; ``read_again(id)``, a table whose events may have been missed. ``on_beat``:
+    coroutine functions awaited at every heartbeat."""
+
+    def __init__(self, url: str, name: str | None = None, *,
+                 tables: Callable[[], Mapping[str, LeasedTable]],
+                 load: Callable[[str], Awaitable[Any]],
+                 active_ids: Callable[[], Awaitable[list[str]]],
+                 on_event: Callable[[dict[str, Any]], None],
+                 read_again: Callable[[str], None]) -> None:
         try:
             import redis.asyncio as aioredis
         except ImportError:  # pragma: no cover - the core install has no Redis client
@@ -105,7 +125,12 @@ class Cluster:
                               "'.[cluster]'") from None
 
         self.url = url
-        self.manager = manager
+        self.tables = tables
+        self.load = load
+        self.active_ids = active_ids
+        self.on_event = on_event
+        self.read_again = read_again
+        self.on_beat: list[Callable[[], Awaitable[None]]] = []
         self.name = name or default_replica_name()
         self.instance = f"{self.name}:{secrets.token_hex(4)}"  # unique even after a restart
         self.redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
@@ -119,9 +144,6 @@ class Cluster:
         self._tasks: list[asyncio.Task] = []
         self._lease_ok = time.monotonic()
         self._unbuildable: set[str] = set()  # tables whose move log cannot be replayed
-        self._recount: set[str] = set()  # addresses whose count in Redis may be wrong
-        self._counting: Counter[str] = Counter()  # connect/disconnect calls under way
-        self._counted: set[str] = set()  # addresses to recount that a call counted meanwhile
         self._stopping = False
         # this replica's own channel: always subscribed (the subscription stays open when no
         # table is loaded); a message on it wakes the subscriber to send (un)subscriptions
@@ -279,7 +301,7 @@ class Cluster:
         """The one task that uses the subscription: it subscribes this replica's own channel
         and every followed table, then sends the (un)subscriptions ``follow`` and
         ``unfollow`` queue (they wake it through its own channel), and hands each event to
-        the manager. A table whose subscription Redis
+        ``on_event``. A table whose subscription Redis
         confirms without a ``follow`` waiting for it (every table when the subscription is
         new or came back after a failure, or a ``follow`` that gave up) is read again from
         the database: events stored before may have been missed."""
@@ -311,7 +333,7 @@ class Cluster:
                 self._waiting.clear()
 
     def _received(self, msg: dict[str, Any]) -> None:
-        """A message of the subscription: an event for the manager, or Redis confirming a
+        """A message of the subscription: an event for ``on_event``, or Redis confirming a
         table's subscription."""
         kind = msg.get("type")
         if kind == "subscribe":
@@ -320,14 +342,14 @@ class Cluster:
             if waiting:
                 waiting.pop(0).set_result(None)
             elif channel.startswith(_TABLE_CHANNELS):
-                self.manager.read_again(channel[len(_TABLE_CHANNELS):].decode())
+                self.read_again(channel[len(_TABLE_CHANNELS):].decode())
             return
         if kind != "message" or msg["channel"] == self._own:
             return
         try:
             event = orjson.loads(msg["data"])
             if event.get("r") != self.instance:
-                self.manager.on_event(event)
+                self.on_event(event)
         except Exception:  # noqa: BLE001 - one bad event must not stop the others
             log.exception("a table event could not be applied: %r", msg.get("data"))
 
@@ -368,7 +390,7 @@ class Cluster:
     async def _lease_round(self) -> None:
         """Renew the leases held (dropping those lost), and take the free leases of the
         open tables loaded here."""
-        tables = self.manager.tables
+        tables = self.tables()
         held = [i for i in self.leases if i in tables and tables[i].open]
         for table_id in self.leases - set(held):  # unloaded or over: handed back
             await self.release(table_id)
@@ -405,16 +427,16 @@ class Cluster:
 
     def _lost(self, table_id: str) -> None:
         self.leases.discard(table_id)
-        t = self.manager.tables.get(table_id)
+        t = self.tables().get(table_id)
         if t is not None:
             t.lease_lost()
 
     async def _scan(self) -> None:
         """Take over the unfinished tables with bots or clocks whose lease nobody holds (a
         replica died, or stopped): take the lease first, then load the table."""
-        m = self.manager
-        ids = [i for i in await m.db(m.store.active_table_ids)
-               if i not in m.tables and i not in self._unbuildable]
+        loaded = self.tables()
+        ids = [i for i in await self.active_ids()
+               if i not in loaded and i not in self._unbuildable]
         if not ids:
             return
         ttl = int(LEASE_TTL * 1000)
@@ -429,7 +451,7 @@ class Cluster:
             self.leases.add(table_id)
             log.info("table %s: taking over its bots and clock", table_id)
             try:
-                if await m.get(table_id) is None:
+                if await self.load(table_id) is None:
                     await self.release(table_id)
             except Refusal:  # the database cannot be read: the next scan tries again
                 await self.release(table_id)
@@ -454,69 +476,9 @@ class Cluster:
     async def _heartbeat(self) -> None:
         """Say this replica lives; tell the others again which seats are connected here
         (their copies forget counts not repeated within ``PRESENCE_TTL``); write again the
-        connection counts a failed ``disconnect`` left too high."""
+        connection counts a failed ``disconnect`` left too high (``on_beat``)."""
         await self._beat()
-        for t in list(self.manager.tables.values()):
+        for t in list(self.tables().values()):
             t.presence_beat()
-        await self._write_counts_again()
-
-    async def _write_counts_again(self) -> None:
-        """Write this replica's count of each address in ``_recount`` (its own number of
-        websockets counted in Redis). An address is left for the next heartbeat while a
-        ``connect`` or ``disconnect`` of it is under way, or when one started during the
-        write: the number written may not hold that call's change."""
-        for address in list(self._recount):
-            if self._counting[address]:
-                continue
-            self._counted.discard(address)
-            n = self.manager.shared_connections(address)
-            key = f"{PREFIX}conns:{address}"
-            self.round_trips += 1
-            await (self.redis.hset(key, self.instance, n) if n else
-                   self.redis.hdel(key, self.instance))
-            if address not in self._counted:
-                self._recount.discard(address)
-            self._counted.discard(address)
-
-    @contextmanager
-    def _counting_call(self, address: str) -> Iterator[None]:
-        """A ``connect`` or ``disconnect`` of ``address`` under way (``_write_counts_again``);
-        one that fails may or may not have counted in Redis: the count is written again."""
-        self._counting[address] += 1
-        if address in self._recount:
-            self._counted.add(address)
-        try:
-            yield
-        except Exception:
-            self._recount.add(address)
-            raise
-        finally:
-            self._counting[address] -= 1
-            if not self._counting[address]:
-                del self._counting[address]
-
-    async def connect(self, address: str, limit: int) -> bool:
-        """Count one more websocket of ``address`` unless all replicas together already
-        have ``limit`` open (then ``False``, nothing counted)."""
-        key = f"{PREFIX}conns:{address}"
-        with self._counting_call(address):
-            async with self.redis.pipeline(transaction=False) as p:
-                p.hincrby(key, self.instance, 1)
-                p.expire(key, 86400)
-                p.hgetall(key)
-                p.zrangebyscore(PREFIX + "replicas", time.time() - REPLICA_ALIVE, "+inf")
-                self.round_trips += 1
-                _, _, counts, live = await p.execute()
-        self.live = {x.decode() for x in live} | {self.instance}
-        total = sum(int(v) for k, v in counts.items() if k.decode() in self.live)
-        if total > limit:
-            await self.disconnect(address)
-            return False
-        return True
-
-    async def disconnect(self, address: str) -> None:
-        """Count one websocket of ``address`` less; when Redis fails, the count is written
-        again at the next heartbeat that reaches it."""
-        self.round_trips += 1
-        with self._counting_call(address):
-            await self.redis.hincrby(f"{PREFIX}conns:{address}", self.instance, -1)
+        for hook in self.on_beat:
+            await hook()

@@ -1,4 +1,4 @@
-"""The tables' database: SQLAlchemy 2 models and a small synchronous ``Store``.
+"""The tables' database: a small synchronous ``Store`` over the models of ``models``.
 
 A table is its game, config and seed, its seats, and its append-only move log (design.md,
 "records"): everything else is rebuilt from them. ``UNIQUE(table_id, ply)`` makes it
@@ -21,135 +21,27 @@ the commits before it) before it tells anyone of the write: the durability of
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 import sqlite3
 import time
 from contextvars import ContextVar
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from functools import lru_cache, partial
-from pathlib import Path
 from typing import Any, Callable
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    UniqueConstraint,
-    bindparam,
-    create_engine,
-    event,
-    func,
-    text,
-    select,
-    update,
-)
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy import bindparam, event, func, select, text, update
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from regalia.server.settings import SQLITE_SYNC
+from regalia.server.storage.engine import in_memory, make_engine, migrate
+from regalia.server.storage.models import (ABANDONED, BOT, FINISHED, HUMAN, PLAYING, Conflict,
+                                           GameTable, MessageRow, MoveRow, NewSeat, SeatData,
+                                           SeatHandedOver, SeatRow, TableData, now, token_hash,
+                                           utc)
 
-MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 DEFAULT_DATABASE_URL = "sqlite:///regalia.sqlite3"
-
-PLAYING = "playing"
-FINISHED = "finished"
-ABANDONED = "abandoned"
-HUMAN = "human"
-BOT = "bot"
-
-
-def now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def _utc(t: datetime) -> datetime:
-    """``t`` in UTC: SQLite keeps no time zone (a naive time was stored in UTC), and a
-    PostgreSQL session answers in its own."""
-    return t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
-
-
-def token_hash(token: str) -> str:
-    """What the database keeps of a seat token: its SHA-256, never the token itself."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class GameTable(Base):
-    """A table: one game being played (or finished) with its config and seed."""
-
-    __tablename__ = "game_tables"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(32))
-    config: Mapped[dict] = mapped_column(JSON)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(16), default=PLAYING, index=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
-                                                        index=True)
-    watch_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0003
-    # migration 0004: listed in the lobby; time control and clock state; the rematch's id
-    is_open: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
-    # no clock is SQL NULL, not the JSON text null (see migration 0006)
-    clock: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
-    clock_state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
-    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    hints: Mapped[bool] = mapped_column(Boolean, default=False)  # migration 0005
-
-
-class SeatRow(Base):
-    """A seat: a human (reached by a secret token) or a bot; a human seat may be handed to
-    a bot (``bot_replaces``) and taken back."""
-
-    __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_seats_table_seat"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))
-    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    bot_replaces: Mapped[bool] = mapped_column(Boolean, default=False)
-    name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0004
-    claimed: Mapped[bool] = mapped_column(Boolean, default=False)  # someone holds the seat
-
-
-class MoveRow(Base):
-    """One accepted action of a table's move log; ``ply`` counts from 0."""
-
-    __tablename__ = "moves"
-    __table_args__ = (UniqueConstraint("table_id", "ply", name="uq_moves_table_ply"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
-    ply: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    action: Mapped[str] = mapped_column(String(200))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-
-
-class MessageRow(Base):
-    """A table message allowed by the game's communication rules (migration 0002)."""
-
-    __tablename__ = "messages"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    kind: Mapped[str] = mapped_column(String(16))
-    body: Mapped[dict] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
-
-
-metadata = Base.metadata
 
 
 # The statements of the hot paths (a move, a new table, a seat, a table's load), built once
@@ -216,133 +108,8 @@ class NotSynced(Exception):
     at a power cut, or be there."""
 
 
-class Conflict(Exception):
-    """The move's ply is already taken: someone else's move was stored first."""
-
-
-class SeatHandedOver(Conflict):
-    """A human's move on a table with clocks came after the seat's time ran out: another
-    replica handed the seat to a bot first (``set_bot_replaces``)."""
-
-
 class StoreUnavailable(Exception):
     """The database cannot be written (read-only, locked, gone); the message says why."""
-
-
-@dataclass
-class SeatData:
-    seat: int
-    kind: str
-    bot: str | None
-    token_hash: str | None
-    bot_replaces: bool
-    name: str | None = None
-    claimed: bool = False
-
-
-@dataclass
-class TableData:
-    """Everything stored about one table, as plain values."""
-
-    id: str
-    game: str
-    config: dict[str, Any]
-    seed: int
-    status: str
-    created_at: datetime
-    seats: list[SeatData]
-    watch_token: str | None = None
-    moves: list[tuple[int, int | None, str]] = field(default_factory=list)  # (ply, seat, action)
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    is_open: bool = False
-    clock: dict[str, Any] | None = None        # {"preset", "bank", "increment"} in seconds
-    clock_state: dict[str, Any] | None = None  # tables.Clock.to_json()
-    next_table: str | None = None
-    hints: bool = False  # a solo table with the Hint button (no medal)
-
-
-@dataclass
-class NewSeat:
-    """A seat of a table being created: ``token_hash`` reuses a seat token (a rematch keeps
-    each player's link); ``None`` for a human seat draws a fresh token."""
-
-    kind: str
-    bot: str | None = None
-    name: str | None = None
-    claimed: bool = False
-    token_hash: str | None = None
-
-
-def in_memory(url: str) -> bool:
-    """Whether ``url`` is an in-memory SQLite database (one per connection)."""
-    u = make_url(url)
-    return (u.get_backend_name() == "sqlite"
-            and (not u.database or ":memory:" in u.database or "mode=memory" in str(u)))
-
-
-# SQLite's disk syncs (``synchronous``): "full", a sync at each commit (a stored move
-# survives a power cut); "normal", none at commits in WAL mode (it survives the process's
-# death, and the database stays whole, but a power cut may lose the last commits):
-# ``SQLITE_SYNC``, kept with the setting that chooses one (server.settings)
-
-
-def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True,
-                sync: str = "full") -> Engine:
-    """An engine for ``url``; SQLite gets WAL, ``synchronous=FULL`` (``sync``: one of
-    ``SQLITE_SYNC``), foreign keys and a busy timeout on every connection. A write waits at
-    most ``wait`` seconds for a lock held by someone else (SQLite's busy timeout,
-    PostgreSQL's ``lock_timeout``) and then fails. ``checkpoints=False``: SQLite's commits
-    never copy the write-ahead log back into the database (someone else calls
-    ``Store.checkpoint``). Raises ``ValueError`` for another ``sync``."""
-    if sync not in SQLITE_SYNC:
-        raise ValueError(f"sync: one of {', '.join(SQLITE_SYNC)}, not {sync!r}")
-    kwargs: dict[str, Any] = {}
-    ms = max(1, int(wait * 1000))
-    if url.startswith("sqlite"):
-        kwargs["connect_args"] = {"check_same_thread": False, "timeout": wait}
-    elif url.startswith("postgresql"):
-        kwargs["connect_args"] = {"options": f"-c lock_timeout={ms} -c statement_timeout={2 * ms}"}
-        kwargs["pool_timeout"] = wait
-    engine = create_engine(url, **kwargs)
-    if engine.dialect.name == "sqlite":
-        memory = in_memory(url)
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised through SQLite
-            cur = dbapi_conn.cursor()
-            if not memory:
-                cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute(f"PRAGMA synchronous={sync.upper()}")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute(f"PRAGMA busy_timeout={ms}")
-            if not checkpoints:
-                cur.execute("PRAGMA wal_autocheckpoint=0")
-            cur.close()
-    return engine
-
-
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Upgrade the database to ``revision`` with the package's Alembic migrations. On
-    PostgreSQL the upgrade holds an advisory lock for its transaction, so replicas started
-    together migrate one after the other (the later ones find nothing to do)."""
-    from alembic import command
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(7265676131)"))  # "regalia"
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, revision)
-
-
-def current_revision(engine: Engine) -> str | None:
-    """The Alembic revision the database is at (``None``: empty database)."""
-    from alembic.runtime.migration import MigrationContext
-
-    with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
 
 
 class Store:
@@ -571,7 +338,7 @@ class Store:
                 _LOAD_MESSAGES, {"p_table_id": table_id, "p_limit": messages})]
         msgs.reverse()
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
-                         row["status"], _utc(row["created_at"]), seats, row["watch_token"],
+                         row["status"], utc(row["created_at"]), seats, row["watch_token"],
                          moves, msgs, bool(row["is_open"]), row["clock"], row["clock_state"],
                          row["next_table"], bool(row["hints"]))
 
@@ -606,7 +373,7 @@ class Store:
                     seats[r.table_id].append({"seat": r.seat, "kind": r.kind, "bot": r.bot,
                                               "name": r.name, "claimed": bool(r.claimed)})
         return [{"id": r.id, "game": r.game, "config": dict(r.config), "clock": r.clock,
-                 "created_at": _utc(r.created_at), "seats": seats[r.id]} for r in rows]
+                 "created_at": utc(r.created_at), "seats": seats[r.id]} for r in rows]
 
     def expire_tables(self, before: datetime) -> list[str]:
         """Mark abandoned every table still being played whose last move or message (or its

@@ -147,8 +147,7 @@ class Broadcaster:
         self.last_active = time.monotonic()
         conn.put({"type": "welcome", "table": self.id, "game": self.game.name, "seat": seat,
                   "players": len(self.seats), "options": self.options,
-                  "talk": "say" if self.game.name == "regicide" else "chat",
-                  "sayings": list(gamekit.SAYINGS) if self.game.name == "regicide" else [],
+                  "talk": self.game.talk, "sayings": gamekit.sayings(self.game),
                   "spectate": f"/t/{self.id}#s={self.watch_token}" if self.watch_token else None,
                   "open": self.is_open})
         self._send_state(conn, self.game.view(self.state, seat, log=False))

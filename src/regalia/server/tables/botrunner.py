@@ -29,13 +29,10 @@ import time
 from collections import deque
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from regalia.bots import make_bot
 from regalia.server.tables import gamekit
-
-if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.tables.table import Table
 
 log = logging.getLogger("regalia.server")
 
@@ -217,9 +214,11 @@ class BotPool:
 # -------------------------------------------------------------------- one table's loop
 
 class BotLoop:
-    """The task that plays one table's bot seats (see the module docstring)."""
+    """The task that plays one table's bot seats (see the module docstring); ``table``:
+    the ``table.Table`` that owns it (its bot jobs, seats, state, ``bot_pool`` and
+    ``settings``)."""
 
-    def __init__(self, table: "Table") -> None:
+    def __init__(self, table: Any) -> None:
         self.table = table
         self.failures = 0
         self.task: asyncio.Task | None = None
@@ -272,7 +271,7 @@ class BotLoop:
         opening to say one, and chooses as soon as each has; ``True`` when the table moved
         meanwhile (a wish came: the step starts again)."""
         t = self.table
-        wait = t.manager.settings.wish_wait
+        wait = t.settings.wish_wait
         if wait <= 0 or not self._awaited_wishes():
             return False
         window = t.window()
@@ -292,7 +291,7 @@ class BotLoop:
 
     async def _step(self) -> bool:
         """Do the next bot job of the table; ``False`` when there is none."""
-        from regalia.server.tables.refusal import Refusal
+        from regalia.server.refusal import Refusal
 
         t = self.table
         job = t.bot_job()
@@ -300,26 +299,25 @@ class BotLoop:
             return False
         kind, seat = job
         ply = t.ply
-        m = t.manager
         if kind == "wish":
             t.wished.add((t.window(), seat))
-            value = await m.bots.run(decide_wish, t.game.name, t.bot_name(seat),
+            value = await t.bot_pool.run(decide_wish, t.game.name, t.bot_name(seat),
                                      t.game.view(t.state, seat), t.bot_rng.getrandbits(64),
                                      urgent=t.player_present())
             text = gamekit.wish_text(t.game.name, seat, value) if value else None
             if t.ply != ply or text not in gamekit.side_texts(t.game, t.state, seat):
                 return True
         else:
-            if m.settings.bot_delay > 0:
-                await asyncio.sleep(m.settings.bot_delay)
+            if t.settings.bot_delay > 0:
+                await asyncio.sleep(t.settings.bot_delay)
             if await self._wait_for_wishes(ply):
                 return True
             if t.ply != ply or t.bot_job() != job:
                 return True
             g, st = t.game, t.state
             legal = list(g.legal_actions(st))
-            a = await m.bots.run(decide, g.name, t.bot_name(seat), g.view(st, seat), legal,
-                                 t.bot_rng.getrandbits(64), m.settings.bot_budget,
+            a = await t.bot_pool.run(decide, g.name, t.bot_name(seat), g.view(st, seat), legal,
+                                 t.bot_rng.getrandbits(64), t.settings.bot_budget,
                                  urgent=t.player_present())
             if t.ply != ply:
                 return True

@@ -15,9 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from regalia.server.settings import parse_presets  # noqa: F401 - it lives with the setting
-from regalia.server.tables.refusal import Refusal
-from regalia.server.storage.store import HUMAN, Conflict
+from regalia.server.refusal import Refusal
+from regalia.server.storage.models import HUMAN, Conflict
 
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
 
@@ -100,6 +99,12 @@ class ClockKeeper:
     and ``_clock_timer``): which seat's clock runs, the clocks after a move, and the alarm
     that hands a seat to a bot when its time runs out."""
 
+    def set_clock(self, clock: Clock) -> None:
+        """The table's clocks are now ``clock`` (stored already): the one place they change
+        after the table's load (a move, a seat change, a time-out, another replica's
+        change)."""
+        self.clock = clock
+
     def running_seat(self) -> int | None:
         """The seat whose clock runs now: the human seat to act once the clocks started,
         never a seat a bot plays; ``None`` without clocks."""
@@ -157,10 +162,10 @@ class ClockKeeper:
                 clock = self.clock.copy()
                 clock.settle(seat, wall())
                 clock.timed_out.add(seat)
-                await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat,
+                await self.writer.write(self.writer.store.set_bot_replaces, self.id, seat,
                                          True, clock.to_json(), self.ply, table=self)
                 self.seats[seat].bot_replaces = True
-                self.clock = clock
+                self.set_clock(clock)
                 timeout = {"type": "timeout", "seat": seat, "ply": self.ply}
                 self.broadcast(timeout)
                 self.broadcast_state()

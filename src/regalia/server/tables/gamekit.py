@@ -96,8 +96,8 @@ def games_info() -> list[dict[str, Any]]:
             "bots": bots,
             "default_bot": default_bot(name),
             "options": OPTIONS.get(name, []),
-            "talk": "say" if name == "regicide" else "chat",
-            "sayings": list(SAYINGS) if name == "regicide" else [],
+            "talk": g.talk,
+            "sayings": sayings(g),
         })
     return out
 
@@ -198,7 +198,7 @@ def wish_text(game: str, seat: int, value: str) -> str | None:
 def say(game: Game, state: Any, seat: int, message_id: str) -> dict[str, Any] | None:
     """The message ``seat`` says, with parameters from the public view; ``None`` when the
     id is not an allowed saying of this game."""
-    if game.name != "regicide" or message_id not in SAYINGS:
+    if game.talk != "say" or message_id not in SAYINGS:
         return None
     public = game.view(state, None)
     params = {
@@ -213,8 +213,14 @@ def say(game: Game, state: Any, seat: int, message_id: str) -> dict[str, Any] | 
     return {"message_id": message_id, "params": used, "text": template.format(**used)}
 
 
+def sayings(game: Game) -> list[str]:
+    """The ids of the fixed messages a seat may send in ``game`` (none with free talk)."""
+    return list(SAYINGS) if game.talk == "say" else []
+
+
 def chat_allowed(game: str) -> bool:
-    return game == "ribauds"
+    """``game`` (a name) allows free chat between its players (``Game.talk``)."""
+    return get_game(game).talk == "chat"
 
 
 def clean_chat(text: Any) -> str | None:

@@ -28,7 +28,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from regalia.server.settings import Settings
-from regalia.server.tables.refusal import Refusal
+from regalia.server.refusal import Refusal
 
 if TYPE_CHECKING:  # pragma: no cover
     from regalia.server.replicas.cluster import Cluster

@@ -1,23 +1,68 @@
-"""A table's side of a many-replica site (``cluster``): what it tells the other replicas
-after each stored change, how it applies what they tell it, its lease (whether its bots
-and clock run here), and which seats are connected anywhere. With one process (no
-``--redis-url``) every part of it is a no-op: the table runs its bots and clock and knows
-all its connections."""
+"""A table's side of a many-replica site (``replicas.cluster``): what it tells the other
+replicas after each stored change, how it applies what they tell it, its lease (whether its
+bots and clock run here), and which seats are connected anywhere. The table reaches the
+other replicas through its ``Peers`` (the ``Cluster``); with one process (no
+``--redis-url``) they are ``SOLO``, which does nothing: the table runs its bots and clock
+and knows all its connections."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, Protocol
 
+from regalia.server.replicas.cluster import PRESENCE_TTL
 from regalia.server.tables.clocks import Clock
 
 log = logging.getLogger("regalia.server")
 
 
+class Peers(Protocol):
+    """The other replicas as a table and the registry reach them (``Cluster``, or
+    ``SOLO``)."""
+
+    def holds(self, table_id: str) -> bool: ...
+
+    def publish(self, table_id: str, event: dict[str, Any]) -> None: ...
+
+    async def follow(self, table_id: str) -> bool: ...
+
+    def unfollow(self, table_id: str) -> None: ...
+
+    async def acquire(self, table_id: str) -> bool: ...
+
+    async def park(self, table_id: str) -> None: ...
+
+
+class Solo:
+    """The peers of one process: none. Every table's lease is held here, nothing is
+    published, no subscription is needed."""
+
+    def holds(self, table_id: str) -> bool:
+        return True
+
+    def publish(self, table_id: str, event: dict[str, Any]) -> None:
+        pass
+
+    async def follow(self, table_id: str) -> bool:
+        return False
+
+    def unfollow(self, table_id: str) -> None:
+        pass
+
+    async def acquire(self, table_id: str) -> bool:
+        return True
+
+    async def park(self, table_id: str) -> None:
+        pass
+
+
+SOLO = Solo()
+
+
 class Replicated:
-    """The replication of a ``Table`` (a mixin: it uses the table's ``manager``, ``conns``,
+    """The replication of a ``Table`` (a mixin: it uses the table's ``peers``, ``writer``, ``conns``,
     ``seats``, ``match`` and its move, clock and broadcast methods)."""
 
     remote: dict[str, tuple[list[int], int, float]]  # replica -> (seat counts, spectators, when)
@@ -35,14 +80,11 @@ class Replicated:
     def runs_bots(self) -> bool:
         """This replica plays the table's bots and runs its clock (always, with one
         process; with many, while it holds the table's lease)."""
-        cluster = self.manager.cluster
-        return cluster is None or cluster.holds(self.id)
+        return self.peers.holds(self.id)
 
     def tell_others(self, kind: str, **fields: Any) -> None:
         """Publish a stored change to the other replicas (nothing with one process)."""
-        cluster = self.manager.cluster
-        if cluster is not None:
-            cluster.publish(self.id, {"k": kind, **fields})
+        self.peers.publish(self.id, {"k": kind, **fields})
 
     def lease_gained(self) -> None:
         self.arm_clock()
@@ -122,8 +164,7 @@ class Replicated:
     async def sync(self) -> None:
         """Catch up with the database: the moves stored since this copy's ply, then the
         seats, clocks, status and latest talk as stored (another replica changed them)."""
-        m = self.manager
-        data = await m.db(m.store.load_table, self.id)
+        data = await self.writer.db(self.writer.store.load_table, self.id)
         if data is None:
             return
         changed = False
@@ -140,7 +181,8 @@ class Replicated:
         if data.clock:
             clock = Clock.load(data.clock, data.clock_state, len(self.seats))
             if self.clock is None or clock.to_json() != self.clock.to_json():
-                self.clock, changed = clock, True
+                self.set_clock(clock)
+                changed = True
         if (data.status, data.next_table) != (self.status, self.next_table):
             self.status, self.next_table, changed = data.status, data.next_table, True
         for body in data.messages:  # talk whose event this copy missed (e.g. while loading)
@@ -177,8 +219,6 @@ class Replicated:
         as they last said them, forgotten after ``cluster.PRESENCE_TTL`` seconds)."""
         counts, spectators = self.local_presence()
         if self.remote:
-            from regalia.server.replicas.cluster import PRESENCE_TTL
-
             now = time.monotonic()
             for replica, (seats, watching, when) in list(self.remote.items()):
                 if now - when > PRESENCE_TTL:
@@ -191,8 +231,6 @@ class Replicated:
 
     def presence_changed(self) -> None:
         """Tell the other replicas this replica's connections, when they changed."""
-        if self.manager.cluster is None:
-            return
         now = self.local_presence()
         if now != self._presence_sent:
             self._presence_sent = now

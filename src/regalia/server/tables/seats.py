@@ -13,8 +13,8 @@ from typing import Any, Awaitable, Callable
 
 from regalia.server.tables import gamekit
 from regalia.server.tables.clocks import RETURN_BANK, wall
-from regalia.server.tables.refusal import Refusal
-from regalia.server.storage.store import BOT, HUMAN, Conflict, token_hash
+from regalia.server.refusal import Refusal
+from regalia.server.storage.models import BOT, HUMAN, Conflict, token_hash
 
 HANDOVER_GRACE = 30.0  # seconds after a seat's player left before another may hand it over
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
@@ -43,7 +43,7 @@ def valid_token(token: Any) -> bool:
 
 class SeatKeeper:
     """The seat changes of a ``Table`` (a mixin: it uses the table's ``seats``, ``lock``,
-    ``manager``, ``conns`` and its clock and broadcast methods)."""
+    ``limits``, ``writer``, ``conns`` and its clock and broadcast methods)."""
 
     def seat_of_token(self, token: Any) -> int | None:
         if not valid_token(token):
@@ -107,7 +107,7 @@ class SeatKeeper:
             if on and seat != by_seat:
                 self._check_away(seat)
             if not on or seat != by_seat:
-                await self.manager.limits.hit("talk_rate", self.id, str(by_seat))
+                await self.limits.hit("talk_rate", self.id, str(by_seat))
                 if on:  # the player may have come back during the count
                     self._check_away(seat)
             clock = None
@@ -117,11 +117,11 @@ class SeatKeeper:
                 if not on and seat in clock.timed_out:
                     clock.timed_out.discard(seat)
                     clock.banks[seat] = max(clock.banks[seat], RETURN_BANK, clock.increment)
-            await self.manager.write(self.manager.store.set_bot_replaces, self.id, seat, on,
+            await self.writer.write(self.writer.store.set_bot_replaces, self.id, seat, on,
                                      clock.to_json() if clock else None, table=self)
             s.bot_replaces = on
             if clock is not None:
-                self.clock = clock
+                self.set_clock(clock)
             self.broadcast_state()
             self.tell_others("sync")
             self.arm_clock()
@@ -152,7 +152,7 @@ class SeatKeeper:
                 name = None  # a held seat keeps its name while a Regicide game is played
             if s.claimed and s.name is not None and name is not None and name != s.name:
                 try:  # a rename: counted with the talk, or the name stays
-                    await self.manager.limits.hit("talk_rate", self.id, str(seat))
+                    await self.limits.hit("talk_rate", self.id, str(seat))
                 except Refusal:
                     name = None
             if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
@@ -179,7 +179,7 @@ class SeatKeeper:
         if clean is None:
             raise Refusal("bad_message", f"name: 1 to {gamekit.NAME_MAX} characters of text")
         self._check_name_free(seat)
-        await self.manager.limits.hit("talk_rate", self.id, str(seat))  # renames are talk too
+        await self.limits.hit("talk_rate", self.id, str(seat))  # renames are talk too
         async with self.lock:
             self._check_name_free(seat)
             await self._update_seat(seat, claimed=True, name=clean)
@@ -257,7 +257,7 @@ class SeatKeeper:
             clock = self.clock.copy()
             clock.start(wall())
         try:
-            await self.manager.write(partial(self.manager.store.update_seat, self.id, seat,
+            await self.writer.write(partial(self.writer.store.update_seat, self.id, seat,
                                              clock.to_json() if clock else None,
                                              expect=expect, **values), table=self)
         except Conflict:
@@ -269,7 +269,7 @@ class SeatKeeper:
         for k, v in values.items():
             setattr(s, k, v)
         if clock is not None:
-            self.clock = clock
+            self.set_clock(clock)
         self.last_active = time.monotonic()
         if clock is not None or "token_hash" in values:
             self.broadcast_state()

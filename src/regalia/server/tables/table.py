@@ -1,11 +1,13 @@
 """Tables: one game each, one writer each (design.md, "server").
 
-The server's parts, each with one job: ``tables`` (this module: the match and its move log,
-of which the table is the only writer), ``broadcast`` (connections and what they are sent),
-``seats`` (who holds each seat), ``clocks`` (time controls), ``talk`` (table talk, rematch,
-hints), ``botrunner`` (the bots' loop and worker pool), ``manager`` (all tables: loading,
-unloading, creating, storing moves), ``app`` (HTTP and websocket endpoints), ``refusal``
-(how the server says no).
+The server's parts, each with one job: ``tables.table`` (this module: the match and its
+move log, of which the table is the only writer), ``tables.audience`` (connections and what
+they are sent), ``tables.seats`` (who holds each seat), ``tables.clocks`` (time controls),
+``tables.talk`` (table talk, rematch, hints), ``tables.peers`` (the other replicas),
+``tables.botrunner`` (the bots' loop and worker pool), ``tables.registry`` (all tables:
+loading, unloading, creating), ``storage.writer`` (storing moves and every other change),
+``app`` and ``web`` (HTTP and websocket endpoints), ``refusal`` (how the server says no).
+A table is handed its collaborators (``TableServices``); it never reaches the registry.
 
 A ``Table`` holds its ``Match`` (config + seed + move log, so it is rebuilt identically from
 the database), its seats and its connections. Every submission goes through
@@ -45,27 +47,27 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Callable
 
 from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.game import Event, events_since
 from regalia.core.records import Match, without_medal
 from regalia.games import get_game
 from regalia.server.tables import gamekit
-from regalia.server.tables.botrunner import BotLoop
+from regalia.server.settings import Settings
+from regalia.server.storage.writer import Writer
+from regalia.server.tables.botrunner import BotLoop, BotPool
 from regalia.server.tables.audience import Broadcaster, Conn
 from regalia.server.tables.clocks import Clock, ClockKeeper
-from regalia.server.tables.refusal import Refusal
-from regalia.server.tables.peers import Replicated
+from regalia.server.refusal import Refusal
+from regalia.server.tables.limits import RateLimits
+from regalia.server.tables.peers import Peers, Replicated
 from regalia.server.tables.seats import Seat, SeatKeeper
-from regalia.server.storage.store import (FINISHED, HUMAN, Conflict, NotSynced, SeatHandedOver,
-                                   TableData)
+from regalia.server.storage.models import FINISHED, HUMAN, Conflict, SeatHandedOver, TableData
+from regalia.server.storage.store import NotSynced
 from regalia.server.tables.talk import Talk
 
-if TYPE_CHECKING:  # pragma: no cover
-    from regalia.server.tables.registry import TableManager
-
-__all__ = ["Move", "Table", "without_medal"]
+__all__ = ["Move", "Table", "TableServices", "without_medal"]
 
 log = logging.getLogger("regalia.server")
 
@@ -86,6 +88,22 @@ class Move:
     clock: Clock | None = None  # the clocks after the move (``None``: unchanged)
 
 
+@dataclass(frozen=True)
+class TableServices:
+    """What a table is handed by the server (the same for all its tables): ``writer``
+    stores its changes, ``limits`` counts its talk and hints, ``bot_pool`` runs its bots'
+    decisions and hints, ``settings`` (``bot_budget``, ``bot_delay``, ``wish_wait``),
+    ``peers`` reaches the other replicas (``peers.SOLO`` with one process), and
+    ``count_move(seconds)`` counts an applied move for ``/healthz``."""
+
+    writer: Writer
+    limits: RateLimits
+    bot_pool: BotPool
+    settings: Settings
+    peers: Peers
+    count_move: Callable[[float], None]
+
+
 class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
     """A game being played at one table (see the module docstring): its match and move
     log, of which it is the only writer (``submit``), and its bots' work (``bot_job``). Its
@@ -94,8 +112,13 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
     made of; with many replicas, its copies on the others are kept in step by
     ``replication.Replicated``."""
 
-    def __init__(self, manager: "TableManager", data: TableData) -> None:
-        self.manager = manager
+    def __init__(self, data: TableData, services: TableServices) -> None:
+        self.writer = services.writer
+        self.limits = services.limits
+        self.bot_pool = services.bot_pool
+        self.settings = services.settings
+        self.peers = services.peers
+        self.count_move = services.count_move
         self.id = data.id
         self.game = get_game(data.game)
         self.config = dict(data.config)
@@ -261,7 +284,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         if not move.side:
             self.wished.clear()
         if move.clock is not None:
-            self.clock = move.clock
+            self.set_clock(move.clock)
 
     async def submit(self, seat: int | None, action: Any, ply: Any = None, *,
                      by_bot: bool = False) -> list[Any]:
@@ -319,10 +342,10 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                 reason = e.reason() if isinstance(e, IllegalAction) else None
                 raise Refusal("illegal", str(e), reason) from None
             if owner is not None and not by_bot:  # a wish says something: counted as talk
-                await self.manager.limits.hit("talk_rate", self.id, str(seat))
+                await self.limits.hit("talk_rate", self.id, str(seat))
             move.clock = self._clock_after(seat, move.side)
             try:
-                await self.manager.append_move(self.id, self.ply, seat, move.text,
+                await self.writer.append_move(self.id, self.ply, seat, move.text,
                                                g.is_terminal(move.state),
                                                move.clock.to_json() if move.clock else None,
                                                human=move.clock is not None and not by_bot)
@@ -353,7 +376,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
                              clock=move.clock.to_json() if move.clock else None)
             self.arm_clock()
         self.last_active = time.monotonic()
-        self.manager.count_move(time.perf_counter() - submitted)
+        self.count_move(time.perf_counter() - submitted)
         self.wake.set()
         return move.events
 
@@ -376,7 +399,7 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
 
     def start(self) -> None:
         if not self.finished and not self.expired:
-            self.manager.bots.warm_soon()  # a bot may play any seat (hand-over, clock)
+            self.bot_pool.warm_soon()  # a bot may play any seat (hand-over, clock)
             self.bots.start()
             self.arm_clock()
 
@@ -391,6 +414,13 @@ class Table(Broadcaster, SeatKeeper, ClockKeeper, Talk, Replicated):
         await self.bots.stop()
         for conn in list(self.conns):
             conn.close()
+
+    async def expire(self) -> None:
+        """The table was marked abandoned in the database (no move for a long time): it
+        accepts no move any more, its bots stop, its connections are told."""
+        self.status = "abandoned"
+        await self.bots.stop()
+        self.broadcast_state()
 
     def window(self) -> int:
         """The ply that opened the current side-action window (the last non-side move)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Conn
-from regalia.server.tables.refusal import Refusal
+from regalia.server.refusal import Refusal
 
 log = logging.getLogger("regalia.server")
 
@@ -27,7 +27,7 @@ class Talk:
         if kind == "say":
             said = gamekit.say(self.game, self.state, conn.seat, payload) if isinstance(payload, str) else None
             if said is None:
-                if self.game.name == "regicide":
+                if self.game.talk == "say":
                     raise Refusal("bad_message", "message_id: choose one of "
                                   + ", ".join(gamekit.SAYINGS))
                 raise Refusal("bad_message", "this game has free chat: send type chat")
@@ -41,8 +41,8 @@ class Talk:
                 raise Refusal("bad_message", f"text: 1 to {gamekit.CHAT_MAX} characters")
             body = {"kind": "chat", "seat": conn.seat, "ply": self.ply, "text": text}
         body["id"] = secrets.token_hex(6)  # tells a repeated line from a catch-up's copy
-        await self.manager.limits.hit("talk_rate", self.id, str(conn.seat))
-        await self.manager.write(self.manager.store.add_message, self.id, conn.seat, body["kind"],
+        await self.limits.hit("talk_rate", self.id, str(conn.seat))
+        await self.writer.write(self.writer.store.add_message, self.id, conn.seat, body["kind"],
                                  body, table=self)
         self.last_active = time.monotonic()
         if body not in self.messages:  # a catch-up during the write may have shown it
@@ -79,11 +79,11 @@ class Talk:
             raise Refusal("busy", "a hint is already being worked out; wait a moment")
         self._hinting = True
         try:
-            await self.manager.limits.hit("hint_rate", address)
+            await self.limits.hit("hint_rate", address)
             legal = list(g.legal_actions(st))
-            action = await self.manager.bots.run(
+            action = await self.bot_pool.run(
                 decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
-                self.bot_rng.getrandbits(64), self.manager.settings.bot_budget, urgent=True)
+                self.bot_rng.getrandbits(64), self.settings.bot_budget, urgent=True)
         except Refusal:  # over the hint rate
             raise
         except Exception as e:  # the pool closed at shutdown, or its worker died twice

@@ -30,7 +30,7 @@ from fastapi.responses import JSONResponse
 
 from regalia.core.records import Match, without_medal
 from regalia.server.tables import gamekit
-from regalia.server.tables.refusal import Refusal
+from regalia.server.refusal import Refusal
 from regalia.server.web.deps import Address, Tables
 from regalia.server.web.errors import no_table, refused
 from regalia.server.web.schemas import (Clock, CreateTable, JoinTable, Problem, Rematch,

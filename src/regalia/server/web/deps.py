@@ -10,7 +10,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from regalia.server.settings import Settings
-from regalia.server.tables.registry import TableManager as Registry
+from regalia.server.tables.registry import TableRegistry as Registry
 
 
 def registry(conn: HTTPConnection) -> Registry:

@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from regalia.server.settings import parse_presets
-from regalia.server.tables.refusal import Refusal
+from regalia.server.refusal import Refusal
 from regalia.server.web import schemas
 
 STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,

@@ -18,7 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from regalia.server.settings import Settings
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Conn
-from regalia.server.tables.refusal import Refusal
+from regalia.server.refusal import Refusal
 from regalia.server.web.deps import Address, Config, Registry, Tables
 from regalia.server.web.protocol import (CLIENT_TYPES, CLOSE_FOR, HELLO_TIMEOUT, NOT_FOUND,
                                          SLOW_READER)

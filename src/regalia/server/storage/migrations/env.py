@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from regalia.server.storage.store import metadata
+from regalia.server.storage.models import metadata
 
 config = context.config
 

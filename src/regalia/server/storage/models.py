@@ -1,0 +1,167 @@
+"""The tables' database schema: SQLAlchemy 2 models, the values a ``Store`` answers with
+(``TableData``, ``SeatData``) and takes (``NewSeat``), the table statuses and seat kinds,
+and the conflicts a write may meet.
+
+A table is its game, config and seed, its seats, and its append-only move log (design.md,
+"records"): everything else is rebuilt from them. ``UNIQUE(table_id, ply)`` makes it
+impossible to store two moves at one ply, so a stale or duplicate submission can never be
+applied twice, even by two server processes. The schema is created and upgraded by the
+Alembic migrations (``engine.migrate``), never by ``create_all``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+PLAYING = "playing"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+HUMAN = "human"
+BOT = "bot"
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def utc(t: datetime) -> datetime:
+    """``t`` in UTC: SQLite keeps no time zone (a naive time was stored in UTC), and a
+    PostgreSQL session answers in its own."""
+    return t.replace(tzinfo=timezone.utc) if t.tzinfo is None else t.astimezone(timezone.utc)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameTable(Base):
+    """A table: one game being played (or finished) with its config and seed."""
+
+    __tablename__ = "game_tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    config: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), default=PLAYING, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    updated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
+                                                        index=True)
+    watch_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0003
+    # migration 0004: listed in the lobby; time control and clock state; the rematch's id
+    is_open: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    # no clock is SQL NULL, not the JSON text null (see migration 0006)
+    clock: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    clock_state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    hints: Mapped[bool] = mapped_column(Boolean, default=False)  # migration 0005
+
+
+class SeatRow(Base):
+    """A seat: a human (reached by a secret token) or a bot; a human seat may be handed to
+    a bot (``bot_replaces``) and taken back."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat", name="uq_seats_table_seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot_replaces: Mapped[bool] = mapped_column(Boolean, default=False)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0004
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)  # someone holds the seat
+
+
+class MoveRow(Base):
+    """One accepted action of a table's move log; ``ply`` counts from 0."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("table_id", "ply", name="uq_moves_table_ply"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class MessageRow(Base):
+    """A table message allowed by the game's communication rules (migration 0002)."""
+
+    __tablename__ = "messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    body: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+metadata = Base.metadata
+
+
+
+class Conflict(Exception):
+    """The move's ply is already taken: someone else's move was stored first."""
+
+
+class SeatHandedOver(Conflict):
+    """A human's move on a table with clocks came after the seat's time ran out: another
+    replica handed the seat to a bot first (``set_bot_replaces``)."""
+
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str
+    bot: str | None
+    token_hash: str | None
+    bot_replaces: bool
+    name: str | None = None
+    claimed: bool = False
+
+
+@dataclass
+class TableData:
+    """Everything stored about one table, as plain values."""
+
+    id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    status: str
+    created_at: datetime
+    seats: list[SeatData]
+    watch_token: str | None = None
+    moves: list[tuple[int, int | None, str]] = field(default_factory=list)  # (ply, seat, action)
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    is_open: bool = False
+    clock: dict[str, Any] | None = None        # {"preset", "bank", "increment"} in seconds
+    clock_state: dict[str, Any] | None = None  # tables.Clock.to_json()
+    next_table: str | None = None
+    hints: bool = False  # a solo table with the Hint button (no medal)
+
+
+@dataclass
+class NewSeat:
+    """A seat of a table being created: ``token_hash`` reuses a seat token (a rematch keeps
+    each player's link); ``None`` for a human seat draws a fresh token."""
+
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    claimed: bool = False
+    token_hash: str | None = None

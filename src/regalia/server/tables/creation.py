@@ -1,0 +1,115 @@
+"""The checks of a new table's request (``POST /api/tables``): ``check_create`` turns its
+body into a ``NewTable`` or refuses it, before anything is counted or stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from regalia.bots import bot_names
+from regalia.core.errors import RegaliaError
+from regalia.core.records import Match
+from regalia.games import GAME_NAMES, get_game
+from regalia.server.refusal import Refusal
+from regalia.server.storage.models import BOT, HUMAN, NewSeat
+from regalia.server.tables import gamekit
+from regalia.server.tables.clocks import Clock
+
+CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints")
+
+
+@dataclass
+class NewTable:
+    """A new table as its request asks for it: the game, its config (``players`` and the
+    rule options), the secret seed it is dealt from, the seats (the creator's first, claimed when it is a human seat), whether
+    it is listed in the lobby, its clocks' config (``Clock.config``) and hints."""
+
+    game: str
+    config: dict[str, Any]
+    seed: int
+    seats: list[NewSeat]
+    is_open: bool
+    clock: dict[str, Any] | None
+    hints: bool
+
+
+def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed: int) -> NewTable:
+    """The table a ``POST /api/tables`` body asks for, to be dealt from ``seed``
+    (``clock_presets``: the server's, ``settings.parse_presets``). Raises
+    ``Refusal("bad_request")`` saying what is wrong."""
+    if not isinstance(body, dict):
+        raise Refusal("bad_request", "the body must be a JSON object")
+    for key in body:
+        if key == "seed":
+            raise Refusal("bad_request", "seed: the server deals every table from a secret "
+                                         "random source; it cannot be chosen")
+        if key not in CREATE_FIELDS:
+            raise Refusal("bad_request", f"unknown field {str(key)[:40]!r}; the fields "
+                                         f"are {', '.join(CREATE_FIELDS)}")
+    game, players, options, seats, is_open, clock, nickname, hints = (body.get(k) for k in CREATE_FIELDS)
+    if not isinstance(game, str) or game not in GAME_NAMES:
+        raise Refusal("bad_request", f"game: choose one of {', '.join(GAME_NAMES)}")
+    g = get_game(game)
+    if players is None and g.min_players == g.max_players:
+        players = g.min_players
+    if type(players) is not int or not g.min_players <= players <= g.max_players:
+        how_many = (f"exactly {g.min_players}" if g.min_players == g.max_players
+                    else f"{g.min_players} to {g.max_players}")
+        raise Refusal("bad_request", f"players: {g.name} is for {how_many} players")
+    options = {} if options is None else options
+    if not isinstance(options, dict) or "players" in options:
+        raise Refusal("bad_request", "options: an object of rule options")
+    why = gamekit.options_problem(game, options)
+    if why:
+        raise Refusal("bad_request", why)
+    if seats is None:  # every seat for a person
+        seats = [{"kind": HUMAN}] * players
+    if not isinstance(seats, list) or len(seats) != players:
+        raise Refusal("bad_request", f"seats: give one entry per player ({players})")
+    kinds: list[tuple[str, str | None]] = []
+    for i, s in enumerate(seats):
+        kind = s.get("kind") if isinstance(s, dict) else None
+        extra = sorted(set(s) - {"kind", "bot"}) if isinstance(s, dict) else []
+        if extra or (kind == HUMAN and "bot" in s):
+            field = (extra[0] if extra else "bot")[:40]
+            raise Refusal("bad_request", f"seats[{i}]: unknown field {field!r} (a seat has "
+                                         "kind, and bot for a bot seat)")
+        if kind == HUMAN:
+            kinds.append((HUMAN, None))
+        elif kind == BOT:
+            name = s.get("bot", gamekit.default_bot(game))
+            if not isinstance(name, str) or name not in bot_names(game):
+                raise Refusal("bad_request", f"seats[{i}].bot: one of "
+                                             f"{', '.join(bot_names(game))}")
+            kinds.append((BOT, name))
+        else:
+            raise Refusal("bad_request", f"seats[{i}].kind: human or bot")
+    if is_open is not None and type(is_open) is not bool:
+        raise Refusal("bad_request", "open: true (listed in the lobby) or false")
+    if clock is not None and (not isinstance(clock, str) or clock not in clock_presets):
+        raise Refusal("bad_request", "clock: null (no clock) or one of "
+                                     + ", ".join(clock_presets))
+    clean = gamekit.clean_name(nickname) if nickname is not None else None
+    if nickname is not None and clean is None:
+        raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+    if hints is not None and type(hints) is not bool:
+        raise Refusal("bad_request", "hints: true (a Hint button, no medal) or false")
+    if hints and not (g.solo_hints and players == 1 and kinds[0][0] == HUMAN):
+        raise Refusal("bad_request", "hints: only a solo Regicide table played by a human "
+                                     "may have hints")
+    if kinds[0][0] != HUMAN and is_open:
+        raise Refusal("bad_request", "open: the creator takes the first seat (seat 0), "
+                                     "which must be a human seat")
+    config = {"players": players, **options}
+    try:
+        Match(g, config, seed)
+    except (RegaliaError, TypeError, ValueError) as e:
+        raise Refusal("bad_request", f"options: {e}") from None
+    new = [NewSeat(kind, bot) for kind, bot in kinds]
+    if new[0].kind == HUMAN:  # the creator's seat
+        new[0].claimed, new[0].name = True, clean
+    clock_cfg = None
+    if clock is not None:
+        bank, inc = clock_presets[clock]
+        clock_cfg = Clock.new(clock, bank, inc, players).config()
+    return NewTable(game, config, seed, new, bool(is_open), clock_cfg, bool(hints))
