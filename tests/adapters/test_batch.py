@@ -13,7 +13,7 @@ import pytest
 
 from regalia.adapters.encoding import REGICIDE_ACTIONS, REGICIDE_OBS
 from regalia.adapters.episode import REGICIDE_CODEC, Episode
-from regalia.games.regicide.position import to_json
+from regalia.games.regicide.state import to_json
 from regalia.sim.batch import RegicideBatch, sample_legal
 
 

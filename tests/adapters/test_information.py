@@ -12,7 +12,7 @@ import pytest
 
 from regalia.adapters.pettingzoo import regicide_env, ribauds_env
 from regalia.games.regicide import REGICIDE
-from regalia.games.regicide.position import to_json
+from regalia.games.regicide.state import to_json
 from regalia.games.ribauds import RIBAUDS
 from regalia.games.ribauds.state import UNKNOWN
 from regalia.sim import batch as B

@@ -15,7 +15,7 @@ from regalia.bots.regicide_search import MonteCarloBot, wish_rule
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import mask_texts
-from regalia.games.regicide.position import to_json
+from regalia.games.regicide.state import to_json
 from regalia.sim import regicide_fast as F
 from regalia.sim import regicide_policy as P
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from regalia.games.regicide import REGICIDE as G
-from regalia.games.regicide.position import to_json
+from regalia.games.regicide.state import to_json
 from regalia.sim import regicide_fast as F
 from regalia.sim import regicide_policy as P
 
