@@ -74,7 +74,7 @@ def test_analysis_of_a_record_marks_the_three_costliest_moves_of_the_seat(monkey
 
     monkeypatch.setattr(AN, "decision_chances", spy)
     decisions = analyse_record(record, 1, worlds=16, candidates=4)
-    states = [st for _, st, _ in Match.replay(record)]
+    states = [st for _, st, _ in Match.replay(G, record)]
     assert decisions and len(inputs) == len(decisions)
     for d, view in zip(decisions, inputs):
         before = states[d.index]

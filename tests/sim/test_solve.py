@@ -73,7 +73,7 @@ def test_winning_lines_replay_to_a_win_through_match(solver):
         assert m.state.phase == "won"
         assert medal(m.state) == sol.medal
         assert len(m.actions) == len(sol.line)
-        heals += sum(e.kind == "heal" for _, _, evs in Match.replay(m.record()) for e in evs)
+        heals += sum(e.kind == "heal" for _, _, evs in Match.replay(G, m.record()) for e in evs)
     assert heals > 0, "the lines went through Hearts shuffles"
 
 

@@ -220,7 +220,7 @@ def _resume(load: Path, game: Optional[str], players: Optional[int], seed: Optio
         if given is not None:
             _fail(f"{flag}: the saved game in {load} fixes it; leave {flag} out with --load")
     try:
-        match = Match.from_record(record)
+        match = Match.from_record(get_game(record.game), record)
     except RegaliaError as e:
         _fail(f"{load}: the record does not replay: {e}")
     if match.game.is_terminal(match.state):

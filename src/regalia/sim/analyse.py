@@ -110,7 +110,7 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
         raise ValueError(f"worlds {worlds}: give 2 or more sampled positions per decision")
     out: list[Decision] = []
     before = None
-    for i, (text, state, _) in enumerate(Match.replay(record)):
+    for i, (text, state, _) in enumerate(Match.replay(g, record)):
         if before is not None and text is not None and not text.startswith("prefer") \
                 and before.current == seat:
             legal = list(g.legal_actions(before))
