@@ -60,7 +60,7 @@ log = logging.getLogger("regalia.server")
 TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.new_table's ids
 CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints")
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
-ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.sim.analyse)
+ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.lab.analyse)
 ANALYSES_KEPT = 256    # finished analyses kept in memory, the oldest forgotten first
 MOVE_TIMES_KEPT = 10_000  # the latest moves whose times /healthz summarises
 CHECKPOINT_EVERY = 200  # SQLite writes on the event loop between two checkpoints
@@ -629,7 +629,7 @@ class TableManager:
     async def analysis(self, table: Table, seat: Any) -> list[dict[str, Any]]:
         """The analysis of a finished Regicide game for ``seat`` (0-based): each decision of
         that player with the win chance of the move played and of the best move, from that
-        player's view only (``regalia.sim.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
+        player's view only (``regalia.lab.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
         the three costliest (from 5 points) marked. Worked out once, in a pool of its own
         (askers of the same one meanwhile wait for it; it is kept even if they all left),
         and kept for the ``ANALYSES_KEPT`` latest. Raises ``Refusal`` (``not_finished``,

@@ -34,7 +34,6 @@ from regalia.games.ribauds.cards import (
     LETTERS,
     NAMES,
     CardError,
-    cards_of,
     parse_card,
 )
 from regalia.games.ribauds.inferred import COPIES

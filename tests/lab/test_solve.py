@@ -21,9 +21,9 @@ from regalia.core.records import Match
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide.cards import RANK
 from regalia.games.regicide.rules import medal
-from regalia.sim import regicide_fast as F
-from regalia.sim import solve as S
-from regalia.sim.deals import load_deals
+from regalia.fast import regicide as F
+from regalia.lab import solve as S
+from regalia.lab.deals import load_deals
 
 runner = CliRunner()
 
