@@ -3,7 +3,7 @@
 Every figure is environment steps (one action of one game, its next observation and legal-
 action mask produced) per second on one core, choosing uniformly among the legal action ids:
 
-* ``batch``: ``regalia.sim.batch.RegicideBatch`` (``--games`` games at once), actions drawn
+* ``batch``: ``regalia.adapters.batch.RegicideBatch`` (``--games`` games at once), actions drawn
   by the compiled ``sample_legal``; the kernels are compiled (or loaded from numba's cache)
   before timing;
 * ``pettingzoo``: ``regicide_env(players=P)`` and ``ribauds_env()``, ``agent_iter`` loops;
@@ -26,7 +26,7 @@ import numpy as np
 
 import regalia.adapters.gymnasium  # noqa: F401  (registers the environments)
 from regalia.adapters.pettingzoo import regicide_env, ribauds_env
-from regalia.sim.batch import RegicideBatch, sample_legal
+from regalia.adapters.batch import RegicideBatch, sample_legal
 
 
 def _timed(run, seconds: float) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""Speed of the compiled Regicide fast path (``regalia.sim.regicide_fast``), on one core.
+"""Speed of the compiled Regicide fast path (``regalia.fast.regicide``), on one core.
 
 Prints, for 1 to 4 players, random games per second (each game dealt and played to its end
 by choosing uniformly among the legal actions, all inside the compiled kernel, the same
@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from regalia.sim import regicide_fast as F
-from regalia.sim import regicide_policy as P
+from regalia.fast import regicide as F
+from regalia.bots.regicide import policy as P
 
 
 def random_rate(players: int, seconds: float, seed: int = 1) -> tuple[float, float, float]:

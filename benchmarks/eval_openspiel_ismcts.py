@@ -4,7 +4,7 @@ Game ``i`` (from ``--first``) gives Regalia's bot seat ``i % 2`` (seats alternat
 is drawn from ``--seed + i``. OpenSpiel's bot is its Python ``ISMCTSBot``
 (``open_spiel.python.algorithms.ismcts``: information-set MCTS over determinizations that
 it draws with the state's ``resample_from_infostate``, random roll-outs); Regalia's bot is
-``ismcts`` (``regalia.bots.ribauds.ISMCTSBot``), deciding from the seat's view only. A game
+``ismcts`` (``regalia.bots.ribauds.play.ISMCTSBot``), deciding from the seat's view only. A game
 stopped at ``max_game_length`` counts as a draw. Prints the Regalia bot's win rate with a
 Wilson 95% interval (draws count as not won), per seat, and the seconds per decision; stops
 early at ``--max-seconds`` and says how many games were played. Usage::
@@ -25,9 +25,9 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import regalia.adapters.openspiel  # noqa: F401  (registers python_ribauds)
-from regalia.bots.ribauds import ISMCTSBot as RegaliaISMCTS
+from regalia.bots.ribauds.play import ISMCTSBot as RegaliaISMCTS
 from regalia.games.ribauds import RIBAUDS
-from regalia.sim.evaluate import wilson
+from regalia.lab.evaluate import wilson
 
 
 def play(game, seed: int, regalia_seat: int, args, clock: dict[str, list[float]]) -> float:

@@ -173,14 +173,14 @@ def test_version_prints_the_package_version():
 def test_a_first_solve_says_it_compiles(monkeypatch, capsys):
     """The solver's first run compiles for up to a minute: it says so instead of looking
     hung; with numba's cache in place it says nothing."""
-    import regalia.sim._jit as jit
+    import regalia.fast._jit as jit
     from regalia.cli.app import _say_if_compiling
 
     monkeypatch.setattr(jit, "cached", lambda module_file: False)
-    _say_if_compiling("regalia.sim.solve", "the solver")
+    _say_if_compiling("regalia.lab.solve", "the solver")
     assert "compiling the solver" in capsys.readouterr().err
     monkeypatch.setattr(jit, "cached", lambda module_file: True)
-    _say_if_compiling("regalia.sim.solve", "the solver")
+    _say_if_compiling("regalia.lab.solve", "the solver")
     assert capsys.readouterr().err == ""
 
 
@@ -201,7 +201,7 @@ def test_a_first_game_against_a_search_bot_says_it_compiles(monkeypatch):
     """Regicide's search bots run compiled rollouts: before their first game on a machine
     the terminal says it compiles (a newcomer saw "thinks..." for many seconds); a bot
     without rollouts says nothing."""
-    import regalia.sim._jit as jit
+    import regalia.fast._jit as jit
 
     monkeypatch.setattr(jit, "cached", lambda module_file: False)
     runner = CliRunner()

@@ -135,7 +135,7 @@ def test_same_seed_same_game(seed, players):
     while not G.is_terminal(match.state):
         legal = G.legal_actions(match.state)
         match.play(legal[rng.randrange(len(legal))])
-    again = Match.from_record(GameRecord.from_json(match.record().to_json()))
+    again = Match.from_record(G, GameRecord.from_json(match.record().to_json()))
     assert G.to_json(again.state) == G.to_json(match.state)
     for seat in range(players):
         assert G.view(again.state, seat) == G.view(match.state, seat)
@@ -198,7 +198,7 @@ def test_thousands_of_games_conserve_and_replay(seed, players):
         assert len(cards) == len(set(cards)) == 52 + JESTERS_IN_TAVERN[players]
         legal = G.legal_actions(match.state)
         match.play(legal[rng.randrange(len(legal))])
-    again = Match.from_record(match.record())
+    again = Match.from_record(G, match.record())
     assert G.to_json(again.state) == G.to_json(match.state)
 
 

@@ -105,14 +105,14 @@ def test_play_load_resumes_an_unfinished_game(tmp_path):
     assert r.exit_code == 0 and "Game left unfinished" in r.output
     assert f"resume it with:\n  regalia play --load {save}\n" in r.output  # one line, unwrapped
     first = GameRecord.load(save)
-    assert len(first.actions) == 2 and not REGICIDE.is_terminal(Match.from_record(first).state)
+    assert len(first.actions) == 2 and not REGICIDE.is_terminal(Match.from_record(REGICIDE, first).state)
     again = CliRunner().invoke(app, ["play", "--load", str(save)], input="1\n" * 400)
     assert again.exit_code == 0, again.output
     assert f"Resuming the Regicide game saved in {save} after 2 moves." in " ".join(again.output.split())
     assert "Victory" in again.output or "Defeat" in again.output
     done = GameRecord.load(save)
     assert done.seed == 11 and done.actions[:2] == first.actions and len(done.actions) > 2
-    assert REGICIDE.is_terminal(Match.from_record(done).state)
+    assert REGICIDE.is_terminal(Match.from_record(REGICIDE, done).state)
     over = CliRunner().invoke(app, ["play", "--load", str(save)])
     assert over.exit_code == 2 and "this game is over" in over.stderr and "regalia replay" in over.stderr
 
@@ -128,7 +128,7 @@ def test_play_load_keeps_the_bots(tmp_path):
     again = CliRunner().invoke(app, ["play", "--load", str(save)], input="1\n" * 300)
     assert again.exit_code == 0 and " wins with " in again.output
     assert "Player 2 (bot: random) thinks" in again.output and "Pass the keyboard" not in again.output
-    assert RIBAUDS.is_terminal(Match.from_record(GameRecord.load(save)).state)
+    assert RIBAUDS.is_terminal(Match.from_record(RIBAUDS, GameRecord.load(save)).state)
 
 
 def test_play_load_refuses_contradicting_flags_and_bad_files(tmp_path):

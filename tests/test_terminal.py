@@ -35,7 +35,7 @@ def test_solo_game_played_to_the_end_by_typing(tmp_path):
     assert "Traceback" not in r.output
     record = GameRecord.load(save)
     assert record.actions, "the record holds the moves"
-    replayed = Match.from_record(record)
+    replayed = Match.from_record(REGICIDE, record)
     assert REGICIDE.is_terminal(replayed.state)
     shown = CliRunner().invoke(app, ["replay", str(save)])
     assert shown.exit_code == 0 and record.actions[0].split()[0] in shown.output

@@ -13,8 +13,8 @@ import pytest
 
 from regalia.adapters.encoding import REGICIDE_ACTIONS, REGICIDE_OBS
 from regalia.adapters.episode import REGICIDE_CODEC, Episode
-from regalia.games.regicide.position import to_json
-from regalia.sim.batch import RegicideBatch, sample_legal
+from regalia.games.regicide.state import to_json
+from regalia.adapters.batch import RegicideBatch, sample_legal
 
 
 def _lockstep(players: int, options: dict, steps: int, n: int = 5, seed: int = 0,

@@ -13,8 +13,8 @@ from regalia.games.regicide import actions as RA
 from regalia.games.regicide.cards import parse_card
 from regalia.games.ribauds import RIBAUDS
 from regalia.games.ribauds import actions as BA
-from regalia.sim import batch as B
-from regalia.sim import regicide_fast as F
+from regalia.adapters import batch as B
+from regalia.fast import regicide as F
 
 
 def _regicide_positions(players: int, seed: int, count: int, **options):

@@ -12,11 +12,11 @@ import pytest
 
 from regalia.adapters.pettingzoo import regicide_env, ribauds_env
 from regalia.games.regicide import REGICIDE
-from regalia.games.regicide.position import to_json
+from regalia.games.regicide.state import to_json
 from regalia.games.ribauds import RIBAUDS
 from regalia.games.ribauds.state import UNKNOWN
-from regalia.sim import batch as B
-from regalia.sim import regicide_fast as F
+from regalia.adapters import batch as B
+from regalia.fast import regicide as F
 
 
 def _positions(game, players: int, seed: int, count: int) -> list:

@@ -33,7 +33,7 @@ def _run(code: str) -> subprocess.CompletedProcess:
 
 def test_the_core_and_the_batch_simulator_import_without_the_extra():
     done = _run("""
-        import regalia.adapters.encoding, regalia.adapters.episode, regalia.sim.batch
+        import regalia.adapters.encoding, regalia.adapters.episode, regalia.adapters.batch
         import regalia.games.regicide, regalia.bots
         print("ok")
     """)

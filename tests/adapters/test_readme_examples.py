@@ -20,6 +20,6 @@ def _example(name: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["regalia.adapters.pettingzoo", "regalia.adapters.gymnasium",
-                                  "regalia.sim.batch"])
+                                  "regalia.adapters.batch"])
 def test_example_runs(name):
     exec(compile(_example(name), f"README example of {name}", "exec"), {})

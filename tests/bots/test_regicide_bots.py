@@ -9,15 +9,16 @@ import numpy as np
 import pytest
 
 from regalia.bots import bot_names, make_bot
-from regalia.bots.regicide_knowledge import Knowledge, _conserved, determinize
-from regalia.bots.regicide_ismcts import ISMCTSBot
-from regalia.bots.regicide_search import MonteCarloBot, wish_rule
+from regalia.bots.regicide.belief import Knowledge, _conserved, determinize
+from regalia.bots.regicide.ismcts import ISMCTSBot
+from regalia.bots.regicide.heuristic import wish_rule
+from regalia.bots.regicide.montecarlo import MonteCarloBot
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import mask_texts
-from regalia.games.regicide.position import to_json
-from regalia.sim import regicide_fast as F
-from regalia.sim import regicide_policy as P
+from regalia.games.regicide.state import to_json
+from regalia.fast import regicide as F
+from regalia.bots.regicide import policy as P
 
 BOTS = ("random", "simple", "heuristic", "montecarlo", "ismcts", "montecarlo-medal",
         "ismcts-medal")

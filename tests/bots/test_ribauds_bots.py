@@ -8,7 +8,8 @@ import random
 import pytest
 
 from regalia.bots import bot_names, default_bot, make_bot
-from regalia.bots.ribauds import ISMCTSBot, _threats, determinize, sure_win
+from regalia.bots.ribauds.belief import determinize
+from regalia.bots.ribauds.play import ISMCTSBot, _threats, sure_win
 from regalia.games.ribauds import RIBAUDS as G
 from regalia.games.ribauds.cards import QUEEN
 from regalia.games.ribauds.inferred import COPIES
@@ -244,7 +245,7 @@ def test_ismcts_takes_the_least_risky_action_when_each_may_hand_over_a_win():
 
 def test_win_set_agrees_with_sure_win():
     """The memoized win set (ISMCTS rollouts) accepts exactly the actions ``sure_win`` does."""
-    from regalia.bots.ribauds import _fast_threats, win_set
+    from regalia.bots.ribauds.play import _fast_threats, win_set
 
     checked = 0
     for s in _positions(200):
@@ -259,7 +260,7 @@ def test_win_set_agrees_with_sure_win():
 def _hands_over_rate(s, careful: int, runs: int = 300) -> float:
     """How often one rollout step from ``s`` (``playout`` with ``max_steps=1``) ends the
     turn in a position where the opponent has a win it knows of."""
-    from regalia.bots.ribauds import _fast_threats, playout
+    from regalia.bots.ribauds.play import _fast_threats, playout
 
     rng = random.Random(5)
     bad = 0
@@ -275,7 +276,7 @@ def _hands_over_rate(s, careful: int, runs: int = 300) -> float:
 def test_careful_rollouts_hand_over_fewer_known_wins():
     """The rollout's ``careful`` re-draws (ISMCTSBot's ``careful``) make a move that hands
     the opponent a known win rarer, in positions where some moves do and others do not."""
-    from regalia.bots.ribauds import _fast_threats, _hands_over
+    from regalia.bots.ribauds.play import _fast_threats, _hands_over
 
     found = 0
     for s in _positions(200):
@@ -299,7 +300,7 @@ def test_ismcts_prior_values_the_reine_balance():
     """With ``reine_weight`` w, the root prior values a quiet move at 0.5 plus w per Reine
     it gains against the opponent (rules 2.5, the Marriage): placing the only Reine of the
     hand face down is worth 0.5 - w, a Chevalier 0.5; with w = 0 both are worth 0.5."""
-    from regalia.bots.ribauds import _Node
+    from regalia.bots.ribauds.play import _Node
     from regalia.games.ribauds import actions as A
     from regalia.games.ribauds.cards import KNIGHT
     from regalia.games.ribauds.position import from_json
@@ -326,7 +327,7 @@ def test_ismcts_tree_takes_a_known_win_for_either_seat():
     as ``heuristic`` does), even while other actions there are still untried: an opponent
     who can surely win is not credited with missing it. Here the opponent (seat 1, to act)
     knows the face-down Roi of slot 2 and wins by revealing it (the Coronation, rules 2.5)."""
-    from regalia.bots.ribauds import _Node
+    from regalia.bots.ribauds.play import _Node
     from regalia.games.ribauds import actions as A
     from regalia.games.ribauds.position import from_json
 
@@ -350,7 +351,7 @@ def test_careful_rollouts_avoid_handing_over_the_marriage():
     """A rollout move that ends the turn while the opponent holds three Reines loses at once
     (the Marriage, rules 2.5): ``careful`` re-draws it, so the mover mostly finds the Reine
     placed face up that breaks the Marriage (its look discards the Reines seen, rules 2.4)."""
-    from regalia.bots.ribauds import playout
+    from regalia.bots.ribauds.play import playout
     from regalia.games.ribauds.position import from_json
 
     pos = {"game": "ribauds", "current": 0, "phase": "act",

@@ -50,7 +50,7 @@ def wait_state(page, timeout: float = 15000) -> dict:
 def regicide_choice(view: dict, legal: list[str], rng: random.Random) -> str:
     """The heuristic bot's choice, from what the page shows (its view and legal texts)."""
     from regalia.bots import make_bot
-    from regalia.bots.regicide import hand_mask
+    from regalia.bots.regicide.heuristic import hand_mask
     from regalia.games.regicide import actions as A
 
     mask = hand_mask(view)

@@ -154,7 +154,7 @@ def test_match_replay_is_deterministic():
     while not G.is_terminal(m.state) and len(m.actions) < 200:
         m.play(pick.choice(list(G.legal_actions(m.state))))
     rec = GameRecord.from_json(m.record().to_json())
-    again = Match.from_record(rec)
+    again = Match.from_record(G, rec)
     assert js(again.state) == js(m.state)
 
 

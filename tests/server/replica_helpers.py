@@ -283,7 +283,7 @@ def choose(game: str, state: dict[str, Any], rng: random.Random) -> str:
     if game == "regicide":
         try:
             from regalia.bots import make_bot
-            from regalia.bots.regicide import hand_mask
+            from regalia.bots.regicide.heuristic import hand_mask
             from regalia.games.regicide import actions as A
 
             mask = hand_mask(state["view"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from regalia.sim.solve import solve_seed
+from regalia.lab.solve import solve_seed
 from server_helpers import join, new_table, running_app
 
 SEED = 2227728569

@@ -14,7 +14,7 @@ from regalia.cli.replay import ReplayScreen
 from regalia.core.errors import InvalidPosition
 from regalia.core.records import RECORD_FORMAT, GameRecord
 from regalia.games import get_game
-from regalia.sim.solve import solve_seed
+from regalia.lab.solve import solve_seed
 from server_helpers import join, new_table, running_app
 
 REGICIDE = get_game("regicide")

@@ -1,6 +1,6 @@
 """Nobody can rig a deal (issue 8, fault 2): the server draws each table's seed (and so the
 first player) from ``secrets``, refuses one from a client, and shows it only in a finished
-game's record. (Bots' random sources: tests/sim/test_evaluate.py, tests/test_terminal.py.)"""
+game's record. (Bots' random sources: tests/lab/test_evaluate.py, tests/test_terminal.py.)"""
 
 from __future__ import annotations
 

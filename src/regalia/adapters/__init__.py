@@ -11,7 +11,8 @@ Each adapter is built on the engines' views only and needs its library, installe
 * ``gymnasium``: registers ``regalia/RegicideSolo-v0`` and ``regalia/Ribauds-v0``.
 
 Importing an adapter without its library raises ``ImportError`` naming that extra. The batch
-simulator with the PettingZoo and Gymnasium encoding is ``regalia.sim.batch``.
+simulator with the PettingZoo and Gymnasium encoding (numpy and the compiled fast path only)
+is ``batch``.
 """
 
 from __future__ import annotations

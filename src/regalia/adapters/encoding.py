@@ -3,7 +3,7 @@
 Everything here is computed from what a seat may know: its view (``Game.view(state,
 seat)``) and, for the seat to act, its legal action codes. The environments of
 ``regalia.adapters.pettingzoo`` and ``regalia.adapters.gymnasium`` use it, and the batch
-simulator ``regalia.sim.batch`` computes the same vectors in compiled code (a differential
+simulator ``regalia.adapters.batch`` computes the same vectors in compiled code (a differential
 test keeps them equal). The view's ``log`` is not encoded: an observation describes the
 present position as the seat sees it, not the history.
 

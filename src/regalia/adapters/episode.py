@@ -4,8 +4,8 @@ An ``Episode`` holds the true state and the random source; everything it hands t
 seat (observation, mask, legal ids) is computed from ``Game.view(state, seat)`` and the
 seat's legal actions through ``regalia.adapters.encoding``. Needs numpy only.
 
-Chance: Regicide draws from ``regalia.sim.regicide_fast.FastRandom``, so ``reset(seed)``
-deals the same game as slot ``i`` of ``regalia.sim.batch.RegicideBatch(seed=seed - i)``
+Chance: Regicide draws from ``regalia.fast.regicide.FastRandom``, so ``reset(seed)``
+deals the same game as slot ``i`` of ``regalia.adapters.batch.RegicideBatch(seed=seed - i)``
 and the same actions give the same positions; Le Roy des Ribauds draws from
 ``random.Random(seed)``. ``reset()`` without a seed continues the random source, as a
 batch slot does after its automatic reset.
@@ -21,9 +21,9 @@ import numpy as np
 
 from regalia.adapters import encoding as E
 from regalia.core.game import Game
+from regalia.fast.regicide import FastRandom
 from regalia.games.regicide import REGICIDE
 from regalia.games.ribauds import RIBAUDS
-from regalia.sim.regicide_fast import FastRandom
 
 MAX_STEPS = 1000  # a game still running after this many actions is truncated
 

@@ -1,7 +1,14 @@
-"""The bot interface and the registry of bots by game and name."""
+"""The bot interface and the registry of bots by game and name.
+
+``BOTS`` is the one table of every game's bots (name -> ``"module:attribute"`` of a factory
+and a one-line description); ``make_bot(game, name)`` imports a bot's module when it builds
+one (``KeyError`` for a name not in the table), so ``bot_names`` and ``bot_descriptions``
+import no bot module.
+"""
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Callable, Protocol, Sequence
 
@@ -35,22 +42,35 @@ class RandomBot:
         return None
 
 
-_REGISTRY: dict[tuple[str, str], Callable[[], Bot]] = {}
-
-
-def register(game: str, name: str, factory: Callable[[], Bot]) -> None:
-    """Make ``make_bot(game, name)`` build a bot with ``factory()``."""
-    _REGISTRY[(game, name)] = factory
-
-
-def _load(game: str) -> None:
-    if game == "regicide":
-        import regalia.bots.regicide  # noqa: F401  (registers its bots)
-    elif game == "ribauds":
-        try:
-            import regalia.bots.ribauds  # noqa: F401
-        except ImportError:
-            pass
+# The bots of each game besides ``random`` (every game has it): name -> (the
+# ``"module:attribute"`` that builds one when called with no arguments, what it plays in
+# one line). A bot's module is imported only when ``make_bot`` builds one, so listing the
+# bots imports no bot and compiles nothing.
+BOTS: dict[str, dict[str, tuple[str, str]]] = {
+    "regicide": {
+        "simple": ("regalia.bots.regicide.heuristic:SimpleBot",
+                   "the first hand-written heuristic: one-step look-ahead on public numbers"),
+        "heuristic": ("regalia.bots.regicide.heuristic:HeuristicBot",
+                      "the compiled one-step look-ahead policy, weights tuned by self-play"),
+        "montecarlo": ("regalia.bots.regicide.montecarlo:MonteCarloBot",
+                       "determinized flat Monte Carlo with policy rollouts"),
+        "montecarlo-medal": ("regalia.bots.regicide.montecarlo:montecarlo_medal",
+                             "montecarlo, aiming at the best solo medal"),
+        "ismcts": ("regalia.bots.regicide.ismcts:ISMCTSBot",
+                   "information-set Monte Carlo tree search with policy rollouts"),
+        "ismcts-medal": ("regalia.bots.regicide.ismcts:ismcts_medal",
+                         "ismcts, aiming at the best solo medal"),
+    },
+    "ribauds": {
+        "heuristic": ("regalia.bots.ribauds.play:HeuristicBot",
+                      "wins at once when it surely can, else leaves the fewest threats"),
+        "tactical": ("regalia.bots.ribauds.play:TacticalBot",
+                     "the heuristic, also seeing through a card's effect in the same turn"),
+        "ismcts": ("regalia.bots.ribauds.play:ISMCTSBot",
+                   "information-set Monte Carlo tree search"),
+    },
+}
+RANDOM_DESCRIPTION = "chooses uniformly among the legal actions"
 
 
 # The bot a table seats when nobody says which: the strongest by the measurements in the
@@ -65,20 +85,26 @@ def default_bot(game: str) -> str:
 
 def bot_names(game: str) -> list[str]:
     """Names of the bots available for ``game``."""
-    _load(game)
-    return sorted({"random"} | {n for g, n in _REGISTRY if g == game})
+    return sorted({"random"} | set(BOTS.get(game, {})))
+
+
+def bot_descriptions(game: str) -> dict[str, str]:
+    """What each bot of ``game`` plays, in one line, by name (in ``bot_names`` order)."""
+    table = BOTS.get(game, {})
+    return {n: table[n][1] if n in table else RANDOM_DESCRIPTION for n in bot_names(game)}
 
 
 def make_bot(game: str, name: str) -> Bot:
     """A new bot ``name`` for ``game``; raises ``KeyError`` listing the available names."""
     if name == "random":
         return RandomBot()
-    _load(game)
     try:
-        factory = _REGISTRY[(game, name)]
+        path = BOTS[game][name][0]
     except KeyError:
         raise KeyError(f"unknown {game} bot {name!r}; the bots are "
                        f"{', '.join(bot_names(game))}") from None
+    module, _, attr = path.partition(":")
+    factory: Callable[[], Bot] = getattr(importlib.import_module(module), attr)
     bot = factory()
     bot.name = name  # the name it was asked by: a "-medal" variant keeps its suffix
     return bot

@@ -218,7 +218,7 @@ def _resume(load: Path, game: Optional[str], players: Optional[int], seed: Optio
         if given is not None:
             _fail(f"{flag}: the saved game in {load} fixes it; leave {flag} out with --load")
     try:
-        match = Match.from_record(record)
+        match = Match.from_record(get_game(record.game), record)
     except RegaliaError as e:
         _fail(f"{load}: the record does not replay: {e}")
     if match.game.is_terminal(match.state):
@@ -275,12 +275,12 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
         except (RegaliaError, InvalidPosition) as e:
             _fail(str(e))
     if any(type(b).__module__ in SEARCH_MODULES for b in seats.values()):
-        _say_if_compiling("regalia.sim.regicide_policy", "the bots' search")
+        _say_if_compiling("regalia.bots.regicide.policy", "the bots' search")
     TerminalTable(match, seats, delay=delay, save=save).run()
 
 
 # Bots whose rollouts run numba-compiled code (its first use compiles it for this machine).
-SEARCH_MODULES = ("regalia.bots.regicide_search", "regalia.bots.regicide_ismcts")
+SEARCH_MODULES = ("regalia.bots.regicide.montecarlo", "regalia.bots.regicide.ismcts")
 
 
 @app.command()
@@ -333,7 +333,7 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
           progress: bool = typer.Option(True, help="show a progress bar"),
           merge: Optional[list[Path]] = typer.Option(None, help="instead of playing: merge these reports (--out files of parts of one evaluation, e.g. run with --offset); give it once per file")) -> None:
     """Play bots on the published benchmark deals and report win rates."""
-    from regalia.sim import evaluate, report
+    from regalia.lab import evaluate, report
 
     bot = bot or SEARCH_BOT.get(game.lower(), "")
     try:
@@ -366,7 +366,7 @@ def _say_if_compiling(module: str, what: str) -> None:
     when numba has not cached it yet: the first run waits up to a minute in silence."""
     import importlib.util
 
-    from regalia.sim._jit import cached
+    from regalia.fast._jit import cached
 
     spec = importlib.util.find_spec(module)
     if spec is not None and spec.origin and not cached(spec.origin):
@@ -390,10 +390,10 @@ def solve(seed: Optional[int] = typer.Option(None, help="solve the solo deal of 
 
     Per deal: winnable or not, the best medal, a winning line.
     """
-    _say_if_compiling("regalia.sim.solve", "the solver")
-    from regalia.sim import solve as S
-    from regalia.sim import solve_set
-    from regalia.sim.deals import load_deals
+    _say_if_compiling("regalia.lab.solve", "the solver")
+    from regalia.lab import solve as S
+    from regalia.lab import solve_set
+    from regalia.lab.deals import load_deals
 
     if (seed is None) == (deals is None):
         _fail("give either --seed S (one deal) or --deals N (the first N of a deal set)")
@@ -470,7 +470,7 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
     Each move's win chance and the best move's, from the seat's view; the costliest marked.
     """
     from regalia.games.regicide.describe import cards_words
-    from regalia.sim.analyse import analyse_record
+    from regalia.lab.analyse import analyse_record
 
     try:
         record = GameRecord.load(file)

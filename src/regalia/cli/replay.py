@@ -37,7 +37,7 @@ class ReplayScreen:
         self.game = get_game(record.game)
         self.screen = screen_for(record.game)
         self.console = console or Console(highlight=False)
-        self.steps = list(Match.replay(record))
+        self.steps = list(Match.replay(self.game, record))
         self.last = len(self.steps) - 1
 
     def sentences(self, n: int) -> list[str]:

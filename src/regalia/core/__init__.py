@@ -1,4 +1,8 @@
-"""The game-independent core: the Game protocol, errors, events and game records."""
+"""The game-independent core: the Game protocol, errors, events and game records.
+
+The lowest layer: it imports no other Regalia package (a record replays with the ``Game``
+it is handed).
+"""
 
 from regalia.core.errors import IllegalAction, InvalidPosition, RegaliaError
 from regalia.core.game import Event, Game

@@ -145,22 +145,20 @@ class Match:
         return GameRecord(self.game.name, dict(self.config), self.seed, list(self.actions))
 
     @classmethod
-    def from_record(cls, record: GameRecord) -> "Match":
-        """Rebuild a match by replaying a record; raises ``IllegalAction`` on a bad action."""
-        from regalia.games import get_game
-
-        m = cls(get_game(record.game), record.config, record.seed)
+    def from_record(cls, game: Game, record: GameRecord) -> "Match":
+        """Rebuild a match of ``game`` (the rules object named by ``record.game``) by
+        replaying a record; raises ``IllegalAction`` on a bad action."""
+        m = cls(game, record.config, record.seed)
         for text in record.actions:
             m.play(text)
         return m
 
     @staticmethod
-    def replay(record: GameRecord) -> Iterator[tuple[str | None, Any, list[Event]]]:
-        """Yield ``(action_text, state, events)``: first ``(None, initial, [])``, then one per
-        action of the record, in order."""
-        from regalia.games import get_game
-
-        m = Match(get_game(record.game), record.config, record.seed)
+    def replay(game: Game, record: GameRecord) -> Iterator[tuple[str | None, Any, list[Event]]]:
+        """Yield ``(action_text, state, events)`` of ``record`` played by ``game`` (the rules
+        object named by ``record.game``): first ``(None, initial, [])``, then one per action
+        of the record, in order."""
+        m = Match(game, record.config, record.seed)
         yield None, m.state, []
         for text in record.actions:
             events = m.play(text)

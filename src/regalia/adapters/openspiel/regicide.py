@@ -20,7 +20,7 @@ import pyspiel
 
 from regalia.adapters.openspiel import regicide_actions as RA
 from regalia.adapters.openspiel.base import EngineGame, EngineState, ViewObserver, config_from_params
-from regalia.bots.regicide_knowledge import determinize
+from regalia.bots.regicide.belief import determinize
 from regalia.games.regicide import REGICIDE
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import card_text, cards_of

@@ -22,7 +22,7 @@ from typing import Any
 import pyspiel
 
 from regalia.adapters.openspiel.base import EngineGame, EngineState, ViewObserver, config_from_params
-from regalia.bots.ribauds import determinize
+from regalia.bots.ribauds.belief import determinize
 from regalia.games.ribauds import RIBAUDS
 from regalia.games.ribauds import actions as A
 from regalia.games.ribauds.cards import LETTERS

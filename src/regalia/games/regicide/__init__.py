@@ -19,6 +19,7 @@ from regalia.core.game import Game
 from regalia.games.regicide import actions as _actions
 from regalia.games.regicide import position as _position
 from regalia.games.regicide import rules as _rules
+from regalia.games.regicide import state as _state
 from regalia.games.regicide.state import OVER, WON, State
 from regalia.games.regicide.view import view as _view
 
@@ -65,7 +66,7 @@ class Regicide(Game):
                 "enemies_defeated": _rules.enemies_defeated(state)}
 
     def to_json(self, state: State) -> dict[str, Any]:
-        return _position.to_json(state)
+        return _state.to_json(state)
 
     def from_json(self, obj: Any) -> State:
         return _position.from_json(obj)

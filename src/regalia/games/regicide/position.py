@@ -1,6 +1,5 @@
-"""Regicide position JSON, read and written (formats.md 1.2).
+"""Regicide position JSON, read (formats.md 1.2); ``state.to_json`` writes it.
 
-``to_json`` writes every field, piles top card first, hands in canonical order.
 ``from_json`` refuses unknown fields, missing required fields, cards that stand in two places
 and impossible values with an ``InvalidPosition`` that names the field.
 """
@@ -42,28 +41,6 @@ FIELDS = ("game", "players", "current", "phase", "enemy", "damage", "immunity_ca
           "preferences", "options")
 REQUIRED = ("game", "players", "current", "phase", "enemy", "damage", "castle", "tavern",
             "discard", "hands")
-
-
-def to_json(s: State) -> dict[str, Any]:
-    """The position object of ``s`` (formats.md 1.2)."""
-    return {
-        "game": "regicide",
-        "players": s.players,
-        "current": s.current,
-        "phase": s.phase,
-        "enemy": TEXT[s.enemy] if s.enemy is not None else None,
-        "damage": s.damage,
-        "immunity_cancelled": s.cancelled,
-        "table": [[TEXT[c] for c in cards_of(m)] for m in s.table],
-        "castle": [TEXT[c] for c in reversed(s.castle)],
-        "tavern": [TEXT[c] for c in reversed(s.tavern)],
-        "discard": [TEXT[c] for c in reversed(s.discard)],
-        "hands": [[TEXT[c] for c in cards_of(h)] for h in s.hands],
-        "yielded": list(s.yielded),
-        "jesters": s.jesters,
-        "preferences": list(s.preferences),
-        "options": s.options.to_dict(),
-    }
 
 
 class _CardReader:

@@ -4,6 +4,9 @@ Piles are Python lists with the **top card last** (``pop()`` draws), unlike the 
 JSON, which lists them top first. Hands are card bit masks (see ``cards``). The engine never
 mutates a state it was given: ``apply`` works on a ``successor()``, which shares the piles
 with the state it came from, so the rules replace a pile instead of changing it in place.
+
+``to_json`` writes a state as its position object (formats.md 1.2): every field, piles top
+card first, hands in canonical order; ``position.from_json`` reads one back.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from regalia.core.options import RuleOptions
+from regalia.games.regicide.cards import TEXT, cards_of
 
 PLAY, SUFFER, CHOOSE, WON, LOST = "play", "suffer", "choose", "won", "lost"
 PHASES = (PLAY, SUFFER, CHOOSE, WON, LOST)
@@ -107,12 +111,30 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        from regalia.games.regicide.position import to_json
-
         # The two Jesters are the same card: positions compare by their JSON form.
         return to_json(self) == to_json(other)
 
     def __repr__(self) -> str:
-        from regalia.games.regicide.position import to_json
-
         return f"<regicide.State {to_json(self)}>"
+
+
+def to_json(s: State) -> dict[str, Any]:
+    """The position object of ``s`` (formats.md 1.2)."""
+    return {
+        "game": "regicide",
+        "players": s.players,
+        "current": s.current,
+        "phase": s.phase,
+        "enemy": TEXT[s.enemy] if s.enemy is not None else None,
+        "damage": s.damage,
+        "immunity_cancelled": s.cancelled,
+        "table": [[TEXT[c] for c in cards_of(m)] for m in s.table],
+        "castle": [TEXT[c] for c in reversed(s.castle)],
+        "tavern": [TEXT[c] for c in reversed(s.tavern)],
+        "discard": [TEXT[c] for c in reversed(s.discard)],
+        "hands": [[TEXT[c] for c in cards_of(h)] for h in s.hands],
+        "yielded": list(s.yielded),
+        "jesters": s.jesters,
+        "preferences": list(s.preferences),
+        "options": s.options.to_dict(),
+    }

@@ -25,6 +25,7 @@ from regalia.core.game import Game
 from regalia.games.ribauds import actions as _actions
 from regalia.games.ribauds import position as _position
 from regalia.games.ribauds import rules as _rules
+from regalia.games.ribauds import state as _state
 from regalia.games.ribauds.rules import resolve_reine_check
 from regalia.games.ribauds.state import WON, Options, State
 from regalia.games.ribauds.view import view as _view
@@ -69,7 +70,7 @@ class Ribauds(Game):
         return {"winner": state.winner, "conspiracy": state.conspiracy}
 
     def to_json(self, state: State) -> dict[str, Any]:
-        return _position.to_json(state)
+        return _state.to_json(state)
 
     def from_json(self, obj: Any) -> State:
         return _position.from_json(obj)

@@ -1,7 +1,4 @@
-"""Le Roy des Ribauds position JSON, read and written (formats.md 2.2).
-
-``to_json`` writes every field, piles top card first, hands in canonical order (K Q N A).
-It holds no knowledge: what each seat knows lives only in the state (see ``state``).
+"""Le Roy des Ribauds position JSON, read (formats.md 2.2); ``state.to_json`` writes it.
 
 ``from_json`` refuses unknown fields, missing required fields (every field but ``options``,
 which defaults to ``{}`` as Regicide's does), more than 4 cards of a type (3.L1) and
@@ -37,7 +34,6 @@ from regalia.games.ribauds.cards import (
     LETTERS,
     NAMES,
     CardError,
-    cards_of,
     parse_card,
 )
 from regalia.games.ribauds.inferred import COPIES
@@ -67,22 +63,6 @@ REQUIRED = ("game", "current", "phase", "court", "hands", "deck", "discard", "wi
 # is being resolved stays face up until the effect ends (a Knight swap keeps orientation).
 _PHASE_CARD = {KNIGHT_SWAP: KNIGHT, KNIGHT_FLIP: KNIGHT, KING_CHOICE: KING,
                KING_DISCARD: KING, ASSASSIN_PEEK: ASSASSIN}
-
-
-def to_json(s: State) -> dict[str, Any]:
-    """The position object of ``s`` (formats.md 2.2)."""
-    return {
-        "game": "ribauds",
-        "current": s.current,
-        "phase": s.phase,
-        "court": [LETTERS[c] + ("+" if s.up >> i & 1 else "-") for i, c in enumerate(s.court)],
-        "hands": [[LETTERS[c] for c in cards_of(h)] for h in s.hands],
-        "deck": [LETTERS[c] for c in reversed(s.deck)],
-        "discard": [LETTERS[c] for c in reversed(s.discard)],
-        "winner": s.winner,
-        "conspiracy": s.conspiracy,
-        "options": s.options.to_dict(),
-    }
 
 
 class _CardCounter:

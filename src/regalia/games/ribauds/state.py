@@ -28,6 +28,10 @@ known to both seats, face-down ones to neither, ``seen`` is empty, ``bottom_rein
 Piles are Python lists with the **top card last** (``pop()`` draws), unlike the position
 JSON, which lists them top first. The engine never mutates a state it was given: ``apply``
 works on a ``copy()``.
+
+``to_json`` writes a state as its position object (formats.md 2.2): every field, piles top
+card first, hands in canonical order (K Q N A). It holds no knowledge: what each seat knows
+lives only in the state; ``position.from_json`` reads one back.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from regalia.core.options import RuleOptions
+from regalia.games.ribauds.cards import LETTERS, cards_of
 from regalia.games.ribauds.inferred import REPLACED_CARD_CHOICES, REPLACED_CARD_DEFAULT
 
 ACT = "act"
@@ -120,6 +125,20 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        from regalia.games.ribauds.position import to_json
-
         return f"<ribauds.State {to_json(self)}>"
+
+
+def to_json(s: State) -> dict[str, Any]:
+    """The position object of ``s`` (formats.md 2.2)."""
+    return {
+        "game": "ribauds",
+        "current": s.current,
+        "phase": s.phase,
+        "court": [LETTERS[c] + ("+" if s.up >> i & 1 else "-") for i, c in enumerate(s.court)],
+        "hands": [[LETTERS[c] for c in cards_of(h)] for h in s.hands],
+        "deck": [LETTERS[c] for c in reversed(s.deck)],
+        "discard": [LETTERS[c] for c in reversed(s.discard)],
+        "winner": s.winner,
+        "conspiracy": s.conspiracy,
+        "options": s.options.to_dict(),
+    }

@@ -16,7 +16,7 @@ from regalia.server.tables.table import Table
 
 log = logging.getLogger("regalia.server")
 
-ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.sim.analyse)
+ANALYSIS_WORLDS = 100  # sampled positions per analysed decision (regalia.lab.analyse)
 ANALYSES_KEPT = 256    # finished analyses kept in memory, the oldest forgotten first
 
 
@@ -48,7 +48,7 @@ class Analyses:
     async def analysis(self, table: Table, seat: Any) -> list[dict[str, Any]]:
         """The analysis of a finished Regicide game for ``seat`` (0-based): each decision of
         that player with the win chance of the move played and of the best move, from that
-        player's view only (``regalia.sim.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
+        player's view only (``regalia.lab.analyse``, ``ANALYSIS_WORLDS`` sampled positions),
         the three costliest (from 5 points) marked. Worked out once, in a pool of its own
         (askers of the same one meanwhile wait for it; it is kept even if they all left),
         and kept for the ``ANALYSES_KEPT`` latest. Raises ``Refusal`` (``not_finished``,

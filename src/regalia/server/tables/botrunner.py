@@ -69,10 +69,10 @@ def decide(game: str, name: str, view: dict[str, Any], legal: list[int], seed: i
 
 
 def analyse(record: dict[str, Any], seat: int, worlds: int) -> list[dict[str, Any]]:
-    """``regalia.sim.analyse.analyse_record`` of a record (as JSON) for ``seat``, in a worker:
+    """``regalia.lab.analyse.analyse_record`` of a record (as JSON) for ``seat``, in a worker:
     the decisions as JSON."""
     from regalia.core.records import GameRecord
-    from regalia.sim.analyse import analyse_record
+    from regalia.lab.analyse import analyse_record
 
     return [d.to_json() for d in analyse_record(GameRecord.from_json(record), seat, worlds)]
 
@@ -99,7 +99,7 @@ def _start_worker(server_pid: int) -> None:
 
     threading.Thread(target=watch, name="regalia-watchdog", daemon=True).start()
     try:
-        from regalia.sim import regicide_fast as F
+        from regalia.fast import regicide as F
 
         F.legal_list(F.new_game(2, F.new_rng(0)))
     except Exception:  # pragma: no cover - warming up is only an optimisation

@@ -168,7 +168,7 @@ def replay_of(table) -> dict[str, Any]:
     record.hints = table.hints
     steps = []
     seats = range(len(table.seats))
-    for i, (text, st, events) in enumerate(Match.replay(record)):
+    for i, (text, st, events) in enumerate(Match.replay(g, record)):
         public = g.view(st, None, log=i == 0)  # the log once, for the start's events
         dealt = public.pop("log", None) or []
         steps.append({

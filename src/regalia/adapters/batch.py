@@ -7,7 +7,7 @@ position; ``tests/adapters/test_batch.py`` checks, game by game and step by step
 same seeds and action ids give the same observations and masks as the environments.
 Example::
 
-    from regalia.sim.batch import RegicideBatch, sample_legal
+    from regalia.adapters.batch import RegicideBatch, sample_legal
 
     sim = RegicideBatch(1024, players=2, seed=0)
     obs, masks = sim.reset()                    # (1024, 408) float32, (1024, 516) int8
@@ -31,14 +31,14 @@ from __future__ import annotations
 import numpy as np
 
 from regalia.adapters import encoding as E
-from regalia.sim import regicide_fast as F
-from regalia.sim._jit import njit, refresh_cache_if_changed
+from regalia.fast import regicide as F
+from regalia.fast._jit import njit, refresh_cache_if_changed
 
 # The kernels below inline the fast path and the encoding's constants: a change to either
 # must drop numba's cached copies of them.
 refresh_cache_if_changed(__file__, F.__file__, E.__file__)
 
-from regalia.sim.regicide_fast import (  # noqa: E402
+from regalia.fast.regicide import (  # noqa: E402
     A_CHOOSE,
     A_DISCARD,
     A_PLAY,
@@ -447,6 +447,6 @@ class RegicideBatch:
         return self.obs, self.masks, self.rewards, self.terminated, self.truncated
 
     def position(self, i: int):
-        """The reference ``State`` of game ``i`` (``regicide_fast.decode``), for tests and
+        """The reference ``State`` of game ``i`` (``regalia.fast.regicide.decode``), for tests and
         tools; a learner must not read it."""
         return F.decode(self._states[i])

@@ -198,7 +198,7 @@ def run_tasks(tasks: list[Task], workers: int = 1, ray_address: str | None = Non
 def _warm_up() -> None:
     """Load the compiled kernels once per worker process."""
     try:
-        from regalia.sim import regicide_fast as F
+        from regalia.fast import regicide as F
 
         F.legal_list(F.new_game(2, F.new_rng(0)))
     except Exception:  # pragma: no cover - warming up is only an optimisation

@@ -14,7 +14,7 @@ the reference engine dealing with it deals what ``new_game_into`` deals from ``n
 bottom first, as the reference engine shuffled it (the differential test uses it); an empty
 array means "shuffle with the generator".
 
-The whole module is plain Python that numba compiles (``regalia.sim._jit``); it also runs,
+The whole module is plain Python that numba compiles (``regalia.fast._jit``); it also runs,
 very slowly, without numba.
 
 Layout of a position (``st[...]``):
@@ -52,7 +52,7 @@ import random
 
 import numpy as np
 
-from regalia.sim._jit import njit
+from regalia.fast._jit import njit
 
 # ----------------------------------------------------------------------------- layout
 PLAYERS, CUR, PHASE, ENEMY, DAMAGE, CANCELLED, SPADES, JESTERS = 0, 1, 2, 3, 4, 5, 6, 7

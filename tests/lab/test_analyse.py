@@ -14,7 +14,7 @@ from regalia.bots import make_bot
 from regalia.cli.app import app
 from regalia.core.records import GameRecord, Match
 from regalia.games.regicide import REGICIDE as G
-from regalia.sim.analyse import MARK_FROM, MARKED, analyse_record, decision_chances
+from regalia.lab.analyse import MARK_FROM, MARKED, analyse_record, decision_chances
 
 runner = CliRunner()
 
@@ -61,7 +61,7 @@ def test_the_estimate_depends_on_the_view_only():
 
 def test_analysis_of_a_record_marks_the_three_costliest_moves_of_the_seat(monkeypatch):
     """Each decision of the seat is estimated from exactly that seat's view then."""
-    import regalia.sim.analyse as AN
+    import regalia.lab.analyse as AN
 
     m = _heuristic_game(2, 5)
     record = m.record()
@@ -74,7 +74,7 @@ def test_analysis_of_a_record_marks_the_three_costliest_moves_of_the_seat(monkey
 
     monkeypatch.setattr(AN, "decision_chances", spy)
     decisions = analyse_record(record, 1, worlds=16, candidates=4)
-    states = [st for _, st, _ in Match.replay(record)]
+    states = [st for _, st, _ in Match.replay(G, record)]
     assert decisions and len(inputs) == len(decisions)
     for d, view in zip(decisions, inputs):
         before = states[d.index]

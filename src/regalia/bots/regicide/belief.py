@@ -406,8 +406,8 @@ class Knowledge:
         return s
 
     def sample_array(self, rng: random.Random, wish_rule: Callable | None = None):
-        """``sample`` as a fast-path array (``regalia.sim.regicide_fast``), built directly."""
-        from regalia.sim import regicide_fast as F
+        """``sample`` as a fast-path array (``regalia.fast.regicide``), built directly."""
+        from regalia.fast import regicide as F
 
         discard, hands, tavern, castle = self._sample_parts(rng, wish_rule)
         if self._template is None:

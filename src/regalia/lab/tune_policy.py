@@ -4,10 +4,10 @@ Each generation draws ``lambda`` Gaussian perturbations of the current weights a
 every candidate and the parent on the same deals (common random numbers); the best
 candidate replaces the parent when it beats it on those deals and then again on fresh
 ones. Fitness: win rate + 0.02 x mean enemies defeated. The result is written as JSON
-(``policy_weights.json`` beside this module is what the bots load). Usage::
+(``regalia/bots/regicide/policy_weights.json``, beside the policy, is what the bots load). Usage::
 
-    python -m regalia.sim.tune_policy --players 1 --generations 200 --games 3000 \\
-        --out src/regalia/sim/policy_weights.json
+    python -m regalia.lab.tune_policy --players 1 --generations 200 --games 3000 \\
+        --out src/regalia/bots/regicide/policy_weights.json
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from regalia.sim import regicide_fast as F
-from regalia.sim import regicide_policy as P
+from regalia.bots.regicide import policy as P
+from regalia.fast import regicide as F
 
 
 def fitness(players: int, w: np.ndarray, games: int, seed: int) -> tuple[float, float, float]:
@@ -77,7 +77,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=3000)
     ap.add_argument("--lam", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=Path(__file__).with_name("policy_weights.json"))
+    ap.add_argument("--out", type=Path, default=P._WEIGHTS_FILE)
     args = ap.parse_args()
     table = {}
     if args.out.exists():

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from regalia.cli.app import app
-from regalia.sim import deals as D
-from regalia.sim import evaluate as E
+from regalia.lab import deals as D
+from regalia.lab import evaluate as E
 
 runner = CliRunner()
 

@@ -7,7 +7,7 @@ the way the search bot decides: from **that seat's view only** (``Game.view(stat
 its own hand, the public table and piles, the log with its own private draws; rules 1.15),
 it samples full positions consistent with the view (``Knowledge.sample_array``,
 determinization), and plays each candidate move out to the end in every sampled position
-with the compiled heuristic policy in every seat (``regicide_policy.evaluate_actions``, the
+with the compiled heuristic policy in every seat (``regalia.bots.regicide.policy.evaluate_actions``, the
 same positions and random streams for every candidate). The win chance of a move is the
 fraction of those playouts that end in a win. Candidates: the policy's best ``candidates``
 legal moves, plus the move played. The best move is picked on the first half of the sampled
@@ -28,10 +28,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from regalia.bots.regicide import policy as P
 from regalia.core.records import GameRecord, Match
+from regalia.fast import regicide as F
 from regalia.games import get_game
-from regalia.sim import regicide_fast as F
-from regalia.sim import regicide_policy as P
 
 DEFAULT_WORLDS = 200
 DEFAULT_CANDIDATES = 8
@@ -71,7 +71,7 @@ def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
     policy playout per move and position. ``legal``: the seat's legal action codes;
     ``played``: one of them. Returns ``(codes, wins)``: the candidate codes (the played one
     last unless the policy ranks it) and a ``worlds x len(codes)`` array of 1 (won) / 0."""
-    from regalia.bots.regicide_knowledge import Knowledge  # the seat's knowledge model
+    from regalia.bots.regicide.belief import Knowledge  # the seat's knowledge model
 
     knowledge = Knowledge.from_view(view)
     w = P.weights_for(view["players"])
@@ -110,7 +110,7 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
         raise ValueError(f"worlds {worlds}: give 2 or more sampled positions per decision")
     out: list[Decision] = []
     before = None
-    for i, (text, state, _) in enumerate(Match.replay(record)):
+    for i, (text, state, _) in enumerate(Match.replay(g, record)):
         if before is not None and text is not None and not text.startswith("prefer") \
                 and before.current == seat:
             legal = list(g.legal_actions(before))

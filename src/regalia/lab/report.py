@@ -23,8 +23,8 @@ import sys
 import time
 from typing import Any
 
-from regalia.sim import evaluate as E
-from regalia.sim.deals import load_deals
+from regalia.lab import evaluate as E
+from regalia.lab.deals import load_deals
 
 
 def run_eval(game: str, players: list[int], bot: str, opponents: list[str], deals: int,

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from regalia.games.regicide import REGICIDE as G
-from regalia.games.regicide.position import to_json
-from regalia.sim import regicide_fast as F
-from regalia.sim import regicide_policy as P
+from regalia.games.regicide.state import to_json
+from regalia.fast import regicide as F
+from regalia.bots.regicide import policy as P
 
 
 def _same(fast_state, ref_state) -> None:
@@ -122,7 +122,7 @@ def test_rng_is_reproducible():
 def test_tuned_weights_exist_for_every_player_count():
     import json
 
-    from regalia.sim.regicide_policy import _WEIGHTS_FILE, WEIGHT_NAMES
+    from regalia.bots.regicide.policy import _WEIGHTS_FILE, WEIGHT_NAMES
 
     table = json.loads(_WEIGHTS_FILE.read_text())
     assert sorted(table) == ["1", "2", "3", "4"]
@@ -132,7 +132,7 @@ def test_tuned_weights_exist_for_every_player_count():
 
 
 def test_tuner_runs_a_generation():
-    from regalia.sim.tune_policy import tune
+    from regalia.lab.tune_policy import tune
 
     w = tune(2, P.weights_for(2), generations=1, games=30, lam=2, seed=0, log=lambda m: None)
     assert w.shape == P.DEFAULT_WEIGHTS.shape and np.all(np.isfinite(w))

@@ -1,7 +1,7 @@
 """Regicide bots that decide from a seat's view (rules/regicide.md).
 
 ``HeuristicBot`` ("heuristic") is the compiled one-step look-ahead policy of
-``regalia.sim.regicide_policy`` with weights tuned by self-play (``policy_weights.json``),
+``regalia.bots.regicide.policy`` with weights tuned by self-play (``policy_weights.json``),
 applied to a position built from the view: it reads only the seat's own hand and public
 numbers (enemy, shield, pile and hand sizes), and the partners' stated Jester-window wishes.
 
@@ -12,9 +12,10 @@ enemy's attack, values Spades shields and Diamonds draws when hands are low, spe
 solo Jester refresh only when it would otherwise lose, and discards the smallest total that
 absorbs the attack.
 
-The search bots are in ``regicide_search`` ("montecarlo": determinized flat Monte Carlo)
-and ``regicide_ismcts`` ("ismcts": information-set Monte Carlo tree search); their
-"-medal" variants aim at the best solo medal.
+The search bots are in ``montecarlo`` ("montecarlo": determinized flat Monte Carlo)
+and ``ismcts`` ("ismcts": information-set Monte Carlo tree search); their
+"-medal" variants aim at the best solo medal. ``wish_rule`` (with ``hand_of``) is the public
+Jester-window wish rule that every Regicide bot here states.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from regalia.bots.base import register
+from regalia.bots.regicide.belief import Knowledge
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import (
     CLUBS,
@@ -50,6 +51,31 @@ def hand_mask(view: dict[str, Any]) -> int:
             c, jester = jester, jester + 1
         m |= 1 << c
     return m
+
+
+def wish_rule(hand: int, view: dict[str, Any]) -> str:
+    """The public Jester-window wish rule (rules 1.10) shared by the bots: ``"yes"`` when the
+    hand can defeat the enemy now with one card, or holds at least the enemy's attack in
+    value with three cards or more; ``"no"`` otherwise. Same rule as ``P.wish_yes``."""
+    if not hand or view["enemy"] is None:
+        return "no"
+    remaining = view["health"] - view["damage"]
+    e = parse_card(view["enemy"])
+    clubs_ok = not view["immune"] or SUIT[e] != CLUBS
+    best = 0
+    for c in cards_of(hand):
+        v = VALUE[c]
+        if c < 52 and SUIT[c] == CLUBS and clubs_ok:
+            v *= 2
+        best = max(best, v)
+    if best >= remaining or (mask_value(hand) >= view["attack"] and hand.bit_count() >= 3):
+        return "yes"
+    return "no"
+
+
+def hand_of(view: dict[str, Any]) -> int:
+    """The seat's hand as a card mask, with the Jester ids its knowledge gives them."""
+    return Knowledge.from_view(view).hand
 
 
 class SimpleBot:
@@ -153,9 +179,8 @@ class HeuristicBot:
             return self._choose(view, legal)
         import numpy as np
 
-        from regalia.bots.regicide_knowledge import Knowledge
-        from regalia.sim import regicide_fast as F
-        from regalia.sim import regicide_policy as P
+        from regalia.bots.regicide import policy as P
+        from regalia.fast import regicide as F
 
         st = Knowledge.from_view(view).sample_array(rng)
         w = P.weights_for(view["players"])
@@ -173,15 +198,11 @@ class HeuristicBot:
         return best if best is not None else legal[0]
 
     def wish(self, view: dict[str, Any], rng: random.Random) -> str | None:
-        from regalia.bots.regicide_search import hand_of, wish_rule
-
         return wish_rule(hand_of(view), view)
 
     @staticmethod
     def _choose(view: dict[str, Any], legal: Sequence[int]) -> int:
         """After a Jester: the seat with the most cards, moved by the stated wishes."""
-        from regalia.bots.regicide_search import hand_of, wish_rule
-
         me = view["seat"]
         best, best_score = legal[0], None
         for a in legal:
@@ -196,9 +217,3 @@ class HeuristicBot:
                 best, best_score = a, sc
         return best
 
-
-register("regicide", "simple", SimpleBot)
-register("regicide", "heuristic", HeuristicBot)
-
-import regalia.bots.regicide_ismcts  # noqa: E402,F401  (registers "ismcts")
-import regalia.bots.regicide_search  # noqa: E402,F401  (registers "montecarlo")

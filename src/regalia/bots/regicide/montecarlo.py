@@ -1,14 +1,14 @@
 """Regicide search bot ``montecarlo``: determinized flat Monte Carlo with policy rollouts.
 
 Not a tree search: every candidate action is valued by playing it out in sampled positions
-(for the information-set tree search see ``regicide_ismcts``).
+(for the information-set tree search see ``ismcts``).
 
 For each decision the bot
 
 1. reads what its seat knows (``Knowledge.from_view``: own hand, public table and piles,
    the log with its own private draws) and nothing else;
 2. keeps the ``candidates`` best legal actions by the compiled heuristic policy
-   (``regalia.sim.regicide_policy``; all of them when there are few);
+   (``regalia.bots.regicide.policy``; all of them when there are few);
 3. repeatedly samples a full position from that knowledge (``Knowledge.sample``: Tavern order,
    partners' hands by their sizes, the contents of past Hearts heals, the Castle suits;
    partners' Jester-window wishes condition the sample), and plays every candidate out to
@@ -35,40 +35,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from regalia.bots.base import register
-from regalia.bots.regicide_knowledge import Knowledge
+from regalia.bots.regicide import policy as P
+from regalia.bots.regicide.belief import Knowledge
+from regalia.bots.regicide.heuristic import hand_of, wish_rule
+from regalia.fast import regicide as F
 from regalia.games.regicide import actions as A
-from regalia.games.regicide.cards import CLUBS, SUIT, VALUE, cards_of, mask_value, parse_card
-from regalia.sim import regicide_fast as F
-from regalia.sim import regicide_policy as P
 
 DEFAULT_BUDGET = 1.0
 MEDAL = 0.03  # what a solo win loses per Jester spent, for the bots that aim at medals
-
-
-def wish_rule(hand: int, view: dict[str, Any]) -> str:
-    """The public Jester-window wish rule (rules 1.10) shared by the bots: ``"yes"`` when the
-    hand can defeat the enemy now with one card, or holds at least the enemy's attack in
-    value with three cards or more; ``"no"`` otherwise. Same rule as ``P.wish_yes``."""
-    if not hand or view["enemy"] is None:
-        return "no"
-    remaining = view["health"] - view["damage"]
-    e = parse_card(view["enemy"])
-    clubs_ok = not view["immune"] or SUIT[e] != CLUBS
-    best = 0
-    for c in cards_of(hand):
-        v = VALUE[c]
-        if c < 52 and SUIT[c] == CLUBS and clubs_ok:
-            v *= 2
-        best = max(best, v)
-    if best >= remaining or (mask_value(hand) >= view["attack"] and hand.bit_count() >= 3):
-        return "yes"
-    return "no"
-
-
-def hand_of(view: dict[str, Any]) -> int:
-    """The seat's hand as a card mask, with the Jester ids its knowledge gives them."""
-    return Knowledge.from_view(view).hand
 
 
 def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
@@ -178,5 +152,6 @@ class MonteCarloBot:
                 alive[j] = False
 
 
-register("regicide", "montecarlo", MonteCarloBot)
-register("regicide", "montecarlo-medal", lambda: MonteCarloBot(medal=MEDAL))
+def montecarlo_medal() -> MonteCarloBot:
+    """The ``montecarlo-medal`` bot: ``MonteCarloBot`` aiming at the best solo medal."""
+    return MonteCarloBot(medal=MEDAL)

@@ -6,7 +6,7 @@ the same source. The solver knows that whole future: the Tavern order, the Castl
 the random stream. It decides whether the deal can be won and the best medal reachable
 (rules 1.14: Gold, Silver, Bronze by Jesters left), and gives a winning line.
 
-Method: depth-first search over the fast-path positions (``regicide_fast``), compiled with
+Method: depth-first search over the fast-path positions (``regalia.fast.regicide``), compiled with
 numba, with
 
 * exact chance: Python's Mersenne Twister is not reimplemented; the solver draws the raw
@@ -20,7 +20,7 @@ numba, with
   more: once no Hearts card can ever be played again (none in hand, Tavern, or the Castle
   still to be recruited), no heal can happen, so the discard pile, the table's plays and the
   offset in the random stream are left out, and positions that differ only there are one;
-* move ordering by the compiled heuristic policy (``regicide_policy.scored_actions``), so
+* move ordering by the compiled heuristic policy (``regalia.bots.regicide.policy.scored_actions``), so
   the first line tried is the heuristic policy's, and limited discrepancy search over that
   order: passes with a growing budget of departures from the policy (``DISCREPANCIES``),
   the last one unlimited, so that a win off the policy's line is found without first
@@ -44,13 +44,13 @@ from typing import Any
 
 import numpy as np
 
-from regalia.sim import regicide_fast as _fast
-from regalia.sim import regicide_policy as _policy
-from regalia.sim._jit import njit, refresh_cache_if_changed
+from regalia.bots.regicide import policy as _policy
+from regalia.fast import regicide as _fast
+from regalia.fast._jit import njit, refresh_cache_if_changed
 
 refresh_cache_if_changed(__file__, _fast.__file__, _policy.__file__)
 
-from regalia.sim.regicide_fast import (  # noqa: E402
+from regalia.fast.regicide import (  # noqa: E402
     ARG_MASK,
     CASTLE,
     DAMAGE,
@@ -74,7 +74,7 @@ from regalia.sim.regicide_fast import (  # noqa: E402
     apply_forced,
     tavern_card,
 )
-from regalia.sim.regicide_policy import scored_actions  # noqa: E402
+from regalia.bots.regicide.policy import scored_actions  # noqa: E402
 
 WON, LOST, UNDECIDED = "won", "lost", "undecided"
 MEDAL_OF_JESTERS = {2: "gold", 1: "silver", 0: "bronze"}  # rules 1.14

@@ -3,7 +3,7 @@
 A deal is a seed: ``Match(game, {"players": n}, seed)`` deals the game and draws every
 chance event from ``random.Random(seed)``, so the same seed and the same decisions replay
 the same game. Each file holds 1,000 seeds per player count, drawn once from a fixed master
-seed by ``python -m regalia.sim.deals`` and committed; evaluations use the first ``N``.
+seed by ``python -m regalia.lab.deals`` and committed; evaluations use the first ``N``.
 
 File format::
 

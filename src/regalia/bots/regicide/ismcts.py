@@ -12,7 +12,7 @@ knowledge only (``Knowledge.from_view``, rules 1.15). Each iteration
    after a Jester), by ISUCT: untried actions first, then the best
    ``mean + exploration * sqrt(ln(availability) / visits)``, where an action's availability
    counts the visits of its node in which it was legal in the sampled position. Between
-   two decisions of the seat its partners play the policy (``regalia.sim.regicide_policy``)
+   two decisions of the seat its partners play the policy (``regalia.bots.regicide.policy``)
    in the sampled position, and chance (Diamonds draws, Hearts shuffles) comes from the
    iteration's random stream, so the child reached is the information set the seat would
    observe;
@@ -33,22 +33,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from regalia.bots.base import register
-from regalia.bots.regicide_knowledge import Knowledge
-from regalia.bots.regicide_search import (
-    DEFAULT_BUDGET,
-    MEDAL,
-    hand_of,
-    policy_candidates,
-    wish_rule,
-)
-from regalia.sim import regicide_fast as F
-from regalia.sim import regicide_policy as P
-from regalia.sim._jit import njit, refresh_cache_if_changed
+from regalia.bots.regicide import policy as P
+from regalia.bots.regicide.belief import Knowledge
+from regalia.bots.regicide.heuristic import hand_of, wish_rule
+from regalia.bots.regicide.montecarlo import DEFAULT_BUDGET, MEDAL, policy_candidates
+from regalia.fast import regicide as F
+from regalia.fast._jit import njit, refresh_cache_if_changed
 
 refresh_cache_if_changed(__file__, F.__file__, P.__file__)
 
-from regalia.sim.regicide_fast import (  # noqa: E402
+from regalia.fast.regicide import (  # noqa: E402
     CANCELLED,
     CUR,
     DAMAGE,
@@ -67,7 +61,7 @@ from regalia.sim.regicide_fast import (  # noqa: E402
     apply,
     popcount,
 )
-from regalia.sim.regicide_policy import choose  # noqa: E402
+from regalia.bots.regicide.policy import choose  # noqa: E402
 
 OBSERVED = 16  # numbers in an information-set key (``observe``)
 
@@ -224,5 +218,6 @@ class ISMCTSBot:
             nd.total[i] += value
 
 
-register("regicide", "ismcts", ISMCTSBot)
-register("regicide", "ismcts-medal", lambda: ISMCTSBot(medal=MEDAL))
+def ismcts_medal() -> ISMCTSBot:
+    """The ``ismcts-medal`` bot: ``ISMCTSBot`` aiming at the best solo medal."""
+    return ISMCTSBot(medal=MEDAL)

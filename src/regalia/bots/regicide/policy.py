@@ -1,7 +1,7 @@
 """A compiled heuristic policy for Regicide, for rollouts and fast evaluation.
 
 ``choose(st, rng, w, buf)`` picks an action for the seat to act in a fast-path position
-(``regicide_fast``) by scoring each legal action with a one-step look-ahead. It reads only
+(``regalia.fast.regicide``) by scoring each legal action with a one-step look-ahead. It reads only
 what that seat may know: its own hand, the public table, enemy, pile sizes and hand sizes,
 and the partners' Jester-window wishes (rules 1.10), which it computes with the same public
 rule every bot uses (``wish_yes``); it never reads the Tavern order or a partner's hand
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from regalia.sim import regicide_fast as _fast
-from regalia.sim._jit import njit, refresh_cache_if_changed
+from regalia.fast import regicide as _fast
+from regalia.fast._jit import njit, refresh_cache_if_changed
 
 refresh_cache_if_changed(__file__, _fast.__file__)
 
-from regalia.sim.regicide_fast import (  # noqa: E402
+from regalia.fast.regicide import (  # noqa: E402
     A_PLAY,
     A_REFRESH,
     A_YIELD,
@@ -407,7 +407,7 @@ _TUNED: dict[int, np.ndarray] | None = None
 
 def weights_for(players: int) -> np.ndarray:
     """The policy weights for a player count: the tuned ones from ``policy_weights.json``
-    (written by ``regalia.sim.tune_policy``) when present, else ``DEFAULT_WEIGHTS``. A copy."""
+    (written by ``regalia.lab.tune_policy``) when present, else ``DEFAULT_WEIGHTS``. A copy."""
     global _TUNED
     if _TUNED is None:
         import json

@@ -21,9 +21,9 @@ from regalia.core.records import Match
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide.cards import RANK
 from regalia.games.regicide.rules import medal
-from regalia.sim import regicide_fast as F
-from regalia.sim import solve as S
-from regalia.sim.deals import load_deals
+from regalia.fast import regicide as F
+from regalia.lab import solve as S
+from regalia.lab.deals import load_deals
 
 runner = CliRunner()
 
@@ -73,7 +73,7 @@ def test_winning_lines_replay_to_a_win_through_match(solver):
         assert m.state.phase == "won"
         assert medal(m.state) == sol.medal
         assert len(m.actions) == len(sol.line)
-        heals += sum(e.kind == "heal" for _, _, evs in Match.replay(m.record()) for e in evs)
+        heals += sum(e.kind == "heal" for _, _, evs in Match.replay(G, m.record()) for e in evs)
     assert heals > 0, "the lines went through Hearts shuffles"
 
 

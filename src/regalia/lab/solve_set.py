@@ -12,8 +12,8 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Callable
 
-from regalia.sim.evaluate import percentile, wilson
-from regalia.sim.solve import LOST, UNDECIDED, WON, Solver, solve_seed
+from regalia.lab.evaluate import percentile, wilson
+from regalia.lab.solve import LOST, UNDECIDED, WON, Solver, solve_seed
 
 _SOLVER: Solver | None = None
 
@@ -37,7 +37,7 @@ def solve_seeds(seeds: list[int], options: dict[str, Any] | None = None,
     """Solve every seed; returns their ``Solution.to_json()`` dicts (plus ``index``) in seed
     order. ``on_result`` is called as each deal ends. Raises ``InvalidPosition`` for a bad
     rule option (checked on the first seed before anything runs)."""
-    from regalia.sim.solve import Deal
+    from regalia.lab.solve import Deal
 
     options = dict(options or {})
     if seeds:
