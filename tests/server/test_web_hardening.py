@@ -103,3 +103,42 @@ def test_a_private_table_is_watched_only_through_its_spectator_link(client):
     history = spectator.recv_until(lambda m: m["type"] == "talk_history")
     assert history["messages"][0]["text"] == "my queen is at the left"
     assert p0.messages[0]["spectate"] == d["spectate"]  # seated players can share the link
+
+
+def test_a_request_for_a_name_the_site_does_not_have_is_refused(db_url):
+    """DNS rebinding: a page of another site whose name was made to point at this server
+    sends its own name as Host (and Origin); the site answers only to its own names."""
+    with running_app(db_url, allowed_hosts=("testserver", "regalia.example", "*.cards.example")
+                     ) as c:
+        d = new_table(c, "regicide", ["human"])
+        evil = {"Host": "evil.example:8000", "Origin": "http://evil.example:8000"}
+        for path in ("/", "/api/games", f"/api/tables/{d['id']}", "/healthz"):
+            r = c.get(path, headers=evil)
+            assert r.status_code == 400, path
+        r = c.post("/api/tables", json={"game": "regicide", "players": 1}, headers=evil)
+        assert r.status_code == 400
+        assert c.app.state.manager.store.count_tables() == 1
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect(f"/ws/{d['id']}", headers=evil):
+                pass
+        for host in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "LOCALHOST",
+                     "regalia.example", "tables.cards.example"):
+            assert c.get("/api/games", headers={"Host": host}).status_code == 200, host
+        with c.websocket_connect(f"/ws/{d['id']}", headers={"Host": "regalia.example",
+                                                           "Origin": "http://regalia.example"}
+                                 ) as ws:
+            ws.send_json({"type": "hello", "token": d["seats"][0]["token"]})
+            assert ws.receive_json()["type"] == "welcome"
+
+
+def test_the_site_answers_to_its_own_names_only_by_default(db_url):
+    from regalia.server.settings import Settings, site_hosts
+
+    assert site_hosts(Settings()) == ["localhost", "127.0.0.1", "[::1]"]
+    assert site_hosts(Settings(allowed_hosts=("a.example", "localhost")))[-1] == "a.example"
+    for bad in ("", "a*.example", "*example", "x.*"):
+        with pytest.raises(ValueError, match="allowed_hosts"):
+            Settings(allowed_hosts=(bad,))
+    with running_app(db_url, allowed_hosts=()) as c:  # the test client's own name is not one
+        assert c.get("/api/games").status_code == 400
+        assert c.get("/api/games", headers={"Host": "127.0.0.1"}).status_code == 200

@@ -18,8 +18,9 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from regalia.server.settings import SeedSource, Settings, secure_seed
+from regalia.server.settings import SeedSource, Settings, secure_seed, site_hosts
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
 from regalia.server.web import api, errors, pages, socket
 from regalia.server.web.deps import Registry
@@ -62,6 +63,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app = FastAPI(title="Regalia", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
     app.add_middleware(Guard, max_body=settings.max_body, allowed_origins=settings.allowed_origins)
+    # outermost: a request to a name the site does not have is answered 400 before anything
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=site_hosts(settings),
+                       www_redirect=False)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)

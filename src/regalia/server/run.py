@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 
-from regalia.server.settings import Settings
+from regalia.server.settings import Settings, site_hosts
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, StoreUnavailable
 
 # A websocket frame larger than this closes the connection at the protocol level; smaller
@@ -28,6 +28,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
     from regalia.server.storage.store import Store
 
     settings = settings or Settings()
+    if host not in ("0.0.0.0", "::", ""):  # the address served is one of the site's names
+        settings = settings.but(allowed_hosts=settings.allowed_hosts
+                                + (f"[{host}]" if ":" in host else host,))
     url = database_url or DEFAULT_DATABASE_URL
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO),
                         format="%(levelname)s:     %(name)s: %(message)s")
@@ -43,8 +46,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
                          f"{' '.join(str(e).split())[:200]}")
     if redis_url:
         _check_redis(redis_url)
-    logging.getLogger("regalia.server").info("database %s; lobby at http://%s:%s/",
-                                             _safe_url(url), host, port)
+    log = logging.getLogger("regalia.server")
+    log.info("database %s; lobby at http://%s:%s/", _safe_url(url), host, port)
+    if "*" not in settings.allowed_hosts:
+        log.info("answering to the names %s (--allowed-host adds one)",
+                 ", ".join(site_hosts(settings)))
     app = create_app(url, settings, store=store, redis_url=redis_url, replica=replica)
     quiet_collector()
     try:

@@ -88,6 +88,11 @@ class Settings(BaseSettings):
     allowed_origins: tuple[str, ...] = Field(
         (), description="another site allowed to open websockets (repeatable)",
         json_schema_extra=_cli(flag="allowed-origin", repeat=True))
+    allowed_hosts: tuple[str, ...] = Field(
+        (), description=("a name the site is reached by (the Host header: e.g. regalia.example "
+                         "or *.example.org; * for any), beside localhost, the loopback "
+                         "addresses and the address served (repeatable)"),
+        json_schema_extra=_cli(flag="allowed-host", repeat=True))
     join_rate: str = Field("20/minute", description="seats taken at open tables per client "
                                                     "address")
     open_list_max: int = Field(50, description="open tables listed in the lobby")
@@ -119,6 +124,15 @@ class Settings(BaseSettings):
             raise ValueError(f"{info.field_name}: a rate like '20/minute', not {v!r}") from None
         return v
 
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _hosts(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for name in v:
+            if not name or "*" in name[1:] or (name.startswith("*") and name != "*"
+                                                and not name.startswith("*.")):
+                raise ValueError(f"allowed_hosts: a host name, *.DOMAIN or *, not {name!r}")
+        return v
+
     @field_validator("sqlite_sync")
     @classmethod
     def _sync(cls, v: str) -> str:
@@ -145,6 +159,17 @@ class Settings(BaseSettings):
         """A copy with ``changes`` (field names), validated like a new one; the
         environment is not read again."""
         return type(self)(**{**self.model_dump(), **changes})
+
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+"""The names a site always answers to (a browser on the server's own machine)."""
+
+
+def site_hosts(settings: Settings) -> list[str]:
+    """The ``Host`` headers the site answers to: ``LOOPBACK_HOSTS`` and
+    ``settings.allowed_hosts`` (Starlette's ``TrustedHostMiddleware`` patterns). A page of
+    another site that a DNS name made point to this server (DNS rebinding) gets a 400."""
+    return list(dict.fromkeys(LOOPBACK_HOSTS + settings.allowed_hosts))
 
 
 def problem(e: ValidationError) -> str:
