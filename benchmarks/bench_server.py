@@ -105,7 +105,7 @@ except ImportError:  # a server from before the module (PYTHONPATH=its src)
 # The load's clients create tables and send messages far faster than people: per-address
 # limits would measure the limits.
 UNLIMITED = ("--table-rate 1000000/minute --message-rate 1000000/second "
-             "--connections-per-address 1000000")
+             "--connections-per-address 1000000 --http-connections-per-address 1000000")
 
 
 def free_port() -> int:

@@ -145,7 +145,8 @@ class Replica(ServeProcess):
             "--wish-wait", "0",
             "--bot-budget", "0.02", "--bot-threads", "--message-rate", "1000/second",
             "--table-rate", "1000/second", "--join-rate", "1000/second",
-            "--connections-per-address", "1000", *extra))
+            "--connections-per-address", "1000", "--http-connections-per-address", "1000",
+            *extra))
         self.name = name
         self.label = f"replica {name}"
         self.redis_url = redis_url

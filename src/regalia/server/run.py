@@ -26,6 +26,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
 
     from regalia.server.app import create_app
     from regalia.server.storage.store import Store
+    from regalia.server.web import transport
 
     settings = settings or Settings()
     if host not in ("0.0.0.0", "::", ""):  # the address served is one of the site's names
@@ -52,9 +53,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
         log.info("answering to the names %s (--allowed-host adds one)",
                  ", ".join(site_hosts(settings)))
     app = create_app(url, settings, store=store, redis_url=redis_url, replica=replica)
+    http = transport.protocol(settings.request_timeout, settings.http_connections_per_address,
+                              transport.raise_descriptor_limit() - transport.FD_RESERVE,
+                              trusted=(forwarded_allow_ips or "").replace(" ", "").split(","))
     quiet_collector()
     try:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=WS_MAX_SIZE,
+        uvicorn.run(app, host=host, port=port, log_level=log_level, http=http,
+                    ws_max_size=WS_MAX_SIZE,
                     ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=3,
                     ws_per_message_deflate=settings.ws_compression,
                     proxy_headers=bool(forwarded_allow_ips),

@@ -78,6 +78,12 @@ class Settings(BaseSettings):
     message_rate: str = Field("30/second", description="websocket messages per client address")
     talk_rate: str = Field("8/10 seconds", description="table messages per seat")
     connections_per_address: int = Field(32, description="open websockets per client address")
+    http_connections_per_address: int = Field(64, description=(
+        "open connections (HTTP and websocket) per client address, counted as they open "
+        "(proxies of --forwarded-allow-ips aside)"))
+    request_timeout: float = Field(10.0, description=(
+        "seconds a client has to send a whole HTTP request (headers and body); a slower one "
+        "is disconnected"))
     spectators_per_table: int = Field(50, description="spectators per table")
     send_queue: int = Field(500, description="unread messages before a slow client is closed")
     idle_unload: float = Field(300.0, description="seconds an idle table stays in memory")
