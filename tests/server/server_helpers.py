@@ -46,6 +46,7 @@ def running_app(db_url: str, **kwargs):
     kwargs.setdefault("message_rate", "1000/second")  # every test client has one address
     kwargs.setdefault("table_rate", "1000/second")
     kwargs.setdefault("hint_rate", "1000/second")
+    kwargs.setdefault("replay_rate", "1000/second")
     kwargs.setdefault("allowed_hosts", ("testserver",))  # the test client's Host
     seeds = kwargs.pop("seeds", None) or FixedSeeds()
     with warnings.catch_warnings():

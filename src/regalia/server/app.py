@@ -25,6 +25,7 @@ from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
 from regalia.server.web import api, errors, pages, socket
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
+from regalia.server.web.replays import Replays
 
 
 def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
@@ -62,6 +63,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
 
     app = FastAPI(title="Regalia", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
+    app.state.replays = Replays()
     app.add_middleware(Guard, max_body=settings.max_body, allowed_origins=settings.allowed_origins)
     # outermost: a request to a name the site does not have is answered 400 before anything
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=site_hosts(settings),

@@ -107,6 +107,8 @@ class Settings(BaseSettings):
     ws_compression: bool = Field(False, description=(
         "compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"))
     analysis_rate: str = Field("6/minute", description="game analyses per client address")
+    replay_rate: str = Field("30/minute", description=(
+        "game replays built per client address (one built already is free)"))
     hint_rate: str = Field("20/minute", description="hints per client address (tables with "
                                                     "hints)")
     sqlite_sync: str = Field("full", description=(
@@ -121,7 +123,7 @@ class Settings(BaseSettings):
         return v
 
     @field_validator("table_rate", "message_rate", "talk_rate", "join_rate", "analysis_rate",
-                     "hint_rate")
+                     "replay_rate", "hint_rate")
     @classmethod
     def _rate(cls, v: str, info) -> str:
         try:

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken",
-         "analysis_rate": "game analyses", "hint_rate": "hints"}
+         "analysis_rate": "game analyses", "replay_rate": "replays", "hint_rate": "hints"}
 SWEEP_EVERY = 1.0  # seconds between two sweeps of the expired entries
 
 

@@ -8,7 +8,9 @@ the request and answer models are in ``schemas`` (and ``/openapi.json``).
   spectators' secret token). The server draws the seed and the first player from a secret
   source; a ``seed`` or ``options.first_player`` is refused (400). 429 over ``table_rate``.
 * ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
-* ``GET /api/tables/{id}/replay``: a finished game, every position in full (409 before).
+* ``GET /api/tables/{id}/replay``: a finished or abandoned game, every position in full
+  (409 before); built once and kept (``web.replays``), 429 over ``replay_rate`` for a
+  replay not built yet.
 * ``GET /api/tables/{id}/analysis?seat=K``: a finished game's analysis for seat K.
 * ``GET /api/open``: the open tables with a free seat, newest first.
 * ``POST /api/tables/{id}/join`` (``JoinTable``): take a free seat of an open table (409
@@ -25,13 +27,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from fastapi import APIRouter
+import orjson
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 
 from regalia.core.records import Match, without_medal
 from regalia.server.tables import gamekit
 from regalia.server.refusal import Refusal
-from regalia.server.web.deps import Address, Tables
+from regalia.server.web.deps import Address, Replays, Tables
 from regalia.server.web.errors import no_table, refused
 from regalia.server.web.schemas import (Clock, CreateTable, JoinTable, Problem, Rematch,
                                         RematchMade, SeatTaken, TableCreated)
@@ -128,13 +131,27 @@ async def table_summary(table_id: str, m: Tables) -> Any:
 
 
 @router.get("/tables/{table_id}/replay")
-async def table_replay(table_id: str, m: Tables) -> Any:
-    t = await find(m, table_id)
-    if isinstance(t, JSONResponse):
-        return t
-    if not t.finished:
-        return refused(Refusal("not_finished", "the replay opens when the game is over"))
-    return await asyncio.to_thread(replay_of, t)
+async def table_replay(table_id: str, m: Tables, replays: Replays, address: Address) -> Any:
+    body = replays.cached(table_id)
+    if body is None:
+        t = await find(m, table_id)
+        if isinstance(t, JSONResponse):
+            return t
+        if not (t.finished or t.expired):
+            return refused(Refusal("not_finished", "the replay opens when the game is over "
+                                                   "(or abandoned)"))
+        try:
+            if not replays.building(t.id):  # only work to do counts against the rate
+                await m.limits.hit("replay_rate", address)
+            body = await replays.body(t.id, lambda: asyncio.to_thread(encoded_replay, t))
+        except Refusal as e:
+            return refused(e)
+    return Response(body, media_type="application/json")
+
+
+def encoded_replay(table) -> bytes:
+    """``replay_of(table)`` as JSON bytes."""
+    return orjson.dumps(replay_of(table), option=orjson.OPT_NON_STR_KEYS)
 
 
 @router.get("/tables/{table_id}/analysis")
@@ -159,7 +176,7 @@ async def table_analysis(table_id: str, m: Tables, address: Address, seat: int =
 
 
 def replay_of(table) -> dict[str, Any]:
-    """A finished game in full (a replay may reveal everything): the record, and for each
+    """An ended game in full (a replay may reveal everything): the record, and for each
     ply the position, the public view, every seat's hand and the move's events. A game
     played with hints shows no medal."""
     g = table.game

@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 
 from regalia.server.settings import Settings
 from regalia.server.tables.registry import TableRegistry as Registry
+from regalia.server.web.replays import Replays as ReplayCache
 
 
 def registry(conn: HTTPConnection) -> Registry:
@@ -23,6 +24,11 @@ def settings(conn: HTTPConnection) -> Settings:
     return conn.app.state.settings
 
 
+def replays(conn: HTTPConnection) -> ReplayCache:
+    """The running app's kept replays (``app.state.replays``)."""
+    return conn.app.state.replays
+
+
 def client_address(conn: HTTPConnection) -> str:
     """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it), or
     ``"unknown"``."""
@@ -32,3 +38,4 @@ def client_address(conn: HTTPConnection) -> str:
 Tables = Annotated[Registry, Depends(registry)]
 Config = Annotated[Settings, Depends(settings)]
 Address = Annotated[str, Depends(client_address)]
+Replays = Annotated[ReplayCache, Depends(replays)]
