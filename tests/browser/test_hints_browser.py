@@ -3,11 +3,14 @@ for solo Regicide only; the Hint button selects the suggested cards and says the
 
 from __future__ import annotations
 
+import json
 import time
+import urllib.request
 
 import pytest
 
-from browser_helpers import page_state, wait_ply, wait_state
+from browser_helpers import Server, open_seat, page_state, wait_ply, wait_state
+from serve_process import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -78,3 +81,27 @@ def test_the_replay_analyses_a_players_decisions(server, chromium, shots):
     shots(page, "replay-analysis-pt-BR", full_page=False)
     assert not errors, errors
     ctx.close()
+
+
+def test_a_hint_over_the_limit_says_which_limit_and_how_long_to_wait(tmp_path, chromium):
+    """The toast of a refused hint names the hints' limit and the seconds to wait (it said
+    "Too many messages: wait a moment")."""
+    srv = Server(tmp_path / "regalia.sqlite3", free_port(), extra=("--hint-rate", "1/minute"))
+    srv.start()
+    try:
+        body = {"game": "regicide", "players": 1, "hints": True, "seats": [{"kind": "human"}]}
+        req = urllib.request.Request(srv.url + "/api/tables", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=20) as r:
+            table = json.load(r)
+        page = open_seat(chromium, srv, table, 0)
+        page.click("#act-hint")
+        page.wait_for_selector(".toast strong:text('Hint')")
+        page.wait_for_function("() => !document.querySelector('#act-hint').disabled")
+        page.click("#act-hint")
+        title = page.wait_for_selector(".toast.error strong").inner_text()
+        assert title.startswith("Too many hints (at most 1 per minute): try again in "), title
+        assert title.endswith(" s") and 1 <= int(title.split()[-2]) <= 60
+        page.context.close()
+    finally:
+        srv.stop()

@@ -94,6 +94,9 @@ def test_hints_are_counted_per_address_and_a_refused_one_is_not(db_url):
         second.send({"type": "hint"})
         err = second.recv_until(lambda m: m["type"] in ("hint", "error"))
         assert err["code"] == "too_fast" and "hints" in err["message"], err
+        limit = err["limit"]  # named, with the wait: the page says when to ask again
+        assert limit["what"] == "hint" and (limit["amount"], limit["per"], limit["unit"]) == (2, 1, "minute")
+        assert 1 <= limit["retry_after"] <= 60 and f"try again in {limit['retry_after']} s" in err["message"]
         second.send({"type": "ping"})  # the table goes on
         assert second.recv_until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
 

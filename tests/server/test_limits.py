@@ -253,3 +253,17 @@ def test_a_cancelled_wait_for_a_bot_worker_never_holds_up_the_next():
         pool.close()
 
     asyncio.run(main())
+
+
+def test_a_refusal_over_a_rate_says_how_long_to_wait(db_url):
+    """Over a rate, the answer names the limit and the wait (seconds, and HTTP's
+    Retry-After), so that a person or a program knows when to try again."""
+    with running_app(db_url, table_rate="2/minute") as c:
+        for _ in range(2):
+            assert c.post("/api/tables", json={"game": "regicide", "players": 1}).status_code == 201
+        r = c.post("/api/tables", json={"game": "regicide", "players": 1})
+        assert r.status_code == 429
+        body = r.json()
+        assert body["code"] == "too_fast" and 1 <= body["retry_after"] <= 60
+        assert r.headers["retry-after"] == str(body["retry_after"])
+        assert "at most 2/minute" in body["error"] and f"try again in {body['retry_after']} s" in body["error"]

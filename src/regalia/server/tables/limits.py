@@ -20,8 +20,9 @@ reaches.
 
 from __future__ import annotations
 
+import math
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import limits
 from limits.storage import MemoryStorage
@@ -80,15 +81,22 @@ class RateLimits:
             self.swept = now
             self.storage.sweep()
         if not self.window.hit(self.rates[name], name, *key):
-            self.refuse(name)
+            self.refuse(name, self.window.get_window_stats(self.rates[name], name, *key))
 
     async def hit(self, name: str, *key: str) -> None:
         """``check``, for callers that may share the limits with other replicas."""
         self.check(name, *key)
 
-    def refuse(self, name: str) -> None:
+    def refuse(self, name: str, stats: Any) -> None:
+        """Raises the ``too_fast`` refusal of ``name``, its ``limit`` saying when to try
+        again (``stats``: the ``limits`` library's window of the key)."""
+        rate = self.rates[name]
+        wait = max(1, math.ceil(stats.reset_time - time.time()))
         raise Refusal("too_fast", f"too many {RATES[name]}: at most {self.texts[name]}; "
-                                  "wait a moment and try again")
+                                  f"try again in {wait} s",
+                      limit={"what": name.removesuffix("_rate"), "amount": rate.amount,
+                             "per": rate.multiples, "unit": rate.GRANULARITY.name,
+                             "retry_after": wait})
 
 
 class SharedRateLimits(RateLimits):
@@ -116,4 +124,4 @@ class SharedRateLimits(RateLimits):
             self.check(name, *key)
             return
         if not allowed:
-            self.refuse(name)
+            self.refuse(name, await self.shared.get_window_stats(self.rates[name], name, *key))

@@ -20,7 +20,13 @@ BAD_BODY = "There was an error parsing the body"  # FastAPI's words for undecoda
 
 
 def refused(e: Refusal) -> JSONResponse:
-    """The answer to a refusal: its status (``STATUS``) and ``{"error", "code"}``."""
+    """The answer to a refusal: its status (``STATUS``) and ``{"error", "code"}``; over a
+    rate limit also ``retry_after`` (seconds) and the ``Retry-After`` header."""
+    if e.limit:
+        wait = e.limit["retry_after"]
+        return JSONResponse({"error": e.message, "code": e.code, "retry_after": wait},
+                            status_code=STATUS.get(e.code, 400),
+                            headers={"Retry-After": str(wait)})
     return JSONResponse({"error": e.message, "code": e.code}, status_code=STATUS.get(e.code, 400))
 
 

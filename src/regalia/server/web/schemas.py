@@ -124,10 +124,12 @@ class Clock(BaseModel):
 
 
 class Problem(BaseModel):
-    """Every error answer (4xx, 5xx)."""
+    """Every error answer (4xx, 5xx): what was wrong and what is allowed, a code for
+    programs, and over a rate limit (429) the seconds to wait (``Retry-After`` too)."""
 
     error: str
     code: str
+    retry_after: Optional[int] = None
 
 
 BODIES: dict[str, type[BaseModel]] = {

@@ -223,9 +223,11 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
 
 
 def refusal_message(table, e: Refusal) -> dict[str, Any]:
-    """The ``error`` message of a refusal (with the engine's ``reason`` when it has one)."""
+    """The ``error`` message of a refusal (with the engine's ``reason``, or the rate
+    ``limit``, when it has one)."""
     return {"type": "error", "code": e.code, "message": e.message, "ply": table.ply,
-            **({"reason": e.reason} if e.reason else {})}
+            **({"reason": e.reason} if e.reason else {}),
+            **({"limit": e.limit} if e.limit else {})}
 
 
 async def hint_for(table, conn: Conn) -> None:

@@ -253,9 +253,17 @@ function askedOf(S) {
 function showError(msg) {
   // the board says it, or the name dialog asks
   if (msg.code === "not_found" || msg.code === "no_access" || msg.code === "name_needed") return;
-  const title = has("error." + msg.code) ? t("error." + msg.code) : t("error.generic");
+  const title = msg.code === "too_fast" && msg.limit ? limitText(msg.limit)
+    : has("error." + msg.code) ? t("error." + msg.code) : t("error.generic");
   const detail = msg.reason && game() ? game().why(msg.reason.code, msg.reason.params || {}, C) : null;
   toast(title, detail, "error");
+}
+
+// A rate limit in words: what, how many per how long, and the seconds to wait.
+function limitText(limit) {
+  const what = has("limit.what." + limit.what) ? t("limit.what." + limit.what) : limit.what;
+  const rate = t("limit.rate", { n: limit.per, amount: limit.amount, unit: t("unit." + limit.unit, { n: limit.per }) });
+  return t("error.too_fast_limit", { what, rate, wait: limit.retry_after });
 }
 
 export function toast(title, detail = null, kind = "info") {
