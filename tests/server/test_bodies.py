@@ -38,5 +38,5 @@ def test_join_and_rematch_bodies_hold_only_their_field(db_url):
                 assert r.status_code == 400, r.text
                 assert r.json()["error"] == f"the body must be a JSON object with only {field!r}"
         r = c.post(f"/api/tables/{t}/join", json={"name": 5})
-        assert r.json()["error"] == "name: 1 to 24 characters of text"
+        assert r.json()["error"] == "name: 1 to 24 characters of text, not a bot's or a seat's label (Bot..., Player N)"
         assert c.post(f"/api/tables/{t}/rematch", json={}).status_code == 403

@@ -34,7 +34,8 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
         p.act(p.state["legal"][0])
         p.state_at(1)
         before = c.app.state.manager.store.load_table(d["id"]).moves
-    app = create_app(db, bot_processes=False, table_rate="100000/second")
+    app = create_app(db, bot_processes=False, table_rate="100000/second",
+                     allowed_hosts=("testserver",))  # the ASGI test client's Host
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     operation = schema[path][method]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from regalia.server.tables import gamekit
 from server_helpers import Peer, join, new_table, running_app
 
 
@@ -176,3 +177,23 @@ def test_a_first_name_given_meanwhile_elsewhere_is_kept(client):
         time.sleep(0.02)
     b = join(client, d, 1, name="hv AD AS")  # read again: the name given first stays
     assert b.state["seats"][1]["name"] == "Ann"
+
+
+def test_a_name_that_reads_as_a_bot_or_a_seat_label_is_refused(client):
+    """A person called "Bot (ismcts)" was listed in the lobby as a bot, and "Player 2" as an
+    empty seat: names that read as the pages' labels (any case or width, in the site's
+    languages) are refused, and C1 control characters are cleaned as C0 ones are."""
+    d = new_table(client, "ribauds", ["human", "human"])
+    a = join(client, d, 0)
+    for bad in ("Bot (ismcts)", "bot", "BOT 2 (heuristic)", "\uff22\uff4f\uff54", "Player 2",
+                "player2", "Jogador 1", "Jugador 3", "Seat 1", "Nobody", "ninguém"):
+        a.send({"type": "name", "name": bad})
+        err = a.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "bad_message" and "Bot..., Player N" in err["message"], bad
+    assert client.get(f"/api/tables/{d['id']}").json()["seats"][0]["name"] is None
+    a.send({"type": "name", "name": "Ann\u0085\u009fLee"})
+    assert seats_of(a, lambda s: s[0]["name"])[0]["name"] == "Ann Lee"
+    for fine in ("Botafogo", "Robot Rick", "Players United", "Abbot"):
+        assert gamekit.clean_name(fine) == fine
+    r = client.post("/api/tables", json={"game": "ribauds", "open": True, "name": "Bot (x)"})
+    assert r.status_code == 400 and "Bot..., Player N" in r.json()["error"]

@@ -91,7 +91,7 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
                                      + ", ".join(clock_presets))
     clean = gamekit.clean_name(nickname) if nickname is not None else None
     if nickname is not None and clean is None:
-        raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+        raise Refusal("bad_request", gamekit.NAME_RULE)
     if hints is not None and type(hints) is not bool:
         raise Refusal("bad_request", "hints: true (a Hint button, no medal) or false")
     if hints and not (g.solo_hints and players == 1 and kinds[0][0] == HUMAN):

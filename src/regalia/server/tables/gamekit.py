@@ -17,6 +17,7 @@ and the communication its rules allow. No rule of play lives here.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -235,16 +236,30 @@ def clean_chat(text: Any) -> str | None:
     return text
 
 
+NAME_RULE = (f"name: 1 to {NAME_MAX} characters of text, not a bot's or a seat's label "
+             "(Bot..., Player N)")
+"""What a nickname may be, in the refusals' words."""
+
+# Labels the pages give to seats and bots (in the site's languages), which a person's name
+# must not pass for: "Bot", "Bot (search)", "Bot 2 (...)", "Player 2", "Jogador 2", "Nobody".
+_LABELS = re.compile(r"bot\b|(player|jogador|jugador|seat|assento|asiento)\s*\d+\b"
+                     r"|(nobody|ningu[eé]m|nadie)$")
+
+
 def clean_name(name: Any) -> str | None:
-    """A nickname made safe: valid Unicode, control characters made spaces, invisible
-    formatting characters removed (``_invisible``), runs of spaces made one, trimmed, 1 to
-    ``NAME_MAX`` characters with something visible; ``None`` otherwise. (The pages show it as
-    text, never as HTML.)"""
+    """A nickname made safe: valid Unicode, control characters (C0, DEL and C1) made
+    spaces, invisible formatting characters removed (``_invisible``), runs of spaces made
+    one, trimmed, 1 to ``NAME_MAX`` characters with something visible, and not read as a
+    bot's or a seat's label in any case or width (``_LABELS``: a person called "Bot
+    (ismcts)" would pass for a bot in the lobby); ``None`` otherwise (``NAME_RULE`` says
+    why). (The pages show it as text, never as HTML.)"""
     if not isinstance(name, str) or not _encodable(name):
         return None
-    name = " ".join("".join(ch if ch >= " " and ch != "\x7f" else " "
+    name = " ".join("".join(" " if unicodedata.category(ch) == "Cc" else ch
                             for ch in name if not _invisible(ch)).split())
     if not _visible(name) or len(name) > NAME_MAX:
+        return None
+    if _LABELS.match(unicodedata.normalize("NFKC", name).casefold()):
         return None
     return name
 

@@ -177,7 +177,7 @@ class SeatKeeper:
             raise Refusal("spectator", "spectators have no name at the table")
         clean = gamekit.clean_name(name)
         if clean is None:
-            raise Refusal("bad_message", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+            raise Refusal("bad_message", gamekit.NAME_RULE)
         self._check_name_free(seat)
         await self.limits.hit("talk_rate", self.id, str(seat))  # renames are talk too
         async with self.lock:
@@ -226,7 +226,7 @@ class SeatKeeper:
         ``Refusal`` (``not_open``, ``full``, ``bad_request``, ``too_fast``, ``storage``)."""
         clean = gamekit.clean_name(name)
         if clean is None:
-            raise Refusal("bad_request", f"name: 1 to {gamekit.NAME_MAX} characters of text")
+            raise Refusal("bad_request", gamekit.NAME_RULE)
         if count is not None:
             await count()
         async with self.lock:

@@ -188,7 +188,7 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
     if field == "clock":
         return "clock: null (no clock) or one of " + ", ".join(presets)
     if field == "name":
-        return f"name: 1 to {gamekit.NAME_MAX} characters of text"
+        return gamekit.NAME_RULE
     if field == "hints":
         return "hints: true (a Hint button, no medal) or false"
     if field == "token":
