@@ -14,11 +14,11 @@
   (sampled positions per decision of a search bot, ``ismcts``: a fixed effort, default 40,
   so that episodes are reproducible by seed), ``opponent_budget`` (seconds per decision of
   ``ismcts`` instead of iterations: not reproducible), ``seat`` (0, 1, or ``None``: drawn
-  at each reset), rule options. Reward +1 for a win, -1 for a loss. The opponent's cost
-  (one core, the learner playing at random, steps of the learner per second, measured on
-  the development machine): ``random`` about 2,000 steps/s, ``heuristic`` (16 sampled
-  positions per decision) about 70, ``tactical`` about 30, ``ismcts`` at 40 iterations
-  about 25 (README, "Research").
+  at each reset), rule options. Reward +1 for a win, -1 for a loss. The opponent sets the
+  cost (learner steps per second, the learner playing at random, one process on a shared
+  2-core machine; README, "Research"): ``random`` about 4,000, ``tactical`` 500,
+  ``heuristic`` (16 sampled positions per decision) 200, ``ismcts`` 100 at 10 iterations
+  and 33 at 40.
 
 Observations are the float32 vectors of ``regalia.adapters.encoding`` (the learner's view
 only), actions its ``Discrete`` ids. The legal ids come as ``info["action_mask"]`` (int8)
