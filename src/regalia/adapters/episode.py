@@ -8,7 +8,10 @@ Chance: Regicide draws from ``regalia.fast.regicide.FastRandom``, so ``reset(see
 deals the same game as slot ``i`` of ``regalia.adapters.batch.RegicideBatch(seed=seed - i)``
 and the same actions give the same positions; Le Roy des Ribauds draws from
 ``random.Random(seed)``. ``reset()`` without a seed continues the random source, as a
-batch slot does after its automatic reset.
+batch slot does after its automatic reset. ``reset(deal=SEED)`` deals the benchmark deal
+``SEED`` of ``regalia eval`` (``regalia.lab.deals``): like ``core.records.Match`` it deals
+and draws every chance event from ``random.Random(SEED)``, so the same actions give the
+same positions as the game ``regalia eval`` plays on that deal.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from regalia.adapters import encoding as E
 from regalia.core.game import Game
 from regalia.fast.regicide import FastRandom
 from regalia.games.regicide import REGICIDE
+from regalia.games.regicide.rules import enemies_defeated
+from regalia.games.regicide.rules import medal as solo_medal
 from regalia.games.ribauds import RIBAUDS
 
 MAX_STEPS = 1000  # a game still running after this many actions is truncated
@@ -70,17 +75,25 @@ class Episode:
         self._legal: dict[int, int] | None = None
         self._views: dict[int, dict[str, Any]] = {}
 
-    def reset(self, seed: int | None = None, state: Any = None) -> None:
+    def reset(self, seed: int | None = None, state: Any = None, deal: int | None = None) -> None:
         """Deal a new game, or start from ``state`` (a state of the game, e.g. from
         ``Game.from_json``). Chance comes from ``seed``, or from the random source so far (a
-        fresh one seeded by the operating system the first time). Raises ``ValueError`` for
-        a ``state`` that is over or of another player count."""
+        fresh one seeded by the operating system the first time). ``deal``: the benchmark
+        deal of that seed instead (``random.Random(deal)``, as ``Match``; see the module
+        doc). Raises ``ValueError`` for a ``state`` that is over or of another player count,
+        or for a ``deal`` given with a ``state``, or a ``deal`` that is not an int."""
         game = self.codec.game
         if state is not None and (game.is_terminal(state)
                                   or len(game.returns(state)) != self.players):
             raise ValueError(f"the given state must be a {game.name} game still in play, "
                              f"with {self.players} players")
-        if seed is not None or self.rng is None:
+        if deal is not None:
+            if state is not None:
+                raise ValueError("give a deal or a state, not both")
+            if type(deal) is not int:
+                raise ValueError(f"deal {deal!r}: a deal is an int seed (regalia.lab.deals)")
+            self.rng = random.Random(deal)
+        elif seed is not None or self.rng is None:
             self.rng = self.codec.make_rng(seed)
         if state is None:
             state = self.codec.game.new_game(dict(self.config), self.rng)
@@ -156,6 +169,19 @@ class Episode:
             return [0.0] * self.players
         c = self.codec
         return [c.win if r > 0 else c.loss for r in c.game.returns(self.state)]
+
+    def outcome(self) -> dict[str, Any]:
+        """The result of the finished game for ``info``: Regicide ``{"won", "enemies_defeated",
+        "medal"}`` (``medal``: ``"gold"``/``"silver"``/``"bronze"`` for a solo win, else
+        ``None``); Le Roy des Ribauds ``{"winner", "returns"}`` (``winner``: a seat, ``None``
+        when truncated). A truncated game counts as not won."""
+        g = self.codec.game
+        if g is REGICIDE:
+            won = g.is_terminal(self.state) and g.returns(self.state)[0] > 0
+            return {"won": bool(won), "enemies_defeated": enemies_defeated(self.state),
+                    "medal": solo_medal(self.state) if won else None}
+        out = g.outcome(self.state) if g.is_terminal(self.state) else None
+        return {"winner": None if out is None else out["winner"], "returns": self.rewards()}
 
     def render(self) -> str:
         """The position as text for people: what the seat to act sees, and its legal moves."""

@@ -1,29 +1,52 @@
 """Gymnasium environments (needs the ``research`` extra); importing this module registers them.
 
 * ``regalia/RegicideSolo-v0``: solo Regicide (rules 1.14); keyword arguments are the rule
-  options (``solo_yield=True``...) and ``max_steps``. Reward 1 for a win, else 0.
+  options (``solo_yield=True``...), ``max_steps`` and ``reward``:
+
+  - ``"win"`` (default): 1 at the end of a won game, else 0;
+  - ``"enemies"``: shaped, 1/12 at each step that defeats an enemy (a game's rewards sum to
+    enemies defeated / 12: 1 for a win);
+  - ``"medal"``: at the end of a won game its solo medal's value, gold 1, silver 2/3,
+    bronze 1/3 (the Jesters used, rules 1.14); 0 for a loss.
+
 * ``regalia/Ribauds-v0``: Le Roy des Ribauds against a Regalia bot: ``opponent`` (a name of
-  ``regalia.bots.bot_names("ribauds")``, default ``"heuristic"``), ``opponent_budget``
-  (seconds per decision, ``None``: the bot's default), ``seat`` (0, 1, or ``None``: drawn
-  at each reset), rule options. Reward +1 for a win, -1 for a loss.
+  ``regalia.bots.bot_names("ribauds")``, default ``"heuristic"``), ``opponent_iterations``
+  (sampled positions per decision of a search bot, ``ismcts``: a fixed effort, default 40,
+  so that episodes are reproducible by seed), ``opponent_budget`` (seconds per decision of
+  ``ismcts`` instead of iterations: not reproducible), ``seat`` (0, 1, or ``None``: drawn
+  at each reset), rule options. Reward +1 for a win, -1 for a loss. The opponent sets the
+  cost (learner steps per second, the learner playing at random, one process on a shared
+  2-core machine; README, "Research"): ``random`` about 4,000, ``tactical`` 500,
+  ``heuristic`` (16 sampled positions per decision) 200, ``ismcts`` 100 at 10 iterations
+  and 33 at 40.
 
 Observations are the float32 vectors of ``regalia.adapters.encoding`` (the learner's view
 only), actions its ``Discrete`` ids. The legal ids come as ``info["action_mask"]`` (int8)
-and from ``env.action_masks()`` (bool), the convention of sb3-contrib's MaskablePPO. An
-illegal id ends the episode with reward ``illegal_reward`` (default -1) and
-``info["illegal_action"]``, the position unchanged (as PettingZoo's
-``TerminateIllegalWrapper``). Example::
+and from ``env.action_masks()`` (bool), the convention of sb3-contrib's MaskablePPO (found
+through the wrappers of ``make_vec_env``: ``env_method("action_masks")``). The last step's
+``info`` also holds the outcome: Regicide ``won``, ``enemies_defeated``, ``medal``; Le Roy
+des Ribauds ``won``, ``winner`` (a seat, ``None`` when truncated). An illegal id ends the
+episode with reward ``illegal_reward`` (default -1) and ``info["illegal_action"]``, the
+position unchanged (as PettingZoo's ``TerminateIllegalWrapper``).
+
+``reset(seed=S)`` deals from the environment's random source (the compiled simulator's
+for Regicide: see ``episode``); ``reset(options={"deal": D})`` deals the benchmark deal
+``D`` exactly as ``regalia eval`` plays it (``regalia.lab.deals``; ``seed`` still seeds
+the opponent). ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the position as
+text), ``"human"`` (prints it) or ``"rgb_array"`` (that text drawn as an 800x400 RGB image,
+for video recorders; ``make_vec_env`` asks for it by default). Example::
 
     import gymnasium as gym
     import regalia.adapters.gymnasium  # registers the environments
 
-    env = gym.make("regalia/RegicideSolo-v0")
-    obs, info = env.reset(seed=1)
+    env = gym.make("regalia/RegicideSolo-v0", reward="enemies")
+    obs, info = env.reset(options={"deal": 2227728569})  # the first published solo deal
     done = False
     while not done:
         action = env.action_space.sample(info["action_mask"])
         obs, reward, terminated, truncated, info = env.step(action)
         done = terminated or truncated
+    print(info["won"], info["enemies_defeated"], info["medal"])
 """
 
 from __future__ import annotations
@@ -46,17 +69,39 @@ from regalia.adapters.episode import (  # noqa: E402
     GameCodec,
 )
 from regalia.bots import make_bot  # noqa: E402
+from regalia.games.regicide.rules import enemies_defeated  # noqa: E402
+
+REWARDS = ("win", "enemies", "medal")
+MEDAL_VALUE = {"gold": 1.0, "silver": 2 / 3, "bronze": 1 / 3}
+FRAME = (800, 400)  # width, height of an "rgb_array" frame in pixels
+RIBAUDS_ITERATIONS = 40  # the default fixed effort of a search opponent
+
+
+def text_frame(text: str, size: tuple[int, int] = FRAME) -> np.ndarray:
+    """``text`` drawn in a monospaced font on white: an ``(height, width, 3)`` uint8 array
+    (matplotlib, drawn off screen; lines beyond the frame are cut)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    w, h = size
+    fig = Figure(figsize=(w / 100, h / 100), dpi=100)
+    canvas = FigureCanvasAgg(fig)
+    lines = [ln[i:i + 110] for ln in text.splitlines() for i in range(0, max(1, len(ln)), 110)]
+    fig.text(0.01, 0.98, "\n".join(lines[:36]), family="monospace", fontsize=7, va="top")
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
 
 
 class _EpisodeEnv(gym.Env):
     """A single-learner environment over an ``Episode``; subclasses say who else plays."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(self, codec: GameCodec, config: dict[str, Any], max_steps: int,
                  render_mode: str | None, illegal_reward: float):
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode {render_mode!r}: use None, 'ansi' or 'human'")
+            raise ValueError(f"render_mode {render_mode!r}: use None, 'ansi', 'human' or "
+                             "'rgb_array'")
         codec.game.new_game(dict(config), codec.make_rng(0))  # refuse a bad config now
         self.episode = Episode(codec, config, max_steps)
         self.render_mode = render_mode
@@ -70,11 +115,27 @@ class _EpisodeEnv(gym.Env):
 
     def _answer(self) -> tuple[np.ndarray, dict[str, Any]]:
         mask = self.episode.mask(self.seat)
-        return self.episode.observation(self.seat), {"action_mask": mask}
+        info: dict[str, Any] = {"action_mask": mask}
+        if self.episode.over:
+            info.update(self._outcome())
+        return self.episode.observation(self.seat), info
+
+    def _outcome(self) -> dict[str, Any]:
+        """The finished game's result for the last ``info``."""
+        return self.episode.outcome()
+
+    def _reward(self) -> float:
+        """The learner's reward for the step just played."""
+        ep = self.episode
+        return float(ep.rewards()[self.seat]) if ep.over else 0.0
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal a new game: ``seed`` (see the module doc); ``options``: ``{"deal": D}`` the
+        benchmark deal ``D`` as ``regalia eval`` plays it, or ``{"state": state}`` a state
+        of the game still in play; other keys are ignored."""
         super().reset(seed=seed)
-        self.episode.reset(seed)
+        options = dict(options or {})  # other keys are ignored (the API checkers pass some)
+        self.episode.reset(seed, options.get("state"), options.get("deal"))
         self._others_play()
         return self._answer()
 
@@ -87,7 +148,7 @@ class _EpisodeEnv(gym.Env):
         ep.step(action)
         self._others_play()
         obs, info = self._answer()
-        reward = ep.rewards()[self.seat] if ep.over else 0.0
+        reward = self._reward()
         terminated = ep.over and not ep.truncated
         if self.render_mode == "human":
             self.render()
@@ -97,24 +158,51 @@ class _EpisodeEnv(gym.Env):
         """The learner's legal ids as a bool vector (sb3-contrib's MaskablePPO calls this)."""
         return self.episode.mask(self.seat).astype(bool)
 
-    def render(self) -> str | None:
-        """The position as text (``"ansi"``), printed (``"human"``), or ``None``."""
+    def render(self) -> str | np.ndarray | None:
+        """The position as text (``"ansi"``), printed (``"human"``), drawn as an RGB array
+        (``"rgb_array"``), or ``None``."""
         if self.render_mode is None:
             return None
         text = self.episode.render()
         if self.render_mode == "human":
             print(text)
             return None
+        if self.render_mode == "rgb_array":
+            return text_frame(text)
         return text
 
 
 class RegicideSoloEnv(_EpisodeEnv):
-    """Solo Regicide (``regalia/RegicideSolo-v0``); ``options``: rule options."""
+    """Solo Regicide (``regalia/RegicideSolo-v0``); ``reward``: ``"win"``, ``"enemies"`` or
+    ``"medal"`` (the module doc); ``options``: rule options. Raises ``ValueError`` for
+    another reward."""
 
     def __init__(self, max_steps: int = MAX_STEPS, render_mode: str | None = None,
-                 illegal_reward: float = -1.0, **options: Any):
+                 illegal_reward: float = -1.0, reward: str = "win", **options: Any):
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
         super().__init__(REGICIDE_CODEC, {"players": 1, **options}, max_steps, render_mode,
                          illegal_reward)
+        self.reward = reward
+        self._enemies = 0
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        answer = super().reset(seed=seed, options=options)
+        self._enemies = enemies_defeated(self.episode.state)
+        return answer
+
+    def _reward(self) -> float:
+        ep = self.episode
+        if self.reward == "enemies":
+            now = enemies_defeated(ep.state)
+            gained, self._enemies = now - self._enemies, now
+            return gained / 12
+        if not ep.over:
+            return 0.0
+        out = ep.outcome()
+        if self.reward == "medal":
+            return MEDAL_VALUE.get(out["medal"], 0.0)
+        return 1.0 if out["won"] else 0.0
 
 
 class RibaudsEnv(_EpisodeEnv):
@@ -127,13 +215,24 @@ class RibaudsEnv(_EpisodeEnv):
     def __init__(self, opponent: str = "heuristic", opponent_budget: float | None = None,
                  seat: int | None = None, max_steps: int = MAX_STEPS,
                  render_mode: str | None = None, illegal_reward: float = -1.0,
-                 **options: Any):
+                 opponent_iterations: int | None = None, **options: Any):
         if seat not in (None, 0, 1):
             raise ValueError(f"seat {seat!r}: the learner sits at seat 0 or 1, or None "
                              "(drawn at each reset)")
+        if opponent_iterations is not None and (type(opponent_iterations) is not int
+                                                or opponent_iterations < 1):
+            raise ValueError(f"opponent_iterations {opponent_iterations!r}: a positive int")
         super().__init__(RIBAUDS_CODEC, {"players": 2, **options}, max_steps, render_mode,
                          illegal_reward)
         self.opponent = make_bot("ribauds", opponent)
+        if hasattr(self.opponent, "iterations"):  # a search bot: a fixed effort unless timed
+            if opponent_iterations is None and opponent_budget is None:
+                opponent_iterations = RIBAUDS_ITERATIONS
+            self.opponent.iterations = opponent_iterations
+        elif opponent_iterations is not None:
+            raise ValueError(f"opponent_iterations: the {opponent} bot does no search with "
+                             "iterations (its effort is fixed already)")
+        self.opponent_iterations = opponent_iterations
         self.opponent_budget = opponent_budget
         self.fixed_seat = seat
         self._bot_rng = random.Random()
@@ -152,6 +251,10 @@ class RibaudsEnv(_EpisodeEnv):
             code = self.opponent.act(ep.view(q), ep.codec.game.legal_actions(ep.state),
                                      self._bot_rng, self.opponent_budget)
             ep.step(ep.codec.action_id(ep.view(q), code))
+
+    def _outcome(self) -> dict[str, Any]:
+        out = self.episode.outcome()
+        return {"won": out["winner"] == self.seat, "winner": out["winner"]}
 
 
 gym.register("regalia/RegicideSolo-v0", entry_point=RegicideSoloEnv)

@@ -17,7 +17,13 @@ vector, "action_mask": int8 vector}`` computed from that seat's view only
 (``regalia.adapters.encoding``; the mask is all zeros for a seat not to act). Actions are
 ``Discrete`` ids of the same encoding. Rewards come at the end: Regicide is cooperative,
 every seat gets 1 for a win and 0 for a loss; Le Roy des Ribauds is zero-sum, +1 / -1.
-A game still running after ``max_steps`` actions is truncated (reward 0).
+A game still running after ``max_steps`` actions is truncated (reward 0). When the game
+ends every agent's ``info`` holds the outcome (``Episode.outcome``: Regicide ``won``,
+``enemies_defeated``, ``medal``; Le Roy des Ribauds ``winner``, ``returns``).
+
+``reset(seed=S)`` deals from the environment's random source; ``reset(options={"deal":
+D})`` deals the benchmark deal ``D`` of ``regalia eval`` exactly (``regalia.lab.deals``);
+``reset(options={"state": state})`` starts from a state of the game.
 """
 
 from __future__ import annotations
@@ -75,9 +81,11 @@ class RegaliaAECEnv(AECEnv):
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Deal a new game (``seed``: see ``Episode.reset``); ``options={"state": state}``
+        """Deal a new game (``seed``: see ``Episode.reset``); ``options={"deal": D}`` deals
+        the benchmark deal ``D`` as ``regalia eval`` does, ``options={"state": state}``
         starts from a given state of the game instead."""
-        self.episode.reset(seed, (options or {}).get("state"))
+        options = dict(options or {})  # other keys are ignored (the API checkers pass some)
+        self.episode.reset(seed, options.get("state"), options.get("deal"))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -100,7 +108,9 @@ class RegaliaAECEnv(AECEnv):
         ep = self.episode
         ep.step(action)
         if ep.over:
+            outcome = ep.outcome()
             for a, r in zip(self.possible_agents, ep.rewards()):
+                self.infos[a] = dict(outcome)
                 self.rewards[a] = r
                 self.terminations[a] = not ep.truncated
                 self.truncations[a] = ep.truncated

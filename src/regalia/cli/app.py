@@ -320,6 +320,7 @@ SEARCH_BOT = {"regicide": "montecarlo", "ribauds": "ismcts"}  # regalia eval's d
 def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
           players: Optional[str] = typer.Option(None, help="Regicide player counts, comma separated, e.g. 1,2,3,4 (default 1; Ribauds: always 2)"),
           bot: str = typer.Option("", help="the bot evaluated (every seat in Regicide; default: the strongest search bot, montecarlo for Regicide, ismcts for Ribauds)"),
+          policy: Optional[str] = typer.Option(None, help="evaluate an outside policy instead of a bot: MODULE:NAME (or FILE.py:NAME), a callable policy(observation, action_mask) -> action id on the encoding of regalia.adapters (or a no-argument factory of one), or sb3:PATH, a saved Stable-Baselines3/sb3-contrib model (the rl extra)"),
           opponent: str = typer.Option("random,heuristic", help="Ribauds: opponents, comma separated"),
           deals: int = typer.Option(100, help="how many benchmark deals (per player count)"),
           offset: int = typer.Option(0, help="skip this many deals of the set first"),
@@ -335,6 +336,17 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
     """Play bots on the published benchmark deals and report win rates."""
     from regalia.lab import evaluate, report
 
+    makers: dict[str, Any] = {}
+    if policy is not None:
+        if bot:
+            _fail("--bot and --policy: give one (the policy plays the bot's seats)")
+        from regalia.adapters.policy import policy_maker
+
+        bot = f"policy:{policy}"
+        try:
+            makers[bot] = policy_maker(game.lower(), policy)
+        except (ValueError, OSError) as e:
+            _fail(str(e))
     bot = bot or SEARCH_BOT.get(game.lower(), "")
     try:
         if merge:
@@ -351,7 +363,9 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
             rep = report.run_eval(game.lower(), counts, bot,
                                   [o.strip() for o in opponent.split(",") if o.strip()],
                                   deals, offset, workers, ray, budget, iterations,
-                                  str(deal_file) if deal_file else None, progress)
+                                  str(deal_file) if deal_file else None, progress, makers)
+    except RuntimeError as e:  # a bot or an outside policy chose an illegal action
+        _fail(str(e))
     except (KeyError, ValueError, OSError) as e:
         _fail(e.args[0] if e.args else str(e))
     if out:

@@ -22,7 +22,7 @@ import random
 import secrets
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -60,7 +60,9 @@ def percentile(values: list[float], q: float) -> float:
 class Task:
     """One game to play: ``game``, ``players``, deal ``seed``, ``bots`` by seat (names),
     ``budget`` seconds per decision (``None``: the bots' default), ``iterations`` (search
-    bots: sampled positions per decision instead of a time budget), ``index`` in the run."""
+    bots: sampled positions per decision instead of a time budget), ``index`` in the run,
+    ``makers``: bots not in the registry, name -> a picklable no-argument callable that
+    builds one (an outside policy: ``regalia eval --policy``)."""
 
     game: str
     players: int
@@ -70,12 +72,14 @@ class Task:
     iterations: int | None = None
     index: int = 0
     options: dict = field(default_factory=dict, hash=False, compare=False)
+    makers: dict = field(default_factory=dict, hash=False, compare=False)
 
 
 def _make(game: str, name: str, task: Task):
     from regalia.bots import make_bot
 
-    bot = make_bot(game, name)
+    maker = task.makers.get(name)
+    bot = maker() if maker is not None else make_bot(game, name)
     if task.iterations is not None and hasattr(bot, "iterations"):
         bot.iterations = task.iterations
     if task.budget is not None and hasattr(bot, "budget"):
@@ -180,8 +184,7 @@ def run_tasks(tasks: list[Task], workers: int = 1, ray_address: str | None = Non
         if on_result:
             on_result(r)
 
-    tasks = [Task(t.game, t.players, t.seed, t.bots, t.budget, t.iterations, i, t.options)
-             for i, t in enumerate(tasks)]
+    tasks = [replace(t, index=i) for i, t in enumerate(tasks)]
     if ray_address:
         _run_ray(tasks, ray_address, workers, done)
     elif workers <= 1:
@@ -285,18 +288,22 @@ def summarize_ribauds(results: list[dict[str, Any]], bot_a: str, bot_b: str) -> 
 
 
 def regicide_tasks(players: int, bot: str, seeds: Iterable[int], budget: float | None,
-                   iterations: int | None = None) -> list[Task]:
-    """One task per deal, ``bot`` in every seat."""
-    return [Task("regicide", players, s, (bot,), budget, iterations) for s in seeds]
+                   iterations: int | None = None,
+                   makers: dict[str, Callable] | None = None) -> list[Task]:
+    """One task per deal, ``bot`` in every seat (``makers``: see ``Task``)."""
+    return [Task("regicide", players, s, (bot,), budget, iterations, makers=dict(makers or {}))
+            for s in seeds]
 
 
 def ribauds_tasks(bot_a: str, bot_b: str, seeds: Iterable[int], budget: float | None,
-                  iterations: int | None = None) -> list[Task]:
-    """Two tasks per deal: ``bot_a`` in seat 0 then in seat 1."""
+                  iterations: int | None = None,
+                  makers: dict[str, Callable] | None = None) -> list[Task]:
+    """Two tasks per deal: ``bot_a`` in seat 0 then in seat 1 (``makers``: see ``Task``)."""
+    m = dict(makers or {})
     out = []
     for s in seeds:
-        out.append(Task("ribauds", 2, s, (bot_a, bot_b), budget, iterations))
-        out.append(Task("ribauds", 2, s, (bot_b, bot_a), budget, iterations))
+        out.append(Task("ribauds", 2, s, (bot_a, bot_b), budget, iterations, makers=m))
+        out.append(Task("ribauds", 2, s, (bot_b, bot_a), budget, iterations, makers=m))
     return out
 
 

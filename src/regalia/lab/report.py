@@ -30,8 +30,10 @@ from regalia.lab.deals import load_deals
 def run_eval(game: str, players: list[int], bot: str, opponents: list[str], deals: int,
              offset: int = 0, workers: int = 1, ray_address: str | None = None,
              budget: float | None = None, iterations: int | None = None,
-             deal_file: str | None = None, progress: bool = True) -> dict[str, Any]:
-    """Play the evaluation and return its report (see the module doc)."""
+             deal_file: str | None = None, progress: bool = True,
+             makers: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Play the evaluation and return its report (see the module doc). ``makers``: bots
+    outside the registry by name (``evaluate.Task``), e.g. an outside policy as ``bot``."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn, TimeRemainingColumn)
 
@@ -42,8 +44,9 @@ def run_eval(game: str, players: list[int], bot: str, opponents: list[str], deal
         raise ValueError(f"--game {game!r}: choose regicide or ribauds")
     from regalia.bots import bot_names
 
+    makers = dict(makers or {})
     for name in [bot] + (opponents if game == "ribauds" else []):
-        if name not in bot_names(game):
+        if name not in bot_names(game) and name not in makers:
             raise ValueError(f"unknown {game} bot {name!r}; the bots are "
                              f"{', '.join(bot_names(game))}")
     tasks: list[E.Task] = []
@@ -55,7 +58,7 @@ def run_eval(game: str, players: list[int], bot: str, opponents: list[str], deal
                 raise ValueError(f"--deals {deals} --offset {offset}: the deal set holds "
                                  f"{len(available)} deals for {n} players")
             seeds = available[offset:offset + deals]
-            tasks += E.regicide_tasks(n, bot, seeds, budget, iterations)
+            tasks += E.regicide_tasks(n, bot, seeds, budget, iterations, makers)
             groups.append((str(n), len(seeds)))
     else:
         available = load_deals(game, 2, deal_file)
@@ -64,7 +67,7 @@ def run_eval(game: str, players: list[int], bot: str, opponents: list[str], deal
                              f"{len(available)} deals")
         seeds = available[offset:offset + deals]
         for opp in opponents:
-            tasks += E.ribauds_tasks(bot, opp, seeds, budget, iterations)
+            tasks += E.ribauds_tasks(bot, opp, seeds, budget, iterations, makers)
             groups.append((opp, 2 * len(seeds)))
     wins = [0]
     start = time.time()

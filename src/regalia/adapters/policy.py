@@ -1,0 +1,206 @@
+"""Outside policies as Regalia bots, for ``regalia eval --policy`` (needs numpy only; an SB3
+checkpoint needs the ``rl`` extra).
+
+The contract: a policy is a callable ``policy(observation, action_mask) -> action id`` where
+``observation`` is the float32 vector and ``action_mask`` the int8 mask of
+``regalia.adapters.encoding`` (what the Gymnasium and PettingZoo environments give, from the
+seat's view only), and the id one of the mask's legal ids (an ``int`` or anything ``int()``
+takes, e.g. a numpy scalar). A callable that takes no argument is a factory instead: it is
+called once per game and returns the policy (for a policy that keeps state within a game).
+
+A policy is named by a spec:
+
+* ``MODULE:NAME``: attribute ``NAME`` of the importable module ``MODULE``
+  (``mypackage.agents:first_legal``), or of a Python file (``path/to/agent.py:policy``);
+* ``sb3:PATH``: a model saved by Stable-Baselines3 or sb3-contrib (``model.save(PATH)``),
+  played deterministically; ``MaskablePPO`` gets the mask, another algorithm's choice is the
+  legal action it rates best (``PPO``/``A2C``: probability; ``DQN``: Q-value). The algorithm
+  is read from the file (sb3-contrib's maskable policy: ``MaskablePPO``; a DQN policy:
+  ``DQN``; otherwise ``PPO``) or given: ``sb3:A2C:PATH``.
+
+``PolicyBot(game, spec)`` plays one seat as any bot does (``regalia.bots.Bot``: it decides
+from the seat's view and legal actions alone; it states no Jester wish). ``policy_maker``
+returns a picklable no-argument callable building one, for ``regalia.lab.evaluate``'s
+process pools and Ray workers. Raises ``ValueError`` naming what is wrong with a spec.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from regalia.adapters import encoding as E
+
+Policy = Callable[[np.ndarray, np.ndarray], int]
+
+# game -> (n_actions, observation(view), action_id(view, code))
+_CODECS = {
+    "regicide": (E.REGICIDE_ACTIONS, E.regicide_observation, E.regicide_action_id),
+    "ribauds": (E.RIBAUDS_ACTIONS, E.ribauds_observation, E.ribauds_action_id),
+}
+SB3_ALGOS = ("MaskablePPO", "PPO", "A2C", "DQN", "QRDQN", "TRPO", "RecurrentPPO", "ARS")
+_SB3_MODELS: dict[tuple[str, str], Any] = {}  # (algo, path) -> loaded model, once a process
+
+
+def _takes_two(fn: Callable) -> bool:
+    """Whether ``fn`` can be called as ``fn(observation, action_mask)``."""
+    try:
+        inspect.signature(fn).bind(None, None)
+        return True
+    except TypeError:
+        return False
+    except ValueError:  # no signature (some builtins): take it as a policy
+        return True
+
+
+def _import_attr(spec: str) -> Any:
+    module, sep, name = spec.rpartition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"policy {spec!r}: give MODULE:NAME (a module or a .py file, and "
+                         "the callable in it) or sb3:PATH")
+    if module.endswith(".py"):
+        path = Path(module)
+        if not path.is_file():
+            raise ValueError(f"policy {spec!r}: no file {module}")
+        key = f"regalia_policy_{abs(hash(str(path.resolve())))}"
+        mod = sys.modules.get(key)
+        if mod is None:
+            loader = importlib.util.spec_from_file_location(key, path)
+            mod = importlib.util.module_from_spec(loader)
+            sys.modules[key] = mod
+            loader.loader.exec_module(mod)
+    else:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError as e:
+            raise ValueError(f"policy {spec!r}: cannot import {module} ({e})") from None
+    try:
+        return getattr(mod, name)
+    except AttributeError:
+        raise ValueError(f"policy {spec!r}: {module} has no {name}") from None
+
+
+def load_policy(spec: str) -> Policy:
+    """The policy of ``spec`` (see the module doc), a factory's called once; raises
+    ``ValueError`` naming what is wrong."""
+    if spec.startswith("sb3:"):
+        return sb3_policy(spec[4:])
+    obj = _import_attr(spec)
+    if not callable(obj):
+        raise ValueError(f"policy {spec!r}: {type(obj).__name__} is not callable")
+    if _takes_two(obj) and not inspect.isclass(obj):
+        return obj
+    made = obj()
+    if not callable(made) or not _takes_two(made):
+        raise ValueError(f"policy {spec!r}: a callable of no argument must return a policy "
+                         "policy(observation, action_mask) -> action id")
+    return made
+
+
+def _sb3_algo(path: str) -> str:
+    """The algorithm that saved the SB3 file at ``path``, from its policy class."""
+    import json
+    import zipfile
+
+    try:
+        data = json.loads(zipfile.ZipFile(path).read("data"))
+    except (OSError, KeyError, zipfile.BadZipFile, ValueError) as e:
+        raise ValueError(f"policy sb3:{path}: not a saved Stable-Baselines3 model ({e})") from None
+    module = str(data.get("policy_class", {}).get("__module__", ""))
+    if "maskable" in module:
+        return "MaskablePPO"
+    if module.endswith("dqn.policies"):
+        return "QRDQN" if module.startswith("sb3_contrib") else "DQN"
+    return "PPO"
+
+
+def _sb3_model(algo: str, path: str) -> Any:
+    key = (algo, path)
+    if key not in _SB3_MODELS:
+        try:
+            if algo in ("MaskablePPO", "QRDQN", "TRPO", "RecurrentPPO", "ARS"):
+                cls = getattr(importlib.import_module("sb3_contrib"), algo)
+            else:
+                cls = getattr(importlib.import_module("stable_baselines3"), algo)
+        except ImportError:
+            raise ValueError(f"policy sb3:{path}: needs stable-baselines3 and sb3-contrib: "
+                             "pip install 'regalia[rl]' (or pip install -e '.[rl]' in a "
+                             "checkout)") from None
+        _SB3_MODELS[key] = cls.load(path, device="cpu")
+    return _SB3_MODELS[key]
+
+
+def sb3_policy(rest: str) -> Policy:
+    """The deterministic policy of an SB3 model: ``rest`` is ``PATH`` or ``ALGO:PATH``."""
+    algo, sep, path = rest.partition(":")
+    if not sep or algo not in SB3_ALGOS:
+        algo, path = "", rest
+    if not Path(path).is_file():
+        raise ValueError(f"policy sb3:{rest}: no file {path}")
+    algo = algo or _sb3_algo(path)
+    model = _sb3_model(algo, path)
+
+    if algo == "MaskablePPO":
+        def policy(observation: np.ndarray, action_mask: np.ndarray) -> int:
+            action, _ = model.predict(observation, action_masks=action_mask.astype(bool),
+                                      deterministic=True)
+            return int(action)
+        return policy
+
+    import torch
+
+    def scores(observation: np.ndarray) -> np.ndarray:
+        obs, _ = model.policy.obs_to_tensor(observation)
+        with torch.no_grad():
+            if hasattr(model, "q_net"):
+                return model.q_net(obs)[0].cpu().numpy()
+            if hasattr(model.policy, "quantile_net"):
+                return model.policy.quantile_net(obs).mean(dim=1)[0].cpu().numpy()
+            return model.policy.get_distribution(obs).distribution.logits[0].cpu().numpy()
+
+    def best_legal(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        s = np.where(action_mask.astype(bool), scores(observation), -np.inf)
+        return int(np.argmax(s))
+    return best_legal
+
+
+class PolicyBot:
+    """A bot that plays ``policy`` (or the policy of ``spec``) on ``game``'s encoding; see
+    the module doc. Raises ``RuntimeError`` when the policy answers an illegal id."""
+
+    def __init__(self, game: str, spec: str, policy: Policy | None = None) -> None:
+        if game not in _CODECS:
+            raise ValueError(f"game {game!r}: choose regicide or ribauds")
+        self.game = game
+        self.spec = spec
+        self.name = f"policy:{spec}"
+        self.policy = policy if policy is not None else load_policy(spec)
+        self.n_actions, self._observation, self._action_id = _CODECS[game]
+
+    def act(self, view: dict[str, Any], legal: Sequence[int], rng: Any,
+            budget: float | None = None) -> int:
+        ids = E.legal_ids(view, legal, self._action_id)
+        mask = E.mask_of(ids, self.n_actions)
+        answer = self.policy(self._observation(view), mask)
+        try:
+            return ids[int(answer)]
+        except (KeyError, TypeError, ValueError):
+            raise RuntimeError(f"policy {self.spec} answered {answer!r}, not a legal id (the "
+                               f"legal ids are {sorted(ids)})") from None
+
+    def wish(self, view: dict[str, Any], rng: Any) -> str | None:
+        return None
+
+
+def policy_maker(game: str, spec: str) -> Callable[[], PolicyBot]:
+    """A picklable no-argument callable that builds ``PolicyBot(game, spec)``; checks the
+    spec now (loading the policy once here) so that a bad one fails before any game."""
+    PolicyBot(game, spec)
+    return functools.partial(PolicyBot, game, spec)
