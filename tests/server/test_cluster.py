@@ -235,7 +235,7 @@ def test_after_a_stall_longer_than_a_lease_the_bots_wait_for_its_renewal(db_url,
         wait_for(lambda: table.runs_bots, what="the lease taken")
 
         def stall() -> bool:  # a renewal already in flight may land between set and check
-            m.cluster._lease_ok -= 60
+            m.cluster.leasing.renewed -= 60
             return not table.runs_bots and not m.cluster.holds(t["id"])
 
         assert any(stall() for _ in range(3))
@@ -523,7 +523,7 @@ def test_a_replica_stops_even_when_a_task_lets_its_cancellation_pass(redis_url):
 def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_url, redis_url):
     import redis
 
-    from regalia.server.replicas.cluster import PARKED, SCAN_EVERY, lease_key
+    from regalia.server.replicas.leases import PARKED, SCAN_EVERY, lease_key
 
     r = redis.Redis.from_url(redis_url)
     r.flushdb()

@@ -6,9 +6,20 @@ environment variables; ``options`` makes ``regalia serve``'s options from it). `
 ``pages``, ``api`` and ``socket`` (the routers; a move arrives at ``socket.handle``),
 ``schemas`` (request and answer models), ``protocol`` (the websocket's messages and close
 codes), ``deps`` (how a router reaches the table registry), ``errors``, ``guard``.
-``tables/``: one writer per table, its seats, clocks, talk, audience and bots;
-``storage/``: models, migrations, the move log; ``replicas/``: many processes on Redis;
-``static/``: the browser side (plain HTML, CSS and ES modules).
+``tables/``: the tables (``registry``) and each table, composed of its parts;
+``storage/``: models, migrations, the store and the write path; ``replicas/``: many
+processes on Redis; ``static/``: the browser side (plain HTML, CSS and ES modules).
+Every import points down: ``run``, ``options`` > ``app`` > ``web`` > ``tables`` >
+``replicas`` > ``storage`` > ``settings``, ``refusal`` (``pyproject.toml``'s import-linter
+contracts).
+
+Where a move goes: the websocket (``web/socket.py``, ``handle``) -> ``Table.submit``
+(``tables/table.py``: checked under the table's lock, validated by the engine on a copy)
+-> the writer (``storage/writer.py``: stored, one group commit and disk sync for the moves
+of all tables) -> applied to the table at once, then broadcast to its connections
+(``tables/audience.py``, each its own seat's view) and published to the other replicas
+(``tables/peers.py``, ``replicas/cluster.py``) -> the bot loop is woken
+(``tables/botrunner.py``), which submits its bots' moves the same way.
 """
 
 from __future__ import annotations

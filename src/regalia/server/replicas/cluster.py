@@ -15,14 +15,12 @@ What Redis carries (redis-py's asyncio client), all under the ``regalia:`` prefi
   again from the database. Moves of one table are serialised by the database: the unique
   (table, ply) row refuses a second move at a ply, and its submitter gets the usual
   ``stale`` answer.
-* **Leases**: a table's bots and clock run on the one replica that holds its lease (a key
-  set with ``NX`` and a time to live of ``LEASE_TTL`` seconds, renewed every
-  ``LEASE_RENEW``). When that replica dies its leases expire, and another replica's scan
-  (every ``SCAN_EVERY`` seconds: the database's unfinished tables with bots or clocks whose
-  lease nobody holds) takes the table over; a move cannot be played twice, the database
-  refuses a second move at a ply. A table unloaded because it is idle (nobody connected,
-  no bot to play, no clock running) leaves its lease *parked*: the scans leave it alone
-  (it has nothing to do), and whichever replica loads it next takes the lease.
+* **Leases** (``leases.Leases``): a table's bots and clock run on the one replica that
+  holds its lease (a key set with ``NX`` and a time to live of ``LEASE_TTL`` seconds,
+  renewed every ``LEASE_RENEW``). When that replica dies its leases expire, and another
+  replica's scan (every ``SCAN_EVERY`` seconds) takes the table over. A table unloaded
+  because it is idle (nobody connected, no bot to play, no clock running) leaves its lease
+  *parked*: the scans leave it alone, and whichever replica loads it next takes the lease.
 * **Shared limits**: the rate limits (``limits``' Redis storage) and the websockets per
   client address (``connections``: a hash of counts per replica; the counts of replicas
   that stopped beating their heart are ignored).
@@ -39,62 +37,27 @@ import os
 import secrets
 import socket
 import time
-from typing import Any, Awaitable, Callable, Mapping, Protocol
+from typing import Any, Awaitable, Callable, Mapping
 
 import orjson
 
-from regalia.server.refusal import Refusal
+from regalia.server.replicas.leases import (LEASE_RENEW, PREFIX, RELEASE, SCAN_EVERY,
+                                            LeasedTable, Leases, lease_key)
 
 log = logging.getLogger("regalia.server")
 
-PREFIX = "regalia:"
 FOLLOW_WAIT = 2.0                # seconds to wait for Redis to confirm a table's subscription
 SUBSCRIBER_POLL = 1.0            # seconds the subscriber waits at most for a message before
                                  # it looks at the (un)subscriptions asked (it is woken sooner)
 TABLE_CHANNELS = PREFIX + "table:"  # the start of every table channel's name
 _TABLE_CHANNELS = TABLE_CHANNELS.encode()  # as the subscription's messages name them
-LEASE_TTL = 2.5                  # seconds a lease lives without renewal
-LEASE_RENEW = 0.8                # seconds between two renewals of the leases held
-SCAN_EVERY = 1.0                 # seconds between two scans for tables nobody runs
 HEARTBEAT = 2.0                  # seconds between two heartbeats (replicas, presence)
 REPLICA_ALIVE = 10.0             # a replica that has not beaten for this long is dead
 PRESENCE_TTL = 3 * HEARTBEAT + 1  # seconds another replica's connection counts are kept
 
-# Renew or release a lease only if this replica holds it (compare and act, atomically).
-RENEW = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
-         "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
-RELEASE = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
-           "return redis.call('del', KEYS[1]) else return 0 end")
-PARKED = "parked"                # the lease value of a table unloaded while idle
-PARK_TTL = 7 * 86400             # seconds a parked lease is kept (then a scan loads it again)
-# Take a lease that is free, parked or already this replica's (ARGV: instance, ttl ms).
-ACQUIRE = ("local v = redis.call('get', KEYS[1]) "
-           f"if (not v) or v == '{PARKED}' or v == ARGV[1] then "
-           "return redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) else return false end")
-PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
-        f"return redis.call('set', KEYS[1], '{PARKED}', 'PX', ARGV[2]) else return 0 end")
-
-
-class LeasedTable(Protocol):
-    """What the cluster needs of a table loaded here: whether it is open (its lease is
-    wanted), and to be told of its lease and of the heartbeat."""
-
-    open: bool
-
-    def lease_gained(self) -> None: ...
-
-    def lease_lost(self) -> None: ...
-
-    def presence_beat(self) -> None: ...
-
-
 def table_channel(table_id: str) -> str:
     """The pub/sub channel of a table's events."""
     return TABLE_CHANNELS + table_id
-
-
-def lease_key(table_id: str) -> str:
-    return f"{PREFIX}lease:{table_id}"
 
 
 def default_replica_name() -> str:
@@ -126,8 +89,6 @@ class Cluster:
 
         self.url = url
         self.tables = tables
-        self.load = load
-        self.active_ids = active_ids
         self.on_event = on_event
         self.read_again = read_again
         self.on_beat: list[Callable[[], Awaitable[None]]] = []
@@ -135,15 +96,14 @@ class Cluster:
         self.instance = f"{self.name}:{secrets.token_hex(4)}"  # unique even after a restart
         self.redis = aioredis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
                                              health_check_interval=30)
-        self.leases: set[str] = set()
         self.round_trips = 0
+        self.leasing = Leases(self.redis, self.instance, count=self._count, tables=tables,
+                              load=load, active_ids=active_ids)
         self.error: str | None = None
         self.live: set[str] = {self.instance}  # replicas whose heart beats
         self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()  # (channel, event)
         self._unsent: list[tuple[str, bytes]] = []  # a batch whose round trip failed: sent again first
         self._tasks: list[asyncio.Task] = []
-        self._lease_ok = time.monotonic()
-        self._unbuildable: set[str] = set()  # tables whose move log cannot be replayed
         self._stopping = False
         # this replica's own channel: always subscribed (the subscription stays open when no
         # table is loaded); a message on it wakes the subscriber to send (un)subscriptions
@@ -167,8 +127,8 @@ class Cluster:
         loop = asyncio.get_running_loop()
         for name, job, every in (("publisher", self._publish_loop, 0.0),
                                  ("subscriber", self._subscribe_loop, 0.0),
-                                 ("leases", self._lease_round, LEASE_RENEW),
-                                 ("scan", self._scan, SCAN_EVERY),
+                                 ("leases", self.leasing.renew, LEASE_RENEW),
+                                 ("scan", self.leasing.scan, SCAN_EVERY),
                                  ("heartbeat", self._heartbeat, HEARTBEAT)):
             self._tasks.append(loop.create_task(self._forever(name, job, every),
                                                 name=f"regalia-cluster-{name}"))
@@ -215,6 +175,28 @@ class Cluster:
                 self.error = why
                 await asyncio.sleep(pause)
                 pause = min(2.0, pause * 2)
+
+    def _count(self) -> None:
+        """A Redis round trip made (``round_trips``)."""
+        self.round_trips += 1
+
+    @property
+    def leases(self) -> set[str]:
+        """The ids of the tables whose lease this replica holds (``Leases.held``)."""
+        return self.leasing.held
+
+    def holds(self, table_id: str) -> bool:
+        """This replica holds the table's lease, and recently renewed it (``Leases``)."""
+        return self.leasing.holds(table_id)
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it (free or parked), or this replica
+        already does."""
+        return await self.leasing.acquire(table_id)
+
+    async def park(self, table_id: str) -> None:
+        """Hand back the lease of a table unloaded while idle, parked."""
+        await self.leasing.park(table_id)
 
     def safe_url(self) -> str:
         from urllib.parse import urlsplit
@@ -352,114 +334,6 @@ class Cluster:
                 self.on_event(event)
         except Exception:  # noqa: BLE001 - one bad event must not stop the others
             log.exception("a table event could not be applied: %r", msg.get("data"))
-
-    # -- leases ----------------------------------------------------------------------
-
-    def holds(self, table_id: str) -> bool:
-        """This replica holds the table's lease, and its last renewal is recent enough
-        that the lease cannot have expired meanwhile (after a stall of this process longer
-        than that, the bots and clocks wait for the next renewal)."""
-        return table_id in self.leases and self._leases_fresh()
-
-    def _leases_fresh(self) -> bool:
-        return time.monotonic() - self._lease_ok < LEASE_TTL * 0.8
-
-    async def acquire(self, table_id: str) -> bool:
-        """Take the table's lease if nobody holds it (free or parked), or this replica
-        already does."""
-        self.round_trips += 1
-        got = await self.redis.eval(ACQUIRE, 1, lease_key(table_id), self.instance,
-                                    int(LEASE_TTL * 1000))
-        if got:
-            self.leases.add(table_id)
-        return bool(got)
-
-    async def release(self, table_id: str) -> None:
-        if table_id in self.leases:
-            self.leases.discard(table_id)
-            self.round_trips += 1
-            await self.redis.eval(RELEASE, 1, lease_key(table_id), self.instance)
-
-    async def park(self, table_id: str) -> None:
-        """Hand back the lease of a table unloaded while idle, parked (``PARKED``)."""
-        if table_id in self.leases:
-            self.leases.discard(table_id)
-            self.round_trips += 1
-            await self.redis.eval(PARK, 1, lease_key(table_id), self.instance, PARK_TTL * 1000)
-
-    async def _lease_round(self) -> None:
-        """Renew the leases held (dropping those lost), and take the free leases of the
-        open tables loaded here."""
-        tables = self.tables()
-        held = [i for i in self.leases if i in tables and tables[i].open]
-        for table_id in self.leases - set(held):  # unloaded or over: handed back
-            await self.release(table_id)
-        wanted = [i for i, t in tables.items() if t.open and i not in self.leases]
-        if not held and not wanted:
-            self._lease_ok = time.monotonic()
-            return
-        ttl = int(LEASE_TTL * 1000)
-        sent = time.monotonic()  # a renewed lease lives at least LEASE_TTL from here
-        try:
-            async with self.redis.pipeline(transaction=False) as p:
-                for table_id in held:
-                    p.eval(RENEW, 1, lease_key(table_id), self.instance, ttl)
-                for table_id in wanted:
-                    p.eval(ACQUIRE, 1, lease_key(table_id), self.instance, ttl)
-                self.round_trips += 1
-                results = await p.execute()
-        except Exception:
-            if time.monotonic() - self._lease_ok > LEASE_TTL * 0.8:  # they may be expiring
-                for table_id in list(self.leases):
-                    self._lost(table_id)
-            raise
-        stale, self._lease_ok = not self._leases_fresh(), sent
-        for table_id, ok in zip(held, results):
-            if not ok:
-                log.warning("table %s: lease lost; another replica runs its bots", table_id)
-                self._lost(table_id)
-            elif stale and table_id in tables:  # the bots and the clock waited for it
-                tables[table_id].lease_gained()
-        for table_id, ok in zip(wanted, results[len(held):]):
-            if ok and table_id in tables:
-                self.leases.add(table_id)
-                tables[table_id].lease_gained()
-
-    def _lost(self, table_id: str) -> None:
-        self.leases.discard(table_id)
-        t = self.tables().get(table_id)
-        if t is not None:
-            t.lease_lost()
-
-    async def _scan(self) -> None:
-        """Take over the unfinished tables with bots or clocks whose lease nobody holds (a
-        replica died, or stopped): take the lease first, then load the table."""
-        loaded = self.tables()
-        ids = [i for i in await self.active_ids()
-               if i not in loaded and i not in self._unbuildable]
-        if not ids:
-            return
-        ttl = int(LEASE_TTL * 1000)
-        async with self.redis.pipeline(transaction=False) as p:
-            for table_id in ids:
-                p.set(lease_key(table_id), self.instance, nx=True, px=ttl)
-            self.round_trips += 1
-            results = await p.execute()
-        for table_id, ok in zip(ids, results):
-            if not ok:
-                continue
-            self.leases.add(table_id)
-            log.info("table %s: taking over its bots and clock", table_id)
-            try:
-                if await self.load(table_id) is None:
-                    await self.release(table_id)
-            except Refusal:  # the database cannot be read: the next scan tries again
-                await self.release(table_id)
-                raise
-            except Exception:  # noqa: BLE001 - this table only: the others are taken over
-                log.exception("table %s could not be rebuilt from its move log", table_id)
-                self._unbuildable.add(table_id)
-                await self.release(table_id)
 
     # -- heartbeat, presence and connection caps -------------------------------------
 

@@ -1,1 +1,5 @@
-"""storage"""
+"""The server's database: ``models`` (tables, rows, the data read back), ``engine``
+(engines and migrations), ``database`` (how a call reaches the database: deadlines,
+at-once writes, disk syncs), ``statements`` (the hot paths' statements), ``store``
+(``Store``: the blocking calls) and ``writer`` (``Writer``: the write path, group commit
+of the moves, every write bounded in time)."""

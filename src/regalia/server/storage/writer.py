@@ -41,7 +41,7 @@ LATE_ANSWER = 1.0  # seconds a write already under way at its deadline is waited
 
 class Rereadable(Protocol):
     """What a write may have changed without saying so: a table read again from the
-    database (``Table.request_sync``)."""
+    database (``Replica.request_sync``, a part of each table)."""
 
     def request_sync(self) -> None: ...
 

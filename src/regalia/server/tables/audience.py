@@ -1,4 +1,4 @@
-"""The broadcaster of a table: its connections (``Conn``: one websocket each, with its own
+"""The audience of a table (``Audience``, a part of it): its connections (``Conn``: one websocket each, with its own
 outgoing queue) and what they are sent. Every connection gets ``Game.view`` for its own seat
 only (spectators: ``None``), built once per seat for a move; a message for everyone is
 encoded once (orjson). Seat-list changes of the same moment are sent as one message.
@@ -17,6 +17,7 @@ from typing import Any, Callable
 import orjson
 
 from regalia.server.tables import gamekit
+from regalia.server.tables.core import TableCore
 
 SEATS_FLUSH = 0.05  # seconds over which seat-list changes are sent as one message
 
@@ -134,38 +135,80 @@ class StateReader:
         return {**msg, "legal": gamekit.legal_texts(msg)}
 
 
-class Broadcaster:
-    """The connections of a ``Table`` (a mixin: it uses the table's ``conns``, ``game``,
-    ``state``, ``state_message``, ``_seats_timer``, ``seat_connected`` and
-    ``seat_seen_at``)."""
+class Audience:
+    """The connections of a table, a part of it: who is connected here and on which seat,
+    what they are sent (``broadcast``, ``broadcast_state``: each connection its own seat's
+    view), when each seat was last seen, and the seat list sent once for the joins and
+    leaves of a moment.
+
+    Handed to it: the table's ``core`` and callbacks: ``state_message(seat, view,
+    log_from)`` (the table's ``state`` message for a seat), ``seats_info(seat)`` (the seat
+    list as ``seat`` sees it), ``history()`` (the latest talk, for a newcomer),
+    ``presence()`` (connections to every replica: per seat, and spectators) and
+    ``presence_changed()`` (tell the other replicas this one's connections)."""
+
+    def __init__(self, core: TableCore, *,
+                 state_message: Callable[[int | None, dict[str, Any], int], dict[str, Any]],
+                 seats_info: Callable[[int | None], list[dict[str, Any]]],
+                 history: Callable[[], list[dict[str, Any]]],
+                 presence: Callable[[], tuple[list[int], int]],
+                 presence_changed: Callable[[], None]) -> None:
+        self.core = core
+        self.state_message = state_message
+        self.seats_info = seats_info
+        self.history = history
+        self.presence = presence
+        self.presence_changed = presence_changed
+        self.conns: set[Conn] = set()
+        self._seats_timer: asyncio.TimerHandle | None = None
+        # per seat: connected at the last seat-list flush, and when it was last seen so
+        # (monotonic seconds; a held seat counts as seen when the table is loaded: after a
+        # restart, or on a replica that has not yet heard the others' connections, its
+        # player may be on the way back; -inf: a seat nobody has held): Seating.set_bot
+        self.seat_connected = [False] * len(core.seats)
+        self.seat_seen_at = [core.last_active if s.claimed else float("-inf")
+                             for s in core.seats]
 
     def join(self, conn: Conn, seat: int | None) -> None:
+        core = self.core
         conn.seat = seat
         conn.log_sent = 0
         conn.sent = None
         self.conns.add(conn)
-        self.last_active = time.monotonic()
-        conn.put({"type": "welcome", "table": self.id, "game": self.game.name, "seat": seat,
-                  "players": len(self.seats), "options": self.options,
-                  "talk": self.game.talk, "sayings": gamekit.sayings(self.game),
-                  "spectate": f"/t/{self.id}#s={self.watch_token}" if self.watch_token else None,
-                  "open": self.is_open})
-        self._send_state(conn, self.game.view(self.state, seat, log=False))
-        if self.messages:
-            conn.put({"type": "talk_history", "messages": self.messages[-50:]})
-        if self.broken:
+        core.last_active = time.monotonic()
+        conn.put({"type": "welcome", "table": core.id, "game": core.game.name, "seat": seat,
+                  "players": len(core.seats), "options": core.options,
+                  "talk": core.game.talk, "sayings": gamekit.sayings(core.game),
+                  "spectate": f"/t/{core.id}#s={core.watch_token}" if core.watch_token else None,
+                  "open": core.is_open})
+        self._send_state(conn, core.game.view(core.state, seat, log=False))
+        messages = self.history()
+        if messages:
+            conn.put({"type": "talk_history", "messages": messages[-50:]})
+        if core.broken:
             conn.put(self.broken_message())
         if seat is not None:  # a spectator changes nobody's seat list
-            self.seat_seen_at[seat] = self.last_active
-            self._seats_changed()
+            self.seat_seen_at[seat] = core.last_active
+            self.seats_changed()
 
     def leave(self, conn: Conn) -> None:
         if conn in self.conns:
             self.conns.discard(conn)
-            self.last_active = time.monotonic()
+            self.core.last_active = time.monotonic()
             if conn.seat is not None:
-                self.seat_seen_at[conn.seat] = self.last_active
-                self._seats_changed()
+                self.seat_seen_at[conn.seat] = self.core.last_active
+                self.seats_changed()
+
+    def local_presence(self) -> tuple[list[int], int]:
+        """Connections to this replica: per seat, and spectators."""
+        counts = [0] * len(self.core.seats)
+        spectators = 0
+        for c in self.conns:
+            if c.seat is None:
+                spectators += 1
+            else:
+                counts[c.seat] += 1
+        return counts, spectators
 
     def note_presence(self) -> None:
         """Note which seats are connected (to any replica) and, for those that are or just
@@ -178,6 +221,12 @@ class Broadcaster:
                 self.seat_seen_at[k] = now
         self.seat_connected = connected
 
+    def seen_at(self, seat: int) -> float:
+        """When ``seat`` was last seen connected (monotonic seconds; ``note_presence``
+        first)."""
+        self.note_presence()
+        return self.seat_seen_at[seat]
+
     def spectators(self) -> int:
         """Spectators connected (to any replica)."""
         return self.presence()[1]
@@ -189,16 +238,18 @@ class Broadcaster:
         conn.sent = msg
 
     def broadcast_state(self) -> None:
+        core = self.core
         views: dict[int | None, dict[str, Any]] = {}
         for conn in list(self.conns):
             if conn.seat not in views:
-                views[conn.seat] = self.game.view(self.state, conn.seat, log=False)
+                views[conn.seat] = core.game.view(core.state, conn.seat, log=False)
             self._send_state(conn, views[conn.seat])
 
-    def _seats_changed(self) -> None:
+    def seats_changed(self) -> None:
         """Send the seat list once for all the joins and leaves of the next moment."""
         if self._seats_timer is None:
-            self._seats_timer = asyncio.get_running_loop().call_later(SEATS_FLUSH, self._flush_seats)
+            self._seats_timer = asyncio.get_running_loop().call_later(SEATS_FLUSH,
+                                                                      self._flush_seats)
 
     def _flush_seats(self) -> None:
         self._seats_timer = None
@@ -216,6 +267,15 @@ class Broadcaster:
             conn.put_text(text)
 
     def broken_message(self) -> dict[str, Any]:
-        return {"type": "error", "code": "table_broken", "ply": self.ply,
-                "message": f"this table cannot go on: {self.broken}. The moves so far are "
-                           "saved; the server's operator has been told."}
+        return {"type": "error", "code": "table_broken", "ply": self.core.ply,
+                "message": f"this table cannot go on: {self.core.broken}. The moves so far "
+                           "are saved; the server's operator has been told."}
+
+    def stop(self) -> None:
+        """No more seat lists (the table is closing)."""
+        if self._seats_timer is not None:
+            self._seats_timer.cancel()
+
+    def close_all(self) -> None:
+        for conn in list(self.conns):
+            conn.close()

@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from regalia.bots import make_bot
+from regalia.server.refusal import Refusal
 from regalia.server.tables import gamekit
 
 log = logging.getLogger("regalia.server")
@@ -284,15 +285,13 @@ class BotLoop:
     def _awaited_wishes(self) -> list[int]:
         """The human seats connected to the table that may still say a first wish."""
         t = self.table
-        connected = t.presence()[0]
+        connected = t.replica.presence()[0]
         return [s.index for s in t.seats if not s.by_bot and connected[s.index]
                 and not gamekit.wish_said(t.state, s.index)
                 and gamekit.side_texts(t.game, t.state, s.index)]
 
     async def _step(self) -> bool:
         """Do the next bot job of the table; ``False`` when there is none."""
-        from regalia.server.refusal import Refusal
-
         t = self.table
         job = t.bot_job()
         if job is None:
@@ -301,9 +300,9 @@ class BotLoop:
         ply = t.ply
         if kind == "wish":
             t.wished.add((t.window(), seat))
-            value = await t.bot_pool.run(decide_wish, t.game.name, t.bot_name(seat),
+            value = await t.bot_pool.run(decide_wish, t.game.name, t.seating.bot_name(seat),
                                      t.game.view(t.state, seat), t.bot_rng.getrandbits(64),
-                                     urgent=t.player_present())
+                                     urgent=t.seating.player_present())
             text = gamekit.wish_text(t.game.name, seat, value) if value else None
             if t.ply != ply or text not in gamekit.side_texts(t.game, t.state, seat):
                 return True
@@ -316,9 +315,9 @@ class BotLoop:
                 return True
             g, st = t.game, t.state
             legal = list(g.legal_actions(st))
-            a = await t.bot_pool.run(decide, g.name, t.bot_name(seat), g.view(st, seat), legal,
+            a = await t.bot_pool.run(decide, g.name, t.seating.bot_name(seat), g.view(st, seat), legal,
                                  t.bot_rng.getrandbits(64), t.settings.bot_budget,
-                                 urgent=t.player_present())
+                                 urgent=t.seating.player_present())
             if t.ply != ply:
                 return True
             text = g.action_to_text(st, a)

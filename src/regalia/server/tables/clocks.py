@@ -4,8 +4,9 @@ per move, chosen at creation among the server's presets (``Settings.clock_preset
 ``Clock`` is plain data kept by the table and stored with every change of it (the
 ``clock_state`` column), so a restart finds every bank and the wall-clock time at which the
 running clock started; the time a server was down counts like any other time (the server is
-the clock). Which seat's clock runs is the table's decision (``Table.running_seat``: the
-human seat to act, never a bot-played one); this module only does the arithmetic.
+the clock). ``TableClock`` is the table's part that keeps them: which seat's clock runs
+(the human seat to act, never a bot-played one), the clocks after a move, and the alarm
+that hands a seat to a bot when its time runs out.
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from regalia.server.refusal import Refusal
 from regalia.server.storage.models import HUMAN, Conflict
+from regalia.server.storage.writer import Rereadable, Writer
+from regalia.server.tables.core import TableCore
 
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
 
@@ -94,89 +97,128 @@ class Clock:
                 "running": running, "started": self.started, "timed_out": sorted(self.timed_out)}
 
 
-class ClockKeeper:
-    """The clocks of a ``Table`` (a mixin: it uses the table's ``clock``, ``seats``, ``lock``
-    and ``_clock_timer``): which seat's clock runs, the clocks after a move, and the alarm
-    that hands a seat to a bot when its time runs out."""
+class TableClock:
+    """The clocks of a table, a part of it: the ``Clock`` (``data``; ``None``: a table
+    without clocks), the one place it changes (``set``), which seat's clock runs, the clocks
+    after a move, and the alarm that hands a seat to a bot when its time runs out.
 
-    def set_clock(self, clock: Clock) -> None:
+    Handed to it: the table's ``core``, the ``writer`` (a time-out is stored before it is
+    applied), ``runs_bots()`` (the alarm rings on the replica that holds the table's lease),
+    ``reread`` (the table's copy is read again from the database after a conflict) and
+    ``timed_out(msg)``, called once a time-out is stored and applied, under the table's
+    lock, to tell everyone (``msg``: the ``timeout`` message)."""
+
+    def __init__(self, data: Clock | None, core: TableCore, writer: Writer,
+                 runs_bots: Callable[[], bool], reread: Rereadable,
+                 timed_out: Callable[[dict[str, Any]], None]) -> None:
+        self.data = data
+        self.core = core
+        self.writer = writer
+        self.runs_bots = runs_bots
+        self.reread = reread
+        self.timed_out = timed_out
+        self._timer: asyncio.TimerHandle | None = None
+
+    def set(self, clock: Clock) -> None:
         """The table's clocks are now ``clock`` (stored already): the one place they change
         after the table's load (a move, a seat change, a time-out, another replica's
         change)."""
-        self.clock = clock
+        self.data = clock
 
     def running_seat(self) -> int | None:
         """The seat whose clock runs now: the human seat to act once the clocks started,
         never a seat a bot plays; ``None`` without clocks."""
-        if self.clock is None or not self.clock.started or not self.open:
+        core = self.core
+        if self.data is None or not self.data.started or not core.open:
             return None
-        current = self.game.current_seat(self.state)
-        if current is None or self.seats[current].by_bot:
+        current = core.game.current_seat(core.state)
+        if current is None or core.seats[current].by_bot:
             return None
         return current
 
-    def clock_info(self) -> dict[str, Any] | None:
-        return self.clock.info(self.running_seat(), wall()) if self.clock else None
+    def info(self) -> dict[str, Any] | None:
+        return self.data.info(self.running_seat(), wall()) if self.data else None
 
-    def _clock_to_start(self, also: int | None = None) -> bool:
+    def to_start(self, also: int | None = None) -> bool:
         """The clocks have not started and every human seat is claimed (counting ``also``):
         they start now."""
-        return (self.clock is not None and not self.clock.started and self.open
-                and all(o.claimed or o.kind != HUMAN or o.index == also for o in self.seats))
+        return (self.data is not None and not self.data.started and self.core.open
+                and all(o.claimed or o.kind != HUMAN or o.index == also
+                        for o in self.core.seats))
 
-    def _clock_after(self, seat: int, side: bool) -> Clock | None:
+    def after(self, seat: int, side: bool) -> Clock | None:
         """The clocks after a move of ``seat``: the running seat is charged; a turn's
         move of a human seat that ran its clock adds the increment."""
-        if self.clock is None:
+        if self.data is None:
             return None
         running = self.running_seat()
-        clock = self.clock.copy()
+        clock = self.data.copy()
         clock.settle(running, wall())
         if not side and running == seat:
             clock.banks[seat] += clock.increment
         return clock
 
-    def arm_clock(self) -> None:
+    def received(self, state: dict[str, Any] | None) -> Clock | None:
+        """The clocks another replica stored with a move (``state``: their JSON), or
+        ``None`` (unchanged)."""
+        if state is None or self.data is None:
+            return None
+        return Clock.load(self.data.config(), state, len(self.core.seats))
+
+    def stored(self, config: dict[str, Any] | None, state: dict[str, Any] | None) -> bool:
+        """Take the clocks as stored in the database (another replica may have changed
+        them); whether they changed."""
+        if not config:
+            return False
+        clock = Clock.load(config, state, len(self.core.seats))
+        if self.data is not None and clock.to_json() == self.data.to_json():
+            return False
+        self.set(clock)
+        return True
+
+    def arm(self) -> None:
         """Set the alarm for the running seat's time running out (none without one)."""
-        if self._clock_timer is not None:
-            self._clock_timer.cancel()
-            self._clock_timer = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         running = self.running_seat()
-        if running is None or self.closing or not self.runs_bots:  # another replica's alarm
-            return
-        left = self.clock.remaining(running, running, wall())
-        self._clock_timer = asyncio.get_running_loop().call_later(
+        if running is None or self.core.closing or not self.runs_bots():
+            return  # another replica's alarm
+        left = self.data.remaining(running, running, wall())
+        self._timer = asyncio.get_running_loop().call_later(
             left + 0.01, lambda: asyncio.ensure_future(self._time_out(running)))
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
 
     async def _time_out(self, seat: int) -> None:
         """The seat's time ran out: a bot takes it, everyone is told. Nothing changes when
         another replica stored the seat's move first (the store checks the ply): this copy
         catches up instead."""
+        core = self.core
         try:
-            async with self.lock:
-                if self.closing or self.running_seat() != seat or not self.runs_bots:
+            async with core.lock:
+                if core.closing or self.running_seat() != seat or not self.runs_bots():
                     return
-                if self.clock.remaining(seat, seat, wall()) > 0.005:
-                    self.arm_clock()
+                if self.data.remaining(seat, seat, wall()) > 0.005:
+                    self.arm()
                     return
-                clock = self.clock.copy()
+                clock = self.data.copy()
                 clock.settle(seat, wall())
                 clock.timed_out.add(seat)
-                await self.writer.write(self.writer.store.set_bot_replaces, self.id, seat,
-                                         True, clock.to_json(), self.ply, table=self)
-                self.seats[seat].bot_replaces = True
-                self.set_clock(clock)
-                timeout = {"type": "timeout", "seat": seat, "ply": self.ply}
-                self.broadcast(timeout)
-                self.broadcast_state()
-                self.tell_others("sync", msg=timeout)
-                self.arm_clock()
+                await self.writer.write(self.writer.store.set_bot_replaces, core.id, seat,
+                                        True, clock.to_json(), core.ply, table=self.reread)
+                core.seats[seat].bot_replaces = True
+                self.set(clock)
+                self.timed_out({"type": "timeout", "seat": seat, "ply": core.ply})
+                self.arm()
         except Conflict:  # another replica stored the seat's move first: catch up
-            self.request_sync()
+            self.reread.request_sync()
             return
         except Refusal:  # the database refused: try again shortly
-            if not self.closing:
-                self._clock_timer = asyncio.get_running_loop().call_later(
+            if not core.closing:
+                self._timer = asyncio.get_running_loop().call_later(
                     1.0, lambda: asyncio.ensure_future(self._time_out(seat)))
             return
-        self.wake.set()
+        core.wake.set()

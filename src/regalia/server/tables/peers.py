@@ -1,19 +1,21 @@
-"""A table's side of a many-replica site (``replicas.cluster``): what it tells the other
-replicas after each stored change, how it applies what they tell it, its lease (whether its
-bots and clock run here), and which seats are connected anywhere. The table reaches the
-other replicas through its ``Peers`` (the ``Cluster``); with one process (no
-``--redis-url``) they are ``SOLO``, which does nothing: the table runs its bots and clock
-and knows all its connections."""
+"""A table's side of a many-replica site (``replicas.cluster``), the ``Replica`` part of a
+table: what it tells the other replicas after each stored change, how it applies what they
+tell it, its lease (whether its bots and clock run here), and which seats are connected
+anywhere. The part reaches the other replicas through its ``Peers`` (the ``Cluster``); with
+one process (no ``--redis-url``) they are ``SOLO``, which does nothing: the table runs its
+bots and clock and knows all its connections."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from regalia.server.replicas.cluster import PRESENCE_TTL
-from regalia.server.tables.clocks import Clock
+from regalia.server.storage.models import TableData
+from regalia.server.storage.writer import Writer
+from regalia.server.tables.core import Move, TableCore
 
 log = logging.getLogger("regalia.server")
 
@@ -61,37 +63,65 @@ class Solo:
 SOLO = Solo()
 
 
-class Replicated:
-    """The replication of a ``Table`` (a mixin: it uses the table's ``peers``, ``writer``, ``conns``,
-    ``seats``, ``match`` and its move, clock and broadcast methods)."""
+class Replica:
+    """The replication of a table, a part of it: it publishes the table's stored changes
+    (``tell_others``), applies the other replicas' events (``receive``), reads the table
+    again from the database when this copy may have missed one (``request_sync``), and
+    counts the connections to every replica (``presence``).
 
-    remote: dict[str, tuple[list[int], int, float]]  # replica -> (seat counts, spectators, when)
-    _sync_task: asyncio.Task | None
-    _sync_again: bool
-    _presence_sent: tuple[list[int], int] | None
+    Handed to it: the table's ``core``, its ``peers``, the ``writer`` (the database reads)
+    and callbacks into the table's other parts: ``local_presence()`` (the connections here:
+    per seat, and spectators), ``seats_changed()`` (send the seat list soon),
+    ``broadcast(msg)``, ``commit(move)`` (apply a stored move, ``TableCore.try_move``'s,
+    and the clocks it carries), ``received_clock(state)`` (the clocks another replica sent
+    with a move), ``stored_clock(config, state)`` (take the stored clocks;
+    whether they changed), ``heard(body)`` and ``missed_talk(bodies)`` (talk said through
+    another replica), ``rematch(table_id)`` and ``show_change()`` (another replica's change
+    is in this copy: tell the connections, re-arm the clock and the bots)."""
 
-    def init_replication(self) -> None:
-        self.remote = {}
-        self._sync_task = None
+    def __init__(self, core: TableCore, peers: Peers, writer: Writer, *,
+                 local_presence: Callable[[], tuple[list[int], int]],
+                 seats_changed: Callable[[], None],
+                 broadcast: Callable[[dict[str, Any]], None],
+                 commit: Callable[[Move], None],
+                 received_clock: Callable[[dict[str, Any] | None], Any],
+                 stored_clock: Callable[[dict[str, Any] | None, dict[str, Any] | None], bool],
+                 heard: Callable[[dict[str, Any]], None],
+                 missed_talk: Callable[[list[dict[str, Any]]], None],
+                 rematch: Callable[[str], None],
+                 show_change: Callable[[], None]) -> None:
+        self.core = core
+        self.peers = peers
+        self.writer = writer
+        self.local_presence = local_presence
+        self.seats_changed = seats_changed
+        self.broadcast = broadcast
+        self.commit = commit
+        self.received_clock = received_clock
+        self.stored_clock = stored_clock
+        self.heard = heard
+        self.missed_talk = missed_talk
+        self.rematch = rematch
+        self.show_change = show_change
+        # replica -> (seat counts, spectators, when)
+        self.remote: dict[str, tuple[list[int], int, float]] = {}
+        self._sync_task: asyncio.Task | None = None
         self._sync_again = False
-        self._presence_sent = None
+        self._presence_sent: tuple[list[int], int] | None = None
 
     @property
     def runs_bots(self) -> bool:
         """This replica plays the table's bots and runs its clock (always, with one
         process; with many, while it holds the table's lease)."""
-        return self.peers.holds(self.id)
+        return self.peers.holds(self.core.id)
 
     def tell_others(self, kind: str, **fields: Any) -> None:
         """Publish a stored change to the other replicas (nothing with one process)."""
-        self.peers.publish(self.id, {"k": kind, **fields})
+        self.peers.publish(self.core.id, {"k": kind, **fields})
 
-    def lease_gained(self) -> None:
-        self.arm_clock()
-        self.wake.set()
-
-    def lease_lost(self) -> None:
-        self.arm_clock()  # stops the alarm; the bot loop finds no job any more
+    def stop(self) -> None:
+        if self._sync_task is not None:
+            self._sync_task.cancel()
 
     # -- other replicas' events ------------------------------------------------------
 
@@ -99,41 +129,40 @@ class Replicated:
         """Apply another replica's event (``cluster`` module docstring) and tell this
         replica's connections."""
         kind = event.get("k")
+        core = self.core
         if kind == "move":
             ply = event["ply"]
-            if ply < self.ply:  # already here (read from the database meanwhile)
+            if ply < core.ply:  # already here (read from the database meanwhile)
                 return
-            if ply > self.ply:  # moves were missed: the database has them
+            if ply > core.ply:  # moves were missed: the database has them
                 self.request_sync()
                 return
             try:
-                move = self._try(event["seat"], event["action"])
+                move = core.try_move(event["seat"], event["action"])
             except Exception:  # noqa: BLE001 - this copy differs: the database decides
                 log.exception("table %s: another replica's move at ply %s does not apply "
-                              "here; reading the table again", self.id, ply)
+                              "here; reading the table again", core.id, ply)
                 self.request_sync()
                 return
-            if event.get("clock") is not None and self.clock is not None:
-                move.clock = Clock.load(self.clock.config(), event["clock"], len(self.seats))
-            self._commit(move)
-            self._show_change()
+            if event.get("clock") is not None:
+                move.clock = self.received_clock(event["clock"])
+            self.commit(move)
+            self.show_change()
         elif kind == "talk":
-            self.messages.append(event["body"])
-            del self.messages[:-100]
-            self.broadcast({"type": "talk", **event["body"]})
+            self.heard(event["body"])
         elif kind == "rematch":
-            self.announce_rematch(event["table"])
+            self.rematch(event["table"])
         elif kind == "presence":
             self.remote[event["r"]] = (list(event["seats"]), int(event["spectators"]),
                                        time.monotonic())
-            self._seats_changed()
+            self.seats_changed()
         elif kind == "sync":
             self.request_sync(event.get("msg"))
 
     def request_sync(self, then: dict[str, Any] | None = None) -> None:
         """Read the table again from the database soon (one read at a time; asked again
         meanwhile, once more after it), then send ``then`` to the connections."""
-        if self.closing:
+        if self.core.closing:
             return
         if self._sync_task is not None and not self._sync_task.done():
             self._sync_again = True
@@ -146,73 +175,49 @@ class Replicated:
         while True:
             self._sync_again = False
             try:
-                async with self.lock:  # never between a local change's write and its apply
+                async with self.core.lock:  # never between a local change's write and its apply
                     await self.sync()
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # noqa: BLE001 - logged; the next event asks again
                 log.error("table %s: reading it again from the database failed: %s",
-                          self.id, e)
+                          self.core.id, e)
                 await asyncio.sleep(1.0)
                 self._sync_again = True
             if then is not None:
                 self.broadcast(then)
                 then = None
-            if not self._sync_again or self.closing:
+            if not self._sync_again or self.core.closing:
                 return
 
     async def sync(self) -> None:
         """Catch up with the database: the moves stored since this copy's ply, then the
         seats, clocks, status and latest talk as stored (another replica changed them)."""
-        data = await self.writer.db(self.writer.store.load_table, self.id)
+        data: TableData | None = await self.writer.db(self.writer.store.load_table,
+                                                      self.core.id)
         if data is None:
             return
+        core = self.core
         changed = False
-        for ply, seat, action in data.moves[self.ply:]:
-            if ply != self.ply:  # pragma: no cover - the store keeps plies contiguous
+        for ply, seat, action in data.moves[core.ply:]:
+            if ply != core.ply:  # pragma: no cover - the store keeps plies contiguous
                 break
-            self._commit(self._try(seat, action))
+            self.commit(core.try_move(seat, action))
             changed = True
-        for s, d in zip(self.seats, data.seats):
+        for s, d in zip(core.seats, data.seats):
             new = (d.kind, d.bot, d.token_hash, d.bot_replaces, d.name, d.claimed)
             if new != (s.kind, s.bot_name, s.token_hash, s.bot_replaces, s.name, s.claimed):
                 (s.kind, s.bot_name, s.token_hash, s.bot_replaces, s.name, s.claimed) = new
                 changed = True
-        if data.clock:
-            clock = Clock.load(data.clock, data.clock_state, len(self.seats))
-            if self.clock is None or clock.to_json() != self.clock.to_json():
-                self.set_clock(clock)
-                changed = True
-        if (data.status, data.next_table) != (self.status, self.next_table):
-            self.status, self.next_table, changed = data.status, data.next_table, True
-        for body in data.messages:  # talk whose event this copy missed (e.g. while loading)
-            if body not in self.messages:
-                self.messages.append(body)
-                self.broadcast({"type": "talk", **body})
-        del self.messages[:-100]
+        if self.stored_clock(data.clock, data.clock_state):
+            changed = True
+        if (data.status, data.next_table) != (core.status, core.next_table):
+            core.status, core.next_table, changed = data.status, data.next_table, True
+        self.missed_talk(data.messages)
         if changed:
-            self._show_change()
-
-    def _show_change(self) -> None:
-        """Another replica's change is now in this copy: tell the connections here, and
-        re-arm the clock and the bots (when this replica runs them)."""
-        self.last_active = time.monotonic()
-        self.broadcast_state()
-        self.arm_clock()
-        self.wake.set()
+            self.show_change()
 
     # -- connections anywhere --------------------------------------------------------
-
-    def local_presence(self) -> tuple[list[int], int]:
-        """Connections to this replica: per seat, and spectators."""
-        counts = [0] * len(self.seats)
-        spectators = 0
-        for c in self.conns:
-            if c.seat is None:
-                spectators += 1
-            else:
-                counts[c.seat] += 1
-        return counts, spectators
 
     def presence(self) -> tuple[list[int], int]:
         """Connections to every replica: per seat, and spectators (other replicas' counts
@@ -239,11 +244,11 @@ class Replicated:
     def presence_beat(self) -> None:
         """Every heartbeat: repeat this replica's counts (when it has connections) and drop
         the counts of replicas that stopped repeating theirs."""
-        if self.conns:
-            counts, spectators = self.local_presence()
+        counts, spectators = self.local_presence()
+        if counts.count(0) < len(counts) or spectators:
             self._presence_sent = (counts, spectators)
             self.tell_others("presence", seats=counts, spectators=spectators)
         before = len(self.remote)
         self.presence()
         if len(self.remote) != before:
-            self._seats_changed()
+            self.seats_changed()

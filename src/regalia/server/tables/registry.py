@@ -254,7 +254,7 @@ class TableRegistry:
         same rematch. ``count``: awaited before a new rematch is stored (the asker's rate
         limit; one already made, or a refusal, is not counted). Raises ``Refusal``
         (``no_access``, ``not_finished``, ``too_fast``, ``storage``)."""
-        if old.seat_of_token(token) is None:
+        if old.seating.seat_of_token(token) is None:
             raise Refusal("no_access", "token: the seat link of a player of this table")
         stored: TableData | None = None  # the rematch, when stored here and now
         async with old.lock:
@@ -265,16 +265,16 @@ class TableRegistry:
                     await count()
                 seats = [NewSeat(s.kind, s.bot_name, s.name, s.claimed or s.kind == BOT,
                                  s.token_hash) for s in old.seats]
-                clock = old.clock.config() if old.clock else None
+                clock = old.clock.data.config() if old.clock.data else None
                 try:
                     stored, _ = await self.writer.write(partial(
                         self.store.new_table, old.game.name, dict(old.config), self.seeds(),
                         seats, clock=clock, after=old.id, hints=old.hints))
                 except Conflict:  # another replica stored the rematch first: read it
-                    await old.sync()
+                    await old.replica.sync()
                 else:
-                    old.announce_rematch(stored.id)
-                    old.tell_others("rematch", table=stored.id)
+                    old.talk.announce_rematch(stored.id)
+                    old.replica.tell_others("rematch", table=stored.id)
         table = await self.get(old.next_table, stored)  # stored here: it is next_table
         if table is None:  # pragma: no cover - it was just stored
             raise Refusal("storage", "the rematch could not be loaded; try again")

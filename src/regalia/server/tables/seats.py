@@ -1,4 +1,4 @@
-"""The seats of a table: who holds each (a secret token's hash, a bot, or a human seat handed
+"""The seats of a table (``Seating``, a part of it; the ``Seat`` records): who holds each (a secret token's hash, a bot, or a human seat handed
 to a bot), their names and the changes players make to them (hand a seat to a bot and take
 it back, claim a link, rename, take a free seat of an open table). Every change is stored
 before it is applied, under the table's lock."""
@@ -7,33 +7,21 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, Awaitable, Callable
 
-from regalia.server.tables import gamekit
-from regalia.server.tables.clocks import RETURN_BANK, wall
 from regalia.server.refusal import Refusal
 from regalia.server.storage.models import BOT, HUMAN, Conflict, token_hash
+from regalia.server.storage.writer import Rereadable, Writer
+from regalia.server.tables import gamekit
+from regalia.server.tables.clocks import RETURN_BANK, TableClock, wall
+from regalia.server.tables.core import Seat, TableCore
+from regalia.server.tables.limits import RateLimits
+
+__all__ = ["HANDOVER_GRACE", "Seat", "Seating", "valid_token"]
 
 HANDOVER_GRACE = 30.0  # seconds after a seat's player left before another may hand it over
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-@dataclass
-class Seat:
-    index: int
-    kind: str
-    bot_name: str | None
-    token_hash: str | None
-    bot_replaces: bool = False
-    name: str | None = None
-    claimed: bool = False
-
-    @property
-    def by_bot(self) -> bool:
-        """The seat is played by a bot now (a bot seat, or a human seat handed to a bot)."""
-        return self.kind == BOT or self.bot_replaces
 
 
 def valid_token(token: Any) -> bool:
@@ -41,42 +29,68 @@ def valid_token(token: Any) -> bool:
     return isinstance(token, str) and 0 < len(token) <= 100 and TOKEN_CHARS.issuperset(token)
 
 
-class SeatKeeper:
-    """The seat changes of a ``Table`` (a mixin: it uses the table's ``seats``, ``lock``,
-    ``limits``, ``writer``, ``conns`` and its clock and broadcast methods)."""
+class Seating:
+    """The seats of a table, a part of it: who holds each seat (its token's hash, a bot),
+    their names, and the changes players make to them, each stored before it is applied,
+    under the table's lock. The ``Seat`` records are the table's ``core.seats``.
+
+    Handed to it: the table's ``core``, its ``clock`` (``clocks.TableClock``: the clocks
+    start when the last human seat is claimed, and a seat taken back gets time back), the
+    ``writer``, the ``limits`` (renames and hand-overs count as talk), ``reread`` (read the
+    table again after a conflict) and callbacks: ``presence()`` (connections to every
+    replica), ``seen_at(seat)`` (when the seat was last seen connected),
+    ``broadcast_state()``, ``seats_changed()`` (send the seat list soon) and
+    ``tell_others(kind, **fields)`` (publish a stored change to the other replicas)."""
+
+    def __init__(self, core: TableCore, clock: TableClock, writer: Writer, limits: RateLimits,
+                 reread: Rereadable, *, presence: Callable[[], tuple[list[int], int]],
+                 seen_at: Callable[[int], float], broadcast_state: Callable[[], None],
+                 seats_changed: Callable[[], None],
+                 tell_others: Callable[..., None]) -> None:
+        self.core = core
+        self.clock = clock
+        self.writer = writer
+        self.limits = limits
+        self.reread = reread
+        self.presence = presence
+        self.seen_at = seen_at
+        self.broadcast_state = broadcast_state
+        self.seats_changed = seats_changed
+        self.tell_others = tell_others
 
     def seat_of_token(self, token: Any) -> int | None:
         if not valid_token(token):
             return None
         h = token_hash(token)
-        for s in self.seats:
+        for s in self.core.seats:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
                 return s.index
         return None
 
     def is_watch_token(self, token: Any) -> bool:
         """``token`` is this table's spectator token (from its spectator link)."""
-        return (valid_token(token) and self.watch_token is not None
-                and secrets.compare_digest(self.watch_token, token))
+        return (valid_token(token) and self.core.watch_token is not None
+                and secrets.compare_digest(self.core.watch_token, token))
 
     def bot_name(self, seat: int) -> str:
-        s = self.seats[seat]
-        return s.bot_name if s.kind == BOT and s.bot_name else gamekit.default_bot(self.game.name)
+        s = self.core.seats[seat]
+        return (s.bot_name if s.kind == BOT and s.bot_name
+                else gamekit.default_bot(self.core.game.name))
 
     def seats_info(self, for_seat: int | None = None) -> list[dict[str, Any]]:
         """The seat list; ``for_seat``'s entry also tells its ``windows`` (its connections:
         a link opened twice says so to its player; shown to the others, a count of windows
         would be a channel beside the talk, rules 1.15)."""
         connected = self.presence()[0]  # connections to any replica
-        timed_out = self.clock.timed_out if self.clock else set()
+        timed_out = self.clock.data.timed_out if self.clock.data else set()
         return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
-                 else (gamekit.default_bot(self.game.name) if s.bot_replaces else None),
+                 else (gamekit.default_bot(self.core.game.name) if s.bot_replaces else None),
                  "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
                  **({"windows": connected[s.index]} if s.index == for_seat else {}),
                  "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
                  "name_fixed": s.kind == HUMAN and self._name_fixed(s.index),
                  "timed_out": s.index in timed_out}
-                for s in self.seats]
+                for s in self.core.seats]
 
     async def set_bot(self, by_seat: int | None, seat: Any, on: Any) -> None:
         """Hand a human seat to a bot (``on``) or take it back. A seat may hand itself over or
@@ -90,42 +104,42 @@ class SeatKeeper:
         ``wrong_seat``, ``seat_away``, ``too_fast``, ``finished``, ``storage``)."""
         if by_seat is None:
             raise Refusal("spectator", "spectators cannot change seats")
-        if type(seat) is not int or not 0 <= seat < len(self.seats) or type(on) is not bool:
+        if type(seat) is not int or not 0 <= seat < len(self.core.seats) or type(on) is not bool:
             raise Refusal("bad_message", "bot: give seat (a seat number) and on (true/false)")
-        s = self.seats[seat]
+        s = self.core.seats[seat]
         if s.kind != HUMAN:
             raise Refusal("wrong_seat", f"seat {seat} is a bot seat")
-        if on and self.is_open and not s.claimed:
+        if on and self.core.is_open and not s.claimed:
             raise Refusal("wrong_seat", f"seat {seat} waits for a player from the lobby: a bot "
                                         "cannot take it")
         if not on and seat != by_seat:
             raise Refusal("wrong_seat", "only the seat's own player may take it back")
-        async with self.lock:  # checked under it: the player may come back during a wait
-            self._check_open()
+        async with self.core.lock:  # checked under it: the player may come back during a wait
+            self.core.check_open()
             if s.bot_replaces == on:
                 return
             if on and seat != by_seat:
                 self._check_away(seat)
             if not on or seat != by_seat:
-                await self.limits.hit("talk_rate", self.id, str(by_seat))
+                await self.limits.hit("talk_rate", self.core.id, str(by_seat))
                 if on:  # the player may have come back during the count
                     self._check_away(seat)
             clock = None
-            if self.clock is not None:
-                clock = self.clock.copy()
-                clock.settle(self.running_seat(), wall())
+            if self.clock.data is not None:
+                clock = self.clock.data.copy()
+                clock.settle(self.clock.running_seat(), wall())
                 if not on and seat in clock.timed_out:
                     clock.timed_out.discard(seat)
                     clock.banks[seat] = max(clock.banks[seat], RETURN_BANK, clock.increment)
-            await self.writer.write(self.writer.store.set_bot_replaces, self.id, seat, on,
-                                     clock.to_json() if clock else None, table=self)
+            await self.writer.write(self.writer.store.set_bot_replaces, self.core.id, seat, on,
+                                    clock.to_json() if clock else None, table=self.reread)
             s.bot_replaces = on
             if clock is not None:
-                self.set_clock(clock)
+                self.clock.set(clock)
             self.broadcast_state()
             self.tell_others("sync")
-            self.arm_clock()
-        self.wake.set()
+            self.clock.arm()
+        self.core.wake.set()
 
     def _check_away(self, seat: int) -> None:
         """Refuses (``wrong_seat``, ``seat_away``) handing ``seat`` to a bot for another
@@ -133,8 +147,7 @@ class SeatKeeper:
         if self.presence()[0][seat]:
             raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
                                         "hand it to a bot")
-        self.note_presence()
-        away = time.monotonic() - self.seat_seen_at[seat]
+        away = time.monotonic() - self.seen_at(seat)
         if away < HANDOVER_GRACE:
             raise Refusal("seat_away", f"seat {seat} left {away:.0f} s ago and may be "
                                         "coming back (a page reloading): it can be handed "
@@ -145,17 +158,17 @@ class SeatKeeper:
         nickname; an invalid one leaves the name as it was). When this was the last free
         human seat, the clocks start. Raises ``Refusal`` (``storage``; ``stale`` when a
         Regicide seat's first name was given meanwhile through another replica)."""
-        s = self.seats[seat]
+        s = self.core.seats[seat]
         name = gamekit.clean_name(name) if name is not None else None
-        async with self.lock:
+        async with self.core.lock:
             if s.claimed and self._name_fixed(seat):
                 name = None  # a held seat keeps its name while a Regicide game is played
             if s.claimed and s.name is not None and name is not None and name != s.name:
                 try:  # a rename: counted with the talk, or the name stays
-                    await self.limits.hit("talk_rate", self.id, str(seat))
+                    await self.limits.hit("talk_rate", self.core.id, str(seat))
                 except Refusal:
                     name = None
-            if s.claimed and (name is None or name == s.name) and not self._clock_to_start():
+            if s.claimed and (name is None or name == s.name) and not self.clock.to_start():
                 return
             expect: dict[str, Any] = {"token_hash": s.token_hash}
             if name is not None and s.name is None and self._names_guarded():
@@ -179,8 +192,8 @@ class SeatKeeper:
         if clean is None:
             raise Refusal("bad_message", gamekit.NAME_RULE)
         self._check_name_free(seat)
-        await self.limits.hit("talk_rate", self.id, str(seat))  # renames are talk too
-        async with self.lock:
+        await self.limits.hit("talk_rate", self.core.id, str(seat))  # renames are talk too
+        async with self.core.lock:
             self._check_name_free(seat)
             await self._update_seat(seat, claimed=True, name=clean)
 
@@ -188,14 +201,14 @@ class SeatKeeper:
         """Whether a human player is connected (to any replica): someone waits for the
         table's bots."""
         connected = self.presence()[0]
-        return any(connected[s.index] for s in self.seats if s.kind == HUMAN)
+        return any(connected[s.index] for s in self.core.seats if s.kind == HUMAN)
 
     def name_needed(self, seat: int, name: Any) -> bool:
         """Whether a ``hello`` for ``seat`` with ``name`` must be refused: the seat has no
         name yet where names are given once (``_names_guarded``: Regicide with other players,
         rules 1.15) and ``name`` is not a valid nickname. A name chosen after the hand was
         seen could spell it out."""
-        return (self.seats[seat].name is None and self._names_guarded()
+        return (self.core.seats[seat].name is None and self._names_guarded()
                 and gamekit.clean_name(name) is None)
 
     def _check_name_free(self, seat: int) -> None:
@@ -208,14 +221,14 @@ class SeatKeeper:
         """Whether ``seat``'s name cannot change now: it has one, in a game without free talk
         (Regicide, rules 1.15) with other players, until the end (the hands are dealt from
         the start: a seat is named by its first ``hello``, ``name_needed``)."""
-        return self.seats[seat].name is not None and self._names_guarded()
+        return self.core.seats[seat].name is not None and self._names_guarded()
 
     def _names_guarded(self) -> bool:
         """Names are given once, before the hands are seen (rules 1.15): a game without free
         talk (Regicide) with other players, not finished, or finished with a rematch (whose
         hands its players may have seen: a new name here would reach those still here)."""
-        return (not gamekit.chat_allowed(self.game.name) and len(self.seats) > 1
-                and (not self.finished or self.next_table is not None))
+        return (not gamekit.chat_allowed(self.core.game.name) and len(self.core.seats) > 1
+                and (not self.core.finished or self.core.next_table is not None))
 
     async def take_free_seat(self, name: Any, count: Callable[[], Awaitable[None]] | None = None
                              ) -> tuple[int, str]:
@@ -229,11 +242,11 @@ class SeatKeeper:
             raise Refusal("bad_request", gamekit.NAME_RULE)
         if count is not None:
             await count()
-        async with self.lock:
-            if not self.is_open or not self.open:
+        async with self.core.lock:
+            if not self.core.is_open or not self.core.open:
                 raise Refusal("not_open", "this table is not open to join from the lobby")
             connected = self.presence()[0]
-            free = [s for s in self.seats if s.kind == HUMAN and not s.claimed
+            free = [s for s in self.core.seats if s.kind == HUMAN and not s.claimed
                     and not connected[s.index]]
             if not free:
                 raise Refusal("full", "this table has no free seat any more")
@@ -241,7 +254,7 @@ class SeatKeeper:
             token = secrets.token_urlsafe(18)
             await self._update_seat(seat.index, claimed=True, name=clean,
                                     token_hash=token_hash(token), expect={"claimed": False})
-        self.wake.set()
+        self.core.wake.set()
         return seat.index, token
 
     async def _update_seat(self, seat: int, expect: dict[str, Any] | None = None,
@@ -251,17 +264,17 @@ class SeatKeeper:
         replica may have changed them): otherwise the table is read again and the change
         refused (``Refusal("full")`` for a free seat taken, ``"no_access"`` for a link that
         stopped working)."""
-        s = self.seats[seat]
+        s = self.core.seats[seat]
         clock = None
-        if self._clock_to_start(also=seat):
-            clock = self.clock.copy()
+        if self.clock.to_start(also=seat):
+            clock = self.clock.data.copy()
             clock.start(wall())
         try:
-            await self.writer.write(partial(self.writer.store.update_seat, self.id, seat,
-                                             clock.to_json() if clock else None,
-                                             expect=expect, **values), table=self)
+            await self.writer.write(partial(self.writer.store.update_seat, self.core.id, seat,
+                                            clock.to_json() if clock else None,
+                                            expect=expect, **values), table=self.reread)
         except Conflict:
-            self.request_sync()
+            self.reread.request_sync()
             if expect and "claimed" in expect:
                 raise Refusal("full", "this table has no free seat any more") from None
             raise Refusal("no_access", "this seat's link is no longer valid (the seat was "
@@ -269,11 +282,11 @@ class SeatKeeper:
         for k, v in values.items():
             setattr(s, k, v)
         if clock is not None:
-            self.set_clock(clock)
-        self.last_active = time.monotonic()
+            self.clock.set(clock)
+        self.core.last_active = time.monotonic()
         if clock is not None or "token_hash" in values:
             self.broadcast_state()
         else:
-            self._seats_changed()
+            self.seats_changed()
         self.tell_others("sync")
-        self.arm_clock()
+        self.clock.arm()

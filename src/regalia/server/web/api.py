@@ -83,7 +83,7 @@ async def create_table(body: CreateTable, m: Tables, address: Address) -> Any:
     humans = [s["seat"] for s in seats if s["kind"] == "human"]
     return {"id": table.id, "game": table.game.name, "players": len(seats),
             "options": asked.get("options") or {}, "seats": seats,
-            "open": table.is_open, "clock": table.clock_info(),
+            "open": table.is_open, "clock": table.clock.info(),
             "you": humans[0] if humans else None,
             "spectate": f"/t/{table.id}#s={watch}", "replay": f"/replay/{table.id}"}
 
@@ -103,7 +103,7 @@ async def join_table(table_id: str, body: JoinTable, m: Tables, address: Address
     if isinstance(t, JSONResponse):
         return t
     try:
-        seat, token = await t.take_free_seat(
+        seat, token = await t.seating.take_free_seat(
             body.name, count=lambda: m.limits.hit("join_rate", address))
     except Refusal as e:
         return refused(e)
@@ -121,7 +121,7 @@ async def rematch(table_id: str, body: Rematch, m: Tables, address: Address) -> 
     except Refusal as e:
         return refused(e)
     return {"id": new.id, "game": new.game.name, "players": len(new.seats),
-            "seat": t.seat_of_token(body.token), "link": f"/t/{new.id}#s={body.token}"}
+            "seat": t.seating.seat_of_token(body.token), "link": f"/t/{new.id}#s={body.token}"}
 
 
 @router.get("/tables/{table_id}")

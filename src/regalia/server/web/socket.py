@@ -140,7 +140,7 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
         log.exception("table %s: websocket handler failed", table_id)
         error("server_error", "the server failed on this message; please reload")
     finally:
-        table.leave(conn)
+        table.audience.leave(conn)
         if conn.dropped:
             close = (SLOW_READER, "too slow: reconnect")
         conn.close()
@@ -161,21 +161,21 @@ async def welcome(table, conn: Conn, settings: Settings, token: Any,
     ``name``) or let it watch (the spectators' token); otherwise the refusal ``(code,
     message)`` (``no_access``, ``too_many_spectators``, ``name_needed``: a seat that must
     be named before its hand is seen, given none). Raises ``Refusal("storage")``."""
-    seat = table.seat_of_token(token)
-    if seat is None and not table.is_watch_token(token):
+    seat = table.seating.seat_of_token(token)
+    if seat is None and not table.seating.is_watch_token(token):
         return ("no_access", "this link is not valid for this table: a table is watched "
                              "only through its spectator link")
-    if seat is None and table.spectators() >= settings.spectators_per_table:
+    if seat is None and table.audience.spectators() >= settings.spectators_per_table:
         return ("too_many_spectators", "this table has as many spectators as it allows "
                                        f"({settings.spectators_per_table}); try later")
-    if seat is not None and table.name_needed(seat, name):
+    if seat is not None and table.seating.name_needed(seat, name):
         return ("name_needed", "give your name with hello (1 to "
                                f"{gamekit.NAME_MAX} characters): at a Regicide table with "
                                "other players a seat is named before its hand is seen, and "
                                "the name does not change until the end (rules 1.15)")
     if seat is not None:
-        await table.claim(seat, name)
-    table.join(conn, seat)
+        await table.seating.claim(seat, name)
+    table.audience.join(conn, seat)
     return None
 
 
@@ -202,13 +202,13 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
                                              "window)")
             await table.submit(conn.seat, text, None)
         elif kind == "say":
-            await table.talk(conn, "say", obj.get("message_id"))
+            await table.talk.say(conn, "say", obj.get("message_id"))
         elif kind == "chat":
-            await table.talk(conn, "chat", obj.get("text"))
+            await table.talk.say(conn, "chat", obj.get("text"))
         elif kind == "bot":
-            await table.set_bot(conn.seat, obj.get("seat"), obj.get("on"))
+            await table.seating.set_bot(conn.seat, obj.get("seat"), obj.get("on"))
         elif kind == "name":
-            await table.rename(conn.seat, obj.get("name"))
+            await table.seating.rename(conn.seat, obj.get("name"))
         elif kind == "hint":  # worked out aside: this connection's next messages go on
             background(hint_for(table, conn))
         elif kind == "ping":
@@ -233,7 +233,7 @@ def refusal_message(table, e: Refusal) -> dict[str, Any]:
 async def hint_for(table, conn: Conn) -> None:
     """The ``hint`` message for the connection's seat, or the refusal."""
     try:
-        conn.put(await table.hint(conn.seat, conn.address))
+        conn.put(await table.talk.hint(conn.seat, conn.address))
     except Refusal as e:
         conn.put(refusal_message(table, e))
 
