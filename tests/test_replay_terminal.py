@@ -1,4 +1,4 @@
-"""`regalia replay FILE` move by move and `regalia play --load FILE` (issue 9, item 9)."""
+"""`regalia replay FILE` move by move and `regalia play --load FILE`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Terminal play end to end with scripted input (issue: terminal play)."""
+"""Terminal play end to end with scripted input."""
 
 from __future__ import annotations
 
@@ -214,7 +214,7 @@ def test_replay_seat_is_checked(tmp_path):
     assert good.exit_code == 0 and "Player 2 (you)" in good.output
 
 
-# ---------------------------------------------------------------- wording (issue 9, item 11)
+# ---------------------------------------------------------------- wording
 
 ASSASSIN_PHASE = {
     "game": "ribauds", "current": 0, "phase": "assassin",

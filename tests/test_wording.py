@@ -1,4 +1,4 @@
-"""Log sentences for people (issue 9, item 11): the engines' describe modules (terminal)
+"""Log sentences for people: the engines' describe modules (terminal)
 and the browser log's texts in English, Portuguese (Brazil) and Spanish."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The OpenSpiel adapter (issue 11 item 1): registration, GameType and GameInfo, OpenSpiel's
+"""The OpenSpiel adapter: registration, GameType and GameInfo, OpenSpiel's
 own checker, explicit chance, the fixed Regicide action encoding, information hiding and
 OpenSpiel's ISMCTS running on both games."""
 

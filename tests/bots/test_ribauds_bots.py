@@ -186,7 +186,7 @@ def _avoidable_wins_handed_over(make_seat0, seeds: int = 40) -> tuple[int, int]:
 
 
 def test_default_bot_never_hands_over_a_win_another_action_avoids():
-    """Issue 9 item 12, over every decision of the table's default bot in 40 games: when the
+    """Over every decision of the table's default bot in 40 games: when the
     move it makes lets the opponent win at once (in the true position), no other legal move
     avoids it. A search bot runs a fixed number of iterations here, so that the games do not
     depend on the machine's speed (the check that keeps it safe is the same at any budget)."""

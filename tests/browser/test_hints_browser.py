@@ -1,4 +1,4 @@
-"""A solo table "with hints" in the browser (issue 10, item 5): the lobby offers the option
+"""A solo table "with hints" in the browser: the lobby offers the option
 for solo Regicide only; the Hint button selects the suggested cards and says the move."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The page writes out the compact Step 4 discards of a ``state`` message (issue 12, item
-1) exactly as the server's ``gamekit.expand_discards`` does: ``legal.js`` run in Chromium
+"""The page writes out the compact Step 4 discards of a ``state`` message
+exactly as the server's ``gamekit.expand_discards`` does: ``legal.js`` run in Chromium
 on the compact forms of random games' positions (options and player counts mixed, hands
 with two Jesters included) gives the same texts in the same order."""
 

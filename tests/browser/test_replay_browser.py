@@ -1,6 +1,5 @@
-"""The replay page tells each move in the log's own translated sentences, never in notation
-(issue 9, item 9), and the solo table's prompt offers no yield unless the option allows it
-(item 11)."""
+"""The replay page tells each move in the log's own translated sentences, never in notation,
+and the solo table's prompt offers no yield unless the option allows it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pages under the server's Content-Security-Policy (issue 8, fault 6): the lobby, a
+"""The pages under the server's Content-Security-Policy: the lobby, a
 table, its spectator link and a replay work in Chromium with no policy violation; a table's
 id alone shows nothing, and a page closed by the server for falling behind (1013) comes
 back by itself."""

@@ -1,4 +1,4 @@
-"""People at the tables in the browser (issue 9): two browsers with different nicknames meet
+"""People at the tables in the browser: two browsers with different nicknames meet
 through the lobby's list of open tables and play a Regicide game, then both move to the
 rematch from the end dialog; a clock runs out and a bot takes the seat."""
 

@@ -1,4 +1,4 @@
-"""Game analysis (issue 10 item 5): win chances estimated from one seat's view only
+"""Game analysis: win chances estimated from one seat's view only
 (rules 1.15: hands and the Tavern order are hidden)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Game analysis on the server (issue 10, item 5): ``GET /api/tables/{id}/analysis?seat=K``
+"""Game analysis on the server: ``GET /api/tables/{id}/analysis?seat=K``
 for a finished Regicide game, from that player's view only, worked out once in the bot
 pool; refused before the end, for Le Roy des Ribauds, for a seat out of range and over the
 analysis rate."""

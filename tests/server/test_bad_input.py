@@ -1,4 +1,4 @@
-"""Bad input that used to break the server (issue 8, fault 4): each gets a clear JSON 4xx or
+"""Bad input that used to break the server: each gets a clear JSON 4xx or
 a websocket ``error`` message, never a 500 or a bare disconnect, and changes nothing."""
 
 from __future__ import annotations

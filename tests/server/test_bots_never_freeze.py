@@ -1,4 +1,4 @@
-"""Tables with bots never freeze (issue 8, fault 1): a table's bookkeeping changes all at
+"""Tables with bots never freeze: a table's bookkeeping changes all at
 once, never across the durable write of a move; a bot loop survives its own failures, and
 a table that truly cannot go on tells its players and ``/healthz``; a soak of whole
 Regicide games with bots and a human stating wishes while the bots think."""

@@ -1,5 +1,5 @@
 """A seat's time running out on one replica while its player's move is stored by another
-(issue 12, item 2: moves serialised across replicas; issue 9: clocks). Both changes write
+(moves serialised across replicas; clocks). Both changes write
 the table's row first, so the database orders them: the time-out is refused when the move
 came first (``Conflict``: the copy catches up), the move is refused when the time-out came
 first (``SeatHandedOver``). Checked on SQLite and, where ``REGALIA_TEST_POSTGRES_URL`` is

@@ -1,4 +1,4 @@
-"""Clocks and leaving (issue 9, item 8): a time bank per player and an increment per move,
+"""Clocks and leaving: a time bank per player and an increment per move,
 chosen at creation among the server's presets; the server keeps the time (in the database:
 it survives a restart); when a human's time runs out a bot takes the seat and everyone is
 told; the player takes it back; bots never run a clock."""

@@ -1,4 +1,4 @@
-"""Legal actions on the wire (issue 12, item 1): a ``state`` message lists every legal
+"""Legal actions on the wire: a ``state`` message lists every legal
 action as text except Regicide's Step 4 discards, which go as the hand and the total to
 reach (``gamekit.legal_message``); the client writes them out again (``expand_discards``
 here, ``legal.js`` in the page). Written out, they are exactly the engine's legal actions

@@ -1,4 +1,4 @@
-"""Property-based fuzzing (issue 8, fault 4): the HTTP API from its OpenAPI schema
+"""Property-based fuzzing: the HTTP API from its OpenAPI schema
 (schemathesis) and the websocket protocol (hypothesis strategies over message shapes).
 Each checks: no 5xx, no socket dropped without an error message, the stored game
 unchanged."""

@@ -1,4 +1,4 @@
-"""Solo tables "with hints" (issue 10, item 5): the Hint button's server side. A hint is the
+"""Solo tables "with hints": the Hint button's server side. A hint is the
 default search bot's move from the seat's view, legal at the ply it names; only solo Regicide
 tables created with hints give them, and their games earn no medal (state, log, replay)."""
 

@@ -1,4 +1,4 @@
-"""Views and logs sent as increments (issue 12, item 1): a connection gets one full
+"""Views and logs sent as increments: a connection gets one full
 ``state`` message when it joins, then ``update`` messages holding only what changed (the
 changed fields, the view's changed keys, the new log events); merged as a client merges
 them (``StateReader``), every update gives exactly the full state the server would have

@@ -1,4 +1,4 @@
-"""Limits (issue 8, fault 3): rates per client address and per seat, caps on connections
+"""Limits: rates per client address and per seat, caps on connections
 and spectators, idle tables unloaded and loaded again, abandoned tables expired, the request
 size limit, nothing kept for unknown ids, spectators cause no seat broadcasts, and bots
 served in a bounded pool in turn."""

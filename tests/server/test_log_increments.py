@@ -1,4 +1,4 @@
-"""The game log kept as the moves come (issue 12, item 1: nothing computed twice for the
+"""The game log kept as the moves come (nothing computed twice for the
 same ply): a table reads each move's new events once (``events_since``) and a view is built
 without its log (``Game.view(..., log=False)``); the log a seat is sent is the one
 ``Game.view`` gives, for every seat and ply of random games of both games."""

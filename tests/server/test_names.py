@@ -1,4 +1,4 @@
-"""Names (issue 9, item 1): a nickname per seat, given in ``hello`` or at creation,
+"""Names: a nickname per seat, given in ``hello`` or at creation,
 changed with a ``name`` message, cleaned and limited by the server, kept in the database and
 shown in the seat list and the replay."""
 

@@ -1,4 +1,4 @@
-"""Open tables (issue 9, item 2): the creator may list a table in the lobby; it waits, with
+"""Open tables: the creator may list a table in the lobby; it waits, with
 no move and no bot acting, until its human seats are taken; ``POST .../join`` takes a free
 seat and hands out its secret token; a full table leaves the list; invitation links still
 work; joins are rate limited per address."""

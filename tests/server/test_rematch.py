@@ -1,4 +1,4 @@
-"""Rematch (issue 9, item 7): a seated player of a finished table asks for a rematch; it has
+"""Rematch: a seated player of a finished table asks for a rematch; it has
 the same seats, options, bots, names and clock and a new deal; every human keeps their seat
 token (their links move with them) and every page of the old table is told."""
 

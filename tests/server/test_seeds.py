@@ -1,4 +1,4 @@
-"""Nobody can rig a deal (issue 8, fault 2): the server draws each table's seed (and so the
+"""Nobody can rig a deal: the server draws each table's seed (and so the
 first player) from ``secrets``, refuses one from a client, and shows it only in a finished
 game's record. (Bots' random sources: tests/lab/test_evaluate.py, tests/test_terminal.py.)"""
 

@@ -1,4 +1,4 @@
-"""Storage faults reach players well (issue 8, fault 5): a server whose database cannot be
+"""Storage faults reach players well: a server whose database cannot be
 written refuses to start with a one-line reason; a write the database refuses (here: the
 database locked by another process) becomes a websocket ``error`` or a JSON 503 within 5
 seconds with nothing applied; ``/healthz`` reports the store."""

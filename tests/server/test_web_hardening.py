@@ -1,4 +1,4 @@
-"""Web hardening (issue 8, fault 6): websockets only from the site's own origin (or allowed
+"""Web hardening: websockets only from the site's own origin (or allowed
 ones), state-changing requests only as JSON, security headers with a Content-Security-Policy,
 a slow reader closed with a proper close code, private tables watched only by link."""
 

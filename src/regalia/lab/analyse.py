@@ -1,5 +1,5 @@
 """Game analysis for players: the win chance of each decision of one seat (``regalia
-analyse FILE``; issue 10 item 5).
+analyse FILE``).
 
 For every decision of the chosen seat in a saved Regicide game record (formats: ``records``),
 the analysis estimates the chance of winning after the move played and after the best move,

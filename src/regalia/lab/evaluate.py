@@ -10,7 +10,7 @@ des Ribauds the win rates of a bot pair over both seat orders.
 Every bot gets only its seat's view, the legal actions, its own random source and the time
 budget. The bots' random sources are drawn from ``secrets``, never from the deal's seed:
 a source derived from the published deal seeds would let a program find the deal among
-them and rebuild the hidden cards (issue 8). Bot decisions are therefore not repeatable
+them and rebuild the hidden cards. Bot decisions are therefore not repeatable
 run to run; the figures are statistics over many deals.
 """
 

@@ -1,4 +1,4 @@
-"""A clairvoyant solver for solo Regicide deals (rules/regicide.md 1.3-1.14, issue 10 item 1).
+"""A clairvoyant solver for solo Regicide deals (rules/regicide.md 1.3-1.14).
 
 A solo deal is a seed: ``Match(REGICIDE, {"players": 1, ...}, seed)`` deals the Castle and
 the Tavern from ``random.Random(seed)`` and then draws every Hearts shuffle (rules 1.6) from

@@ -1,4 +1,4 @@
-"""Time control of a table (issue "clocks"): a bank of seconds per player and an increment
+"""Time control of a table: a bank of seconds per player and an increment
 per move, chosen at creation among the server's presets (``Settings.clock_presets``).
 
 ``Clock`` is plain data kept by the table and stored with every change of it (the
