@@ -112,3 +112,12 @@ def test_the_solo_prompt_offers_no_yield():
         d = texts(lang)
         assert word in d["regicide.prompt_play"] and word not in d["regicide.prompt_play_no_yield"]
         assert word in d["regicide.prompt_play_no_yield_all"], lang
+
+
+def test_the_castle_saying_has_a_singular_in_every_language():
+    """"1 enemy is left in the Castle": the saying counts the Castle pile the board shows
+    (``gamekit.say``), which is 1 before the last enemy is turned up."""
+    for lang in LANGS:
+        d = texts(lang)
+        one = d["say.castle_size_one"]
+        assert "{castle}" in one and not re.search(r"enemies|inimigos|enemigos", one), (lang, one)
