@@ -151,7 +151,7 @@ def test_ribauds_game_against_a_bot_to_the_end():
     r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "4"],
                            input="1\n" * 300)
     assert r.exit_code == 0, r.output
-    assert " wins with the " in r.output
+    assert " wins by the " in r.output
     assert "Traceback" not in r.output
 
 
@@ -602,7 +602,7 @@ def test_the_ribauds_result_line_tells_the_player_who_lost():
 
     line = {seat: screen.result({"winner": 1, "seat": seat, "conspiracy": "murder"}).plain
             for seat in (0, 1, None)}
-    assert line[0].startswith("Player 2 wins with") and line[0].endswith("you lose.")
+    assert line[0].startswith("Player 2 wins by the") and line[0].endswith("you lose.")
     assert line[1].endswith("you win!")
     assert "you" not in line[None]  # a hot-seat screen for both
 
