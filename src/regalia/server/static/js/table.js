@@ -9,7 +9,7 @@ import { el, icon } from "./cards.js";
 import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
-import { invitesFor, remember } from "./mytables.js";
+import { carryInvites, invitesFor, remember } from "./mytables.js";
 import { linkRow, showGameTitle, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText, renderSocialBar, socialEnd } from "./social.js";
@@ -173,6 +173,7 @@ function onMessage(msg) {
       M.prev = M.state;
       M.state = msg;
       M.pending = false;
+      if (msg.next_table) carryInvites(tableId, msg.next_table);
       if (M.queued) sendQueued();
       if (M.needName) {
         // a browser without a nickname: the seat's own name is kept if it has one (the
@@ -206,6 +207,7 @@ function onMessage(msg) {
       toast(t("social.timeout_title", { who: seatName(msg.seat) }), t("social.timeout_detail"), "error");
       break;
     case "rematch":
+      carryInvites(tableId, msg.table);
       if (M.state) { M.state.next_table = msg.table; render(); }
       break;
     case "hint":
