@@ -198,6 +198,7 @@ function onMessage(msg) {
       M.talk.push(msg);
       renderTalk();
       announce([$("talk").lastChild.textContent]);
+      if (msg.seat !== C.me && !inView($("talk").lastChild)) talkToast(msg);
       break;
     case "talk_history":
       M.talk = msg.messages.slice();
@@ -422,6 +423,21 @@ function talkLine(m) {
   } else text = m.text;
   return el("li", { class: "talk-" + m.kind + (m.seat === C.me ? " mine" : "") },
     el("b", {}, who + ": "), el("span", {}, text));
+}
+
+// Whether all of node is on the screen (a phone shows the talk below the board).
+function inView(node) {
+  const r = node.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+}
+
+// A message said while the talk is out of view shows on the screen; a tap on it goes to the
+// talk.
+function talkToast(m) {
+  const line = talkLine(m);
+  toast(line.firstChild.textContent.replace(/: $/, ""), line.lastChild.textContent, "info talk-toast");
+  const node = $("toasts").lastChild;
+  node.addEventListener("click", () => $("talk-panel").scrollIntoView({ block: "nearest", behavior: "smooth" }));
 }
 
 function renderTalk() {
