@@ -24,3 +24,10 @@ def shared_dir() -> Path:
 @pytest.fixture
 def shared() -> Path:
     return shared_dir()
+
+
+@pytest.fixture(autouse=True)
+def _own_data_home(tmp_path_factory, monkeypatch):
+    """``regalia play`` keeps unfinished games in the user's data directory: a test's are
+    kept in a folder of its own, never in the real one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data-home")))

@@ -87,7 +87,7 @@ def test_replay_command_steps_or_lists(tmp_path):
     assert _headings(listed.output) == [f"The deal ({moves} moves follow)"] + [
         f"Move {n} of {moves}" for n in range(1, moves + 1)]
     assert listed.output.count("╭") == moves + 1, "one table after the deal and each move"
-    assert " wins with " in listed.output
+    assert " wins by the " in listed.output
     assert "ribauds record: players 2, seed " in listed.output
     assert "takes the old card" not in listed.output, "everything shown: the card taken too"
     piped = CliRunner().invoke(app, ["replay", str(save)])  # not a terminal: the listing
@@ -126,7 +126,7 @@ def test_play_load_keeps_the_bots(tmp_path):
     record = json.loads(save.read_text())
     assert record["bots"] == {"1": "random"}
     again = CliRunner().invoke(app, ["play", "--load", str(save)], input="1\n" * 300)
-    assert again.exit_code == 0 and " wins with " in again.output
+    assert again.exit_code == 0 and " wins by the " in again.output
     assert "Player 2 (bot: random) thinks" in again.output and "Pass the keyboard" not in again.output
     assert RIBAUDS.is_terminal(Match.from_record(RIBAUDS, GameRecord.load(save)).state)
 

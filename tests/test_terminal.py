@@ -151,7 +151,7 @@ def test_ribauds_game_against_a_bot_to_the_end():
     r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "4"],
                            input="1\n" * 300)
     assert r.exit_code == 0, r.output
-    assert " wins with the " in r.output
+    assert " wins by the " in r.output
     assert "Traceback" not in r.output
 
 
@@ -602,7 +602,7 @@ def test_the_ribauds_result_line_tells_the_player_who_lost():
 
     line = {seat: screen.result({"winner": 1, "seat": seat, "conspiracy": "murder"}).plain
             for seat in (0, 1, None)}
-    assert line[0].startswith("Player 2 wins with") and line[0].endswith("you lose.")
+    assert line[0].startswith("Player 2 wins by the") and line[0].endswith("you lose.")
     assert line[1].endswith("you win!")
     assert "you" not in line[None]  # a hot-seat screen for both
 
@@ -616,7 +616,9 @@ def test_the_game_opens_with_who_sits_where_and_who_starts():
     assert first == "Le Roy des Ribauds: Player 1 (you), Player 2 (bot: random). Player 2 starts."
     r = CliRunner().invoke(app, ["play", "--players", "2", "--bots", "2", "--bot",
                                  "montecarlo-medal", "--seed", "2"], input="quit\n")
-    assert "Player 2 (bot: montecarlo-medal)" in r.output.splitlines()[0]  # as asked for
+    # (after the line that mentions the game above, kept since it was left unfinished)
+    assert r.output.splitlines()[0].startswith("An unfinished game is kept from before")
+    assert "Player 2 (bot: montecarlo-medal)" in r.output.splitlines()[2]  # as asked for
     out = io.StringIO()
     match = Match(REGICIDE, {"players": 2}, 3)
     match.play(REGICIDE.legal_actions(match.state)[0])
@@ -639,3 +641,40 @@ def test_printed_commands_start_as_the_user_typed_the_program(monkeypatch):
     assert ".venv/bin/regalia play regicide --save game.json" in " ".join(out.getvalue().split())
     monkeypatch.setattr("sys.argv", ["/usr/lib/python3/pytest"])
     assert program() == "regalia"
+
+
+def test_a_game_left_without_save_is_kept_and_resumes(tmp_path, monkeypatch):
+    """Quitting a game started without --save keeps it in the user's data directory
+    ($XDG_DATA_HOME/regalia/unfinished) and says how to resume it; `play` mentions it the
+    next time; resumed and played to the end, it is no longer kept."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    r = CliRunner().invoke(app, ["play", "regicide", "--seed", "11"], input="1\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    kept = list((tmp_path / "regalia" / "unfinished").glob("regicide-*.json"))
+    assert len(kept) == 1, r.output
+    text = " ".join(r.output.split())
+    assert "Game left unfinished" in text and "--save FILE" not in text
+    assert f"It is kept in {kept[0]}; resume it with: regalia play --load {kept[0]}" in text
+    record = GameRecord.load(kept[0])
+    assert len(record.actions) == 2 and record.seed == 11
+    again = CliRunner().invoke(app, ["play", "ribauds", "--seed", "3"], input="quit\n")
+    assert again.output.startswith("An unfinished game is kept from before; resume it with:\n"
+                                   f"  regalia play --load {kept[0]}\n"), again.output
+    assert len(list(kept[0].parent.glob("*.json"))) == 2  # the Ribauds game left too
+    resumed = CliRunner().invoke(app, ["play", "--load", str(kept[0])], input="1\n" * 400)
+    assert resumed.exit_code == 0, resumed.output
+    assert "Resuming the Regicide game" in resumed.output and "after 2 moves" in resumed.output
+    assert "Victory" in resumed.output or "Defeat" in resumed.output
+    assert not kept[0].exists()  # over: nothing left to resume
+
+
+def test_an_unfinished_game_is_kept_after_every_move(tmp_path, monkeypatch):
+    """A game whose terminal closes (no 'quit' typed) is kept as of its last move."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    r = CliRunner().invoke(app, ["play", "ribauds", "--seed", "5"], input="1\n")  # then EOF
+    assert r.exit_code == 0, r.output
+    kept = list((tmp_path / "regalia" / "unfinished").glob("ribauds-*.json"))
+    assert len(kept) == 1
+    record = GameRecord.load(kept[0])
+    assert record.actions and record.bots == {1: record.bots[1]}
+    assert "play --load" in r.output

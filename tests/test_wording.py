@@ -112,3 +112,23 @@ def test_the_solo_prompt_offers_no_yield():
         d = texts(lang)
         assert word in d["regicide.prompt_play"] and word not in d["regicide.prompt_play_no_yield"]
         assert word in d["regicide.prompt_play_no_yield_all"], lang
+
+
+def test_the_castle_saying_has_a_singular_in_every_language():
+    """"1 enemy is left in the Castle": the saying counts the Castle pile the board shows
+    (``gamekit.say``), which is 1 before the last enemy is turned up."""
+    for lang in LANGS:
+        d = texts(lang)
+        one = d["say.castle_size_one"]
+        assert "{castle}" in one and not re.search(r"enemies|inimigos|enemigos", one), (lang, one)
+
+
+def test_the_terminal_and_the_browser_say_a_ribauds_win_alike():
+    """"wins by the Murder" in the terminal's log and end screen, as on the web page."""
+    from regalia.cli.screens.ribauds import result
+
+    said = ribauds_describe({"kind": "win", "seat": 1, "conspiracy": "murder"})
+    assert said.startswith("Player 2 wins by the Murder")
+    assert texts("en")["log.b.win"] == "{who} wins by the {c}!"
+    end = result({"winner": 0, "seat": None, "conspiracy": "coronation"}).plain
+    assert end.startswith("Player 1 wins by the Coronation")

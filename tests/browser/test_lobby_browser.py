@@ -86,3 +86,45 @@ def test_my_tables_buttons_name_their_table_and_forgetting_keeps_the_focus_in_th
     assert page.evaluate(FOCUSED) == "my-tables-title"
     assert page.locator(".my-table").count() == 0
     ctx.close()
+
+
+def in_first_screen(page, selector: str) -> dict:
+    """Where ``selector`` is at the page's top (not scrolled), and whether its middle is on
+    top (not covered)."""
+    return page.evaluate("""sel => {
+        window.scrollTo(0, 0);
+        const e = document.querySelector(sel), r = e.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return {top: r.top, bottom: r.bottom, width: r.width, height: r.height,
+                onTop: !!hit && (hit === e || e.contains(hit)), H: window.innerHeight};
+    }""", selector)
+
+
+def test_a_laptops_lobby_shows_the_create_button_without_scrolling(server, chromium, shots):
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    box = in_first_screen(page, "#create-btn")
+    assert box["top"] >= 0 and box["bottom"] <= 720 and box["onTop"], box
+    shots(page, "lobby-1280x720", full_page=False)
+    # scrolled to the form's end, it is where the form puts it, still usable
+    page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    ctx.close()
+
+
+def test_a_phones_lobby_shows_the_open_tables_before_the_form(server, chromium, shots):
+    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                               locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    listed = in_first_screen(page, ".open-list")
+    form = in_first_screen(page, "#create-form")
+    assert listed["top"] < 400 and listed["top"] < form["top"], (listed, form)
+    lang = in_first_screen(page, "#lang")
+    assert lang["width"] >= 44 and lang["height"] >= 44, lang
+    shots(page, "lobby-phone", full_page=False)
+    ctx.close()

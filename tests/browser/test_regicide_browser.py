@@ -297,3 +297,23 @@ def test_the_log_says_why_hearts_did_nothing(server, chromium):
     page.wait_for_function("() => window.regalia.M.state.ply === 1")
     assert "Copas: o descarte está vazio, não há nada para curar." in page.inner_text("#log")
     page.context.close()
+
+
+@pytest.mark.parametrize("locale, letters", [
+    ("en-US", ("J", "Q", "K")),
+    ("pt-BR", ("V", "D", "R")),   # Valete, Dama, Rei
+    ("es-ES", ("J", "Q", "K")),   # Jota, cu (Reina), ka (Rey): the Spanish French deck's indices
+])
+def test_face_cards_and_the_castle_count_use_the_languages_letters(server, chromium, shots, locale, letters):
+    table = server.create("regicide", ["human"])
+    page = open_seat(chromium, server, table, locale=locale)
+    page.wait_for_selector(".enemy .card .corner.tl b")
+    # the first enemy is a Jack: its corners, and its letter in the middle
+    assert page.inner_text(".enemy .card .corner.tl b") == letters[0]
+    assert page.inner_text(".enemy .card .corner.br b") == letters[0]
+    assert page.inner_text(".enemy .royal-letter").startswith(letters[0])
+    counts = page.locator(".castle .rank-left").all_inner_texts()
+    assert [c.split("×")[0] for c in counts] == list(letters)
+    assert counts == [f"{letters[0]}×3", f"{letters[1]}×4", f"{letters[2]}×4"]
+    shots(page, f"regicide-face-letters-{locale}", full_page=False)
+    page.context.close()

@@ -212,8 +212,36 @@ def test_the_analysis_rows_are_buttons_that_take_the_focus(server, chromium):
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "decision-2"
     page.keyboard.press("Space")
-    assert slider_at(page) == 2
+    assert slider_at(page) == 3                 # "Move 3": the step of the third move
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Enter")
-    assert slider_at(page) == 0
+    assert slider_at(page) == 1
+    ctx.close()
+
+
+def test_an_analysis_row_shows_the_move_it_names(server, chromium):
+    """Clicking "Move N" in the analysis shows the replay's step "move N / total", whose
+    caption is the move judged (its answer stubbed: the bots' work is tested on the
+    server)."""
+    table_id, replay = finished_table(server, "regicide", ["heuristic"])
+    steps = replay["steps"]
+    total = len(steps) - 1
+    chosen = (0, 4, total - 1)
+    decisions = [{"index": k, "played": steps[k + 1]["action"], "best": steps[k + 1]["action"],
+                  "played_win": 0.5, "best_win": 0.5, "cost": 0, "marked": False, "worlds": 100}
+                 for k in chosen]
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    page.route("**/analysis?seat=0", lambda route: route.fulfill(json={"seat": 0, "decisions": decisions}))
+    page.goto(f"{server.url}/replay/{table_id}")
+    page.wait_for_selector("#analysis-panel:not([hidden])")
+    page.click("#analyse-btn")
+    page.wait_for_selector("#decision-0")
+    for k in chosen:
+        row = page.locator(f"#decision-{k}")
+        label = row.locator("b").inner_text()
+        n = int(label.split()[1].rstrip(":"))
+        row.click()
+        assert slider_at(page) == n
+        assert page.inner_text("#ply") == f"move {n} / {total}"
     ctx.close()

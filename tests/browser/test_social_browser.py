@@ -232,7 +232,8 @@ def test_the_nickname_dialog_gives_the_focus_back(server, chromium):
 
 def test_on_a_laptop_the_lobby_lists_tables_beside_the_form(server, chromium):
     """At 1280x800 "Open tables" and "My tables" stand one above the other beside the new
-    table's form (not under its whole height); on a phone, one column."""
+    table's form (not under its whole height); on a phone, one column, the open tables
+    first (above the form, which is long)."""
     for width, height, beside in ((1280, 800, True), (390, 844, False)):
         ctx = chromium.new_context(viewport={"width": width, "height": height}, locale="en-US")
         page = ctx.new_page()
@@ -243,7 +244,7 @@ def test_on_a_laptop_the_lobby_lists_tables_beside_the_form(server, chromium):
             assert opened["x"] > create["x"] + create["width"] and mine["x"] == opened["x"]
             assert opened["y"] + opened["height"] < mine["y"] < create["y"] + create["height"] / 2
         else:
-            assert create["y"] + create["height"] <= opened["y"] < mine["y"]
+            assert opened["y"] + opened["height"] <= create["y"] < mine["y"]
         ctx.close()
 
 
@@ -412,3 +413,45 @@ def test_a_regicide_players_name_button_rests_until_the_end(server, chromium):
             page.wait_for_selector(".toast strong:text('Names cannot change')")
             assert page.locator("#name-dlg[open]").count() == 0
         page.context.close()
+
+
+def test_the_rematch_of_a_table_made_here_shows_its_invitation_links(server, chromium):
+    """The browser that created a table keeps its invitation links; its rematch (whose
+    seats keep their tokens) shows them too, pointed at the new table."""
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector(".game-tile")
+    page.click('.seg[data-players="2"]')
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    st = wait_state(page)
+    old = st["table"]
+    page.click("#invite-btn")
+    link = page.locator("#invite .link-input").first.input_value()
+    page.keyboard.press("Escape")
+    assert f"/t/{old}#s=" in link
+    friend_token = link.split("#s=")[1]
+    # the friend opens the link and hands the seat to a bot, as does the creator: bots finish
+    friend = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    fp = friend.new_page()
+    fp.goto(link)
+    wait_state(fp)
+    fp.evaluate("() => window.regalia.socket.send({type: 'bot', seat: 1, on: true})")
+    page.evaluate("() => window.regalia.socket.send({type: 'bot', seat: 0, on: true})")
+    page.wait_for_selector("#end[open] #play-again", timeout=60000)
+    page.click("#play-again")
+    page.wait_for_url(lambda u: old not in u)
+    new = wait_state(page)["table"]
+    page.click("#invite-btn")
+    assert page.inner_text("#invite-explain") != "" and "kept in the browser" not in page.inner_text("#invite-explain")
+    links = page.locator("#invite .link-input")
+    values = [links.nth(i).input_value() for i in range(links.count())]
+    assert f"{server.url}/t/{new}#s={friend_token}" in values, values
+    # the link opens the friend's seat of the rematch
+    fp.goto(f"{server.url}/t/{new}#s={friend_token}")
+    fp.wait_for_function("t => window.regalia && window.regalia.M.state && window.regalia.M.state.table === t",
+                         arg=new, timeout=15000)
+    assert page_state(fp)["seat"] == 1
+    friend.close()
+    ctx.close()

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from browser_helpers import (click_regicide, click_ribauds, controls_in_view, page_state,
+from browser_helpers import (click_regicide, click_ribauds, controls_in_view, open_seat, page_state,
                              regicide_choice, show_state, state_message, wait_ply, wait_state)
 from regalia.core.records import Match
 from regalia.games import get_game
@@ -241,3 +241,94 @@ def test_the_game_title_shows_whole_on_a_phone(server, chromium, size, title):
     assert page.evaluate("() => { const h = document.getElementById('game-title');"
                          " return h.scrollWidth <= h.clientWidth; }")
     ctx.close()
+
+
+TAPPED = """() => {
+    // every visible control of the topbar and the seats' links (Let a bot play for me,
+    // Replace by a bot): [id or class, width, height]
+    const items = [...document.querySelectorAll(
+        ".topbar button, .topbar select, .topbar a, .player .link-btn")].filter(e => e.offsetParent);
+    return items.map(e => { const r = e.getBoundingClientRect();
+        return [e.id || e.className, Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; });
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone", "laptop"])
+def test_the_topbar_and_the_seat_links_are_44px_tap_targets(server, chromium, shots, size):
+    table = server.create("regicide", ["human", "human"])
+    ctx = chromium.new_context(locale="en-US", reduced_motion="reduce", **SIZES[size])
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    page.wait_for_selector("#hand-to-bot")
+    found = page.evaluate(TAPPED)
+    ids = {x[0] for x in found}
+    assert {"name-btn", "leave-btn", "alerts-btn", "invite-btn", "lang", "hand-to-bot"} <= ids, found
+    small = [x for x in found if x[1] < 44 or x[2] < 44]
+    assert not small, small
+    shots(page, f"tap-targets-{size}", full_page=False)
+    ctx.close()
+
+
+def test_a_big_screen_gives_the_board_its_width(server, chromium, shots):
+    table = server.create("ribauds", ["human", "random"])
+    ctx = chromium.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    wait_state(page)
+    board = page.locator("#board").bounding_box()
+    side = page.locator(".side").bounding_box()
+    assert board["width"] >= 1300, board
+    assert side["x"] + side["width"] >= 1920 - 60, side   # the page's width used to its right
+    shots(page, "board-1920x1080", full_page=False)
+    ctx.close()
+
+
+SAID_IN_VIEW = """text => {
+    // the elements (a line of the talk, a note on the screen) that show text inside the
+    // viewport and on top
+    const H = window.innerHeight, W = window.innerWidth;
+    return [...document.querySelectorAll("#talk li, .toast")].filter(e => {
+        if (!e.textContent.includes(text)) return false;
+        const r = e.getBoundingClientRect();
+        if (!(r.top >= 0 && r.bottom <= H && r.left >= 0 && r.right <= W && r.height > 0)) return false;
+        const hit = document.elementFromPoint(r.left + Math.min(12, r.width / 2), r.top + r.height / 2);
+        return !!hit && (hit === e || e.contains(hit));
+    }).map(e => e.id || e.className || e.tagName);
+}"""
+
+
+@pytest.mark.parametrize("game,seats,said", [("ribauds", 2, "shall we start?"), ("regicide", 4, "Hello!")])
+def test_a_phone_shows_the_table_talk_and_a_new_message(server, chromium, shots, game, seats, said):
+    """On a phone the talk comes right under the board, and a message said shows on the
+    screen: in the talk when it is in view, else as a note that a tap takes to the talk."""
+    table = server.create(game, ["human"] * seats)
+    page = open_seat(chromium, server, table, 0, viewport={"width": 390, "height": 844},
+                     is_mobile=True, has_touch=True)
+    friend = open_seat(chromium, server, table, 1)
+    board = page.locator("#board").bounding_box()
+    talk = page.locator("#talk-panel").bounding_box()
+    assert talk["y"] < board["y"] + board["height"] + 20, (board, talk)  # next after the board
+    page.evaluate("() => window.scrollTo(0, 0)")
+    if game == "ribauds":
+        assert talk["y"] < 844, talk
+        friend.fill("#chat-input", said)
+        friend.press("#chat-input", "Enter")
+    else:
+        friend.click(".say-buttons .chip >> nth=0")
+    page.wait_for_function("t => document.getElementById('talk').textContent.includes(t)", arg=said)
+    page.wait_for_timeout(200)
+    seen = page.evaluate(SAID_IN_VIEW, said)
+    assert seen, (talk, page.evaluate("""() => [window.scrollY, document.getElementById('talk').getBoundingClientRect().toJSON(),
+        [...document.querySelectorAll('.toast')].map(e => [e.className, e.textContent, e.getBoundingClientRect().toJSON()])]"""))
+    shots(page, f"talk-new-message-phone-{game}", full_page=False)
+    note = page.locator(".toast.talk-toast")
+    if "talk-toast" in " ".join(seen):  # the talk out of view: a note, which goes there
+        assert note.count() == 1 and said in note.inner_text()
+        note.click()
+        page.wait_for_function("""() => { const r = document.getElementById('talk').getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= window.innerHeight; }""", timeout=5000)
+    else:
+        assert note.count() == 0  # the talk in view: nothing covers the board
+    friend.context.close()
+    page.context.close()

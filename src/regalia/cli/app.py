@@ -236,14 +236,19 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
          seed: Optional[int] = typer.Option(None, help="seed of the deal (default: random)"),
          option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)"),
          save: Optional[Path] = typer.Option(None, help="save the game record to this file "
-                                             "(with --load: the loaded file)"),
+                                             "(with --load: the loaded file); without it, an "
+                                             "unfinished game is kept in the user's data "
+                                             "directory until it is over"),
          load: Optional[Path] = typer.Option(None, help="resume the unfinished game saved in "
                                              "this file (its bots too, unless --bots is given)"),
          delay: float = typer.Option(0.0, help="seconds to pause after each bot move")) -> None:
     """Play a game in the terminal: humans (hot seat) and bots."""
-    from regalia.bots import make_bot
-    from regalia.cli.terminal import TerminalTable
+    import shlex
 
+    from regalia.bots import make_bot
+    from regalia.cli.terminal import TerminalTable, is_kept, kept_games, new_kept_file
+
+    keep = None  # without --save, an unfinished game is kept in the user's data directory
     if load is not None:
         match, record = _resume(load, game, players, seed, option)
         g, players = match.game, _players(record)
@@ -258,7 +263,10 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
                     _fail(f"{load}: {e.args[0]}")
         else:
             seats = _bot_seats(g, bots, bot, players)
-        save = save or load
+        if save is None and is_kept(load):
+            keep = load  # kept by play itself: kept there again, removed once over
+        else:
+            save = save or load
         typer.echo(f"Resuming the {TITLES[g.name]} game saved in {load} after "
                    f"{count(len(match.actions), 'move')}.")
     else:
@@ -274,9 +282,16 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
             match = Match(g, config, seed if seed is not None else secrets.randbits(32))
         except (RegaliaError, InvalidPosition) as e:
             _fail(str(e))
+        if save is None:
+            earlier = kept_games()
+            if earlier:
+                more = f" ({count(len(earlier), 'unfinished game')} kept)" if len(earlier) > 1 else ""
+                typer.echo(f"An unfinished game is kept from before{more}; resume it with:\n"
+                           f"  {program()} play --load {shlex.quote(str(earlier[0]))}")
+            keep = new_kept_file(g.name)
     if any(type(b).__module__ in SEARCH_MODULES for b in seats.values()):
         _say_if_compiling("regalia.bots.regicide.policy", "the bots' search")
-    TerminalTable(match, seats, delay=delay, save=save).run()
+    TerminalTable(match, seats, delay=delay, save=save, keep=keep).run()
 
 
 # Bots whose rollouts run numba-compiled code (its first use compiles it for this machine).

@@ -34,6 +34,43 @@ def program() -> str:
     return shlex.quote(typed) if Path(typed).name == "regalia" else "regalia"
 
 
+def kept_dir() -> Path:
+    """Where ``regalia play`` keeps the unfinished games started without ``--save``: the
+    user's data directory (``$XDG_DATA_HOME/regalia/unfinished`` on Linux, as
+    ``platformdirs`` finds it)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("regalia", appauthor=False) / "unfinished"
+
+
+def new_kept_file(game: str) -> Path:
+    """A new file in ``kept_dir()`` for a game of ``game`` started now (not created yet)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = kept_dir() / f"{game}-{stamp}.json"
+    n = 2
+    while path.exists():
+        path = kept_dir() / f"{game}-{stamp}-{n}.json"
+        n += 1
+    return path
+
+
+def kept_games() -> list[Path]:
+    """The unfinished games kept in ``kept_dir()``, the newest first."""
+    try:
+        files = [p for p in kept_dir().glob("*.json") if p.is_file()]
+    except OSError:
+        return []
+    return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
+
+
+def is_kept(path: Path) -> bool:
+    """``path`` is a file ``regalia play`` kept by itself (in ``kept_dir()``)."""
+    try:
+        return Path(path).resolve().parent == kept_dir().resolve()
+    except OSError:
+        return False
+
+
 class Quit(Exception):
     """The human asked to leave the game."""
 
@@ -48,12 +85,15 @@ class TerminalTable:
 
     ``match``: the game; ``bots``: seat -> bot (other seats are humans); ``read``: the input
     function (``Console.input`` by default, replaced in tests); ``delay``: pause after bot
-    moves (seconds); ``save``: where to write the game record at the end.
+    moves (seconds); ``save``: where to write the game record at the end; ``keep``: where
+    to keep the game while it is unfinished when there is no ``save`` (written after every
+    move and when the game is left, removed once the game is over).
     """
 
     def __init__(self, match: Match, bots: dict[int, Any], console: Console | None = None,
                  read: Callable[[str], str] | None = None, delay: float = 0.0,
-                 save: Path | None = None, bot_seed: int | None = None) -> None:
+                 save: Path | None = None, bot_seed: int | None = None,
+                 keep: Path | None = None) -> None:
         self.match = match
         self.game = match.game
         self.bots = bots
@@ -61,6 +101,7 @@ class TerminalTable:
         self.read = read or (lambda prompt: self.console.input(prompt))
         self.delay = delay
         self.save = save
+        self.keep = None if save else keep
         self.screen = screen_for(self.game.name)
         # The bots' own source: never derived from the game's seed (that would tell a
         # program the deal); tests may fix it with ``bot_seed``.
@@ -82,14 +123,23 @@ class TerminalTable:
                     self._bot_turn(seat)
                 else:
                     self._human_turn(seat)
+                self._keep()
         except Quit:
             self.console.print("[bold]Game left unfinished.[/bold]")
-            if not self.save:
+            if self.keep and self._keep():
+                # the path and the command never wrapped (copied as they are)
+                self.console.print(f"It is kept in {escape(str(self.keep))}; resume it with:",
+                                   soft_wrap=True, highlight=False)
+                self.console.print(f"  {program()} play --load {escape(shlex.quote(str(self.keep)))}",
+                                   soft_wrap=True, highlight=False)
+            elif not self.save:
                 self.console.print("It was not saved: a game started with --save FILE (e.g. "
                                    f"{program()} play {self.game.name} --save game.json) can "
                                    f"be resumed later with: {program()} play --load FILE.")
         else:
             self._finish()
+            if self.keep:  # over: nothing to resume (a record is kept only with --save)
+                self.keep.unlink(missing_ok=True)
         if self.save:
             record = self.match.record()
             record.bots = {seat: bot.name for seat, bot in self.bots.items()}
@@ -100,6 +150,24 @@ class TerminalTable:
             self.console.print(f"Game record saved; {verb} it with:")
             # the command on a line of its own, never wrapped (copied as it is)
             self.console.print(f"  {command} {self.save}", soft_wrap=True, highlight=False)
+
+    def _keep(self) -> bool:
+        """Write the unfinished game to ``self.keep`` (if any); whether it was written."""
+        if not self.keep or self.game.is_terminal(self.match.state):
+            return False
+        record = self.match.record()
+        record.bots = {seat: bot.name for seat, bot in self.bots.items()}
+        try:
+            self.keep.parent.mkdir(parents=True, exist_ok=True)
+            part = self.keep.with_name(self.keep.name + ".part")  # never half a file
+            record.save(part)
+            part.replace(self.keep)
+        except OSError as e:
+            self.console.print(f"[red]The game could not be kept in {escape(str(self.keep))}: "
+                               f"{escape(str(e))}[/red]")
+            self.keep = None
+            return False
+        return True
 
     def _opening(self) -> None:
         """One line before the first move: who sits where and who is to act (a bot that

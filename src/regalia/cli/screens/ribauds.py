@@ -176,7 +176,7 @@ def result(view: dict[str, Any]) -> Text:
         return Text("The game is not finished.")
     lost = view["seat"] is not None and view["seat"] != view["winner"]
     you = " — you lose." if lost else " — you win!" if view["seat"] == view["winner"] else ""
-    return Text(f"{seat_name(view['winner'])} wins with "
+    return Text(f"{seat_name(view['winner'])} wins by "
                 f"{CONSPIRACIES.get(view['conspiracy'], view['conspiracy'])}{you}",
                 style="bold red" if lost else "bold green")
 

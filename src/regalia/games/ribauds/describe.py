@@ -94,5 +94,5 @@ def describe(e: dict[str, Any]) -> str:
             text += f"; {count(len(e['discarded']), 'Reine')} discarded"
         return text + "."
     if k == "win":
-        return f"{who} wins with {CONSPIRACIES.get(e['conspiracy'], e['conspiracy'])}!"
+        return f"{who} wins by {CONSPIRACIES.get(e['conspiracy'], e['conspiracy'])}!"
     return f"{k} {e}"

@@ -206,7 +206,8 @@ def say(game: Game, state: Any, seat: int, message_id: str) -> dict[str, Any] | 
         "hand": public["hand_sizes"][seat],
         "tavern": public["tavern"],
         "discard": public["discard"],
-        "castle": public["castle"] + (1 if public.get("enemy") else 0),
+        # the Castle pile as the board shows it: the enemy being fought has left it
+        "castle": public["castle"],
         "left": max(0, public["health"] - public["damage"]),
     }
     template = SAYINGS[message_id]

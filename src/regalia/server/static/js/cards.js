@@ -66,8 +66,16 @@ export function icon(name, cls = "icon") {
 export function rankOf(card) { return card === "X" ? "X" : card[0]; }
 export function suitOf(card) { return card === "X" ? null : card[1]; }
 
+// The rank on a card's corner and in short card names: the face cards by the page's
+// language's letters (Portuguese: V, D, R for Valete, Dama, Rei).
 export function rankLabel(r) {
-  return r === "T" ? "10" : r;
+  if (r === "T") return "10";
+  if (r === "J" || r === "Q" || r === "K") {
+    const key = "rank.letter." + r;
+    const letter = t(key);
+    return letter === key ? r : letter;
+  }
+  return r;
 }
 
 export function cardValue(card) {

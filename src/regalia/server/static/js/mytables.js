@@ -35,3 +35,16 @@ export function invitesFor(id) {
   const e = myTables().find((x) => x.id === id && x.invites);
   return e ? e.invites : null;
 }
+
+// The rematch of a table this browser created: its seats keep their tokens, so the old
+// table's invitation links, pointed at the new table, are the rematch's (kept once, as the
+// lobby keeps a new table's).
+export function carryInvites(oldId, newId, entry = {}) {
+  const old = myTables().find((x) => x.id === oldId && x.invites);
+  if (!old || !newId || invitesFor(newId)) return;
+  const moved = (link) => link.replace(/^\/t\/[^#]*/, "/t/" + encodeURIComponent(newId));
+  remember({
+    ...entry, id: newId, game: old.game, players: old.players, seat: old.seat ?? null, token: old.token,
+    role: "creator", invites: old.invites.map((x) => ({ ...x, link: moved(x.link) })),
+  });
+}

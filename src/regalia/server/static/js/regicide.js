@@ -2,7 +2,7 @@
 // the buttons of the phase. Only actions in the server's legal list can be submitted.
 import { has, t } from "./i18n.js";
 import {
-  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, pileLabel, rankOf,
+  SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, pileLabel, rankLabel, rankOf,
   regicideCard,
 } from "./cards.js";
 import { botLevel, waitingText } from "./names.js";
@@ -130,7 +130,7 @@ function arena(v, C, moved = {}) {
     v.castle > 0 ? cardBack({ label: icon("castle", "back-icon"), count: v.castle }) : el("div", { class: "card empty" }),
     pileLabel(t("regicide.castle"), v.castle),
     el("div", { class: "pile-sub" },
-      ["J", "Q", "K"].map((r) => el("span", { class: "rank-left" }, `${r}×${v.castle_ranks[r]}`))));
+      ["J", "Q", "K"].map((r) => el("span", { class: "rank-left" }, `${rankLabel(r)}×${v.castle_ranks[r]}`))));
   // The enemy
   let enemy;
   if (v.enemy) {

@@ -53,8 +53,10 @@ function show(i) {
 }
 
 // The analysis panel (Regicide): each decision of the chosen player, the win chance of the
-// move played and of the best move; the three costliest marked; a click shows the position
-// where that choice was made.
+// move played and of the best move; the three costliest marked. A row is named by its move
+// as the replay names its steps ("Move 20" is step "move 20 / 41", whose caption is that
+// move's sentence): a click shows that step, the choice made and its outcome; the position
+// where it was chosen is one step back (the left arrow).
 let analysis = null;
 let status = null;  // {key[, seat]} or {text}: the panel's status line
 
@@ -78,7 +80,7 @@ function renderAnalysis() {
   for (const d of analysis.decisions) {
     const same = d.best === d.played;
     ol.append(el("li", {}, el("button", { type: "button", class: "analysis-item" + (d.marked ? " marked" : ""),
-      id: "decision-" + d.index, onclick: () => show(d.index) },
+      id: "decision-" + d.index, onclick: () => show(d.index + 1) },
     el("b", {}, (d.marked ? "! " : "") + t("analysis.move", { n: d.index + 1 })), " ",
     t("analysis.played", { move: regicide.moveText(d.played, C, "move"), p: pct(d.played_win) }),
     same ? el("span", { class: "muted" }, " · " + t("analysis.same"))

@@ -2,7 +2,7 @@
 // waiting for its players, the rematch on offer, and the end dialog's reason and buttons.
 import { t } from "./i18n.js";
 import { el } from "./cards.js";
-import { remember } from "./mytables.js";
+import { carryInvites, remember } from "./mytables.js";
 
 let ticking = null;
 let seen = null;  // the state message whose clocks are shown, and when it arrived
@@ -70,6 +70,7 @@ function nextLink(M) {
 }
 
 function moveTo(M, id) {
+  carryInvites(M.tableId, id);
   remember({ id, game: M.welcome.game, players: M.welcome.players, seat: M.state.seat, token: M.token, role: "player" });
   location.href = `/t/${encodeURIComponent(id)}#s=${M.token}`;
 }

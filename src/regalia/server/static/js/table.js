@@ -9,7 +9,7 @@ import { el, icon } from "./cards.js";
 import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
-import { invitesFor, remember } from "./mytables.js";
+import { carryInvites, invitesFor, remember } from "./mytables.js";
 import { linkRow, showGameTitle, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText, renderSocialBar, socialEnd } from "./social.js";
@@ -173,6 +173,7 @@ function onMessage(msg) {
       M.prev = M.state;
       M.state = msg;
       M.pending = false;
+      if (msg.next_table) carryInvites(tableId, msg.next_table);
       if (M.queued) sendQueued();
       if (M.needName) {
         // a browser without a nickname: the seat's own name is kept if it has one (the
@@ -197,6 +198,7 @@ function onMessage(msg) {
       M.talk.push(msg);
       renderTalk();
       announce([$("talk").lastChild.textContent]);
+      if (msg.seat !== C.me && !inView($("talk").lastChild)) talkToast(msg);
       break;
     case "talk_history":
       M.talk = msg.messages.slice();
@@ -206,6 +208,7 @@ function onMessage(msg) {
       toast(t("social.timeout_title", { who: seatName(msg.seat) }), t("social.timeout_detail"), "error");
       break;
     case "rematch":
+      carryInvites(tableId, msg.table);
       if (M.state) { M.state.next_table = msg.table; render(); }
       break;
     case "hint":
@@ -428,6 +431,21 @@ function talkLine(m) {
   } else text = m.text;
   return el("li", { class: "talk-" + m.kind + (m.seat === C.me ? " mine" : "") },
     el("b", {}, who + ": "), el("span", {}, text));
+}
+
+// Whether all of node is on the screen (a phone shows the talk below the board).
+function inView(node) {
+  const r = node.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+}
+
+// A message said while the talk is out of view shows on the screen; a tap on it goes to the
+// talk.
+function talkToast(m) {
+  const line = talkLine(m);
+  toast(line.firstChild.textContent.replace(/: $/, ""), line.lastChild.textContent, "info talk-toast");
+  const node = $("toasts").lastChild;
+  node.addEventListener("click", () => $("talk-panel").scrollIntoView({ block: "nearest", behavior: "smooth" }));
 }
 
 function renderTalk() {
