@@ -97,6 +97,58 @@ def test_a_move_stored_by_one_replica_reaches_the_players_of_the_other(replicas)
     assert health(a)["redis"] == health(b)["redis"] == "ok"
 
 
+def test_redis_carries_no_card_a_player_may_not_see(replicas, redis_url):
+    """Everything published between the replicas is what every player of the table may see:
+    a move's event says only that a move was stored at a ply (a Ribauds face-down card
+    ``replace 1 Q down`` was on the channel in clear); the replicas read the rest from the
+    database."""
+    import json
+
+    import redis
+
+    a, b = replicas
+    heard: list[bytes] = []
+    sub = redis.Redis.from_url(redis_url).pubsub()
+    sub.psubscribe("regalia:*")
+    stop = threading.Event()
+
+    def listen():
+        while not stop.is_set():
+            msg = sub.get_message(timeout=0.05)
+            if msg and msg["type"] == "pmessage":
+                heard.append(msg["data"])
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    try:
+        t = new_table(a, "ribauds", ["human", "human"])
+        pa, pb = join(a, t, 0), join(b, t, 1)
+        actions = []
+        while len(actions) < 8 and not pa.state["finished"]:
+            mover = wait_for(lambda: pa.drain() or pb.drain()
+                             or next((p for p in (pa, pb) if p.state["legal"]), None),
+                             what="a seat with legal actions")
+            ply = mover.state["ply"]
+            # a face-down replacement when there is one (it names a card nobody else sees)
+            act = next((x for x in mover.state["legal"] if x.endswith(" down")),
+                       mover.state["legal"][0])
+            mover.act(act)
+            actions.append(act)
+            assert pa.state_at(ply + 1)["ply"] == pb.state_at(ply + 1)["ply"] == ply + 1
+        wait_for(lambda: any(json.loads(m).get("k") == "move" for m in heard),
+                 what="a move's event on Redis")
+    finally:
+        stop.set()
+        listener.join(2)
+        sub.close()
+    assert any(x.endswith(" down") for x in actions), actions
+    for raw in heard:
+        event = json.loads(raw)
+        assert set(event) <= {"k", "ply", "t", "r", "seats", "spectators", "body", "table", "msg"}, event
+        text = raw.decode()
+        assert not any(x in text for x in actions), text
+
+
 def test_talk_and_who_is_connected_are_seen_on_every_replica(replicas):
     a, b = replicas
     t = new_table(a, "regicide", ["human", "human"])

@@ -5,9 +5,10 @@ What Redis carries (redis-py's asyncio client), all under the ``regalia:`` prefi
 
 * **Table events**, published on the table's pub/sub channel (``regalia:table:ID``; a
   replica subscribes to the channels of the tables it has loaded, before it reads them from
-  the database, and leaves them when it unloads them) after the change was stored: a move
-  (``{"k": "move", "ply", "seat", "action", "clock"}``: every replica that holds the table
-  applies it with the engine, which is deterministic from config + seed + moves), talk
+  the database, and leaves them when it unloads them) after the change was stored, each
+  holding only what every player of the table may see (Redis is not told a face-down
+  card): a move (``{"k": "move", "ply"}``: every replica that holds the table reads the
+  moves it lacks from the database, and the clocks, and applies them with the engine), talk
   (``"talk"``), a rematch (``"rematch"``), a connection count (``"presence"``: which seats
   are connected to that replica) and ``"sync"`` for every other change (seats, clocks,
   expiry: the receivers read the table again from the database, which is the truth). A

@@ -158,13 +158,6 @@ class TableClock:
             clock.banks[seat] += clock.increment
         return clock
 
-    def received(self, state: dict[str, Any] | None) -> Clock | None:
-        """The clocks another replica stored with a move (``state``: their JSON), or
-        ``None`` (unchanged)."""
-        if state is None or self.data is None:
-            return None
-        return Clock.load(self.data.config(), state, len(self.core.seats))
-
     def stored(self, config: dict[str, Any] | None, state: dict[str, Any] | None) -> bool:
         """Take the clocks as stored in the database (another replica may have changed
         them); whether they changed."""

@@ -73,8 +73,7 @@ class Replica:
     and callbacks into the table's other parts: ``local_presence()`` (the connections here:
     per seat, and spectators), ``seats_changed()`` (send the seat list soon),
     ``broadcast(msg)``, ``commit(move)`` (apply a stored move, ``TableCore.try_move``'s,
-    and the clocks it carries), ``received_clock(state)`` (the clocks another replica sent
-    with a move), ``stored_clock(config, state)`` (take the stored clocks;
+    and the clocks it carries), ``stored_clock(config, state)`` (take the stored clocks;
     whether they changed), ``heard(body)`` and ``missed_talk(bodies)`` (talk said through
     another replica), ``rematch(table_id)`` and ``show_change()`` (another replica's change
     is in this copy: tell the connections, re-arm the clock and the bots)."""
@@ -84,7 +83,6 @@ class Replica:
                  seats_changed: Callable[[], None],
                  broadcast: Callable[[dict[str, Any]], None],
                  commit: Callable[[Move], None],
-                 received_clock: Callable[[dict[str, Any] | None], Any],
                  stored_clock: Callable[[dict[str, Any] | None, dict[str, Any] | None], bool],
                  heard: Callable[[dict[str, Any]], None],
                  missed_talk: Callable[[list[dict[str, Any]]], None],
@@ -97,7 +95,6 @@ class Replica:
         self.seats_changed = seats_changed
         self.broadcast = broadcast
         self.commit = commit
-        self.received_clock = received_clock
         self.stored_clock = stored_clock
         self.heard = heard
         self.missed_talk = missed_talk
@@ -130,24 +127,9 @@ class Replica:
         replica's connections."""
         kind = event.get("k")
         core = self.core
-        if kind == "move":
-            ply = event["ply"]
-            if ply < core.ply:  # already here (read from the database meanwhile)
-                return
-            if ply > core.ply:  # moves were missed: the database has them
+        if kind == "move":  # a move was stored at ``ply``: the database holds what it was
+            if event["ply"] >= core.ply:  # (not read here meanwhile)
                 self.request_sync()
-                return
-            try:
-                move = core.try_move(event["seat"], event["action"])
-            except Exception:  # noqa: BLE001 - this copy differs: the database decides
-                log.exception("table %s: another replica's move at ply %s does not apply "
-                              "here; reading the table again", core.id, ply)
-                self.request_sync()
-                return
-            if event.get("clock") is not None:
-                move.clock = self.received_clock(event["clock"])
-            self.commit(move)
-            self.show_change()
         elif kind == "talk":
             self.heard(event["body"])
         elif kind == "rematch":

@@ -126,7 +126,7 @@ class Table:
             local_presence=lambda: self.audience.local_presence(),
             seats_changed=lambda: self.audience.seats_changed(),
             broadcast=lambda msg: self.audience.broadcast(msg),
-            commit=self._commit, received_clock=lambda state: self.clock.received(state),
+            commit=self._commit,
             stored_clock=lambda config, state: self.clock.stored(config, state),
             heard=lambda body: self.talk.heard(body),
             missed_talk=lambda bodies: self.talk.missed(bodies),
@@ -340,8 +340,9 @@ class Table:
                                          "refused it); nothing was applied: try again") from None
             self._commit(move)
             self.audience.broadcast_state()
-            self.replica.tell_others("move", ply=core.ply - 1, seat=seat, action=move.text,
-                             clock=move.clock.to_json() if move.clock else None)
+            # only that a move was stored: the action (a face-down card's name) and the
+            # clock are read from the database by the replicas that hold this table
+            self.replica.tell_others("move", ply=core.ply - 1)
             self.clock.arm()
         core.last_active = time.monotonic()
         self.count_move(time.perf_counter() - submitted)
