@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "src" / "regalia" / "server" / "migrations" / "versions"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "src" / "regalia" / "server" / "storage" / "migrations" / "versions"
 URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")
 # CI (.ci/run) starts a PostgreSQL server and sets the URL: there the test always runs.
 pytestmark = pytest.mark.skipif(not URL and not os.environ.get("CI"),
