@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from regalia.server.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed, site_hosts
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
 from regalia.server.web import api, errors, pages, socket
@@ -69,6 +70,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=site_hosts(settings),
                        www_redirect=False)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.add_exception_handler(Refusal, errors.refusal)
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
     for router in (pages.router, api.router, socket.router):

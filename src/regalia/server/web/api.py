@@ -29,13 +29,11 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, Response
-from fastapi.responses import JSONResponse
 
 from regalia.core.records import Match, without_medal
 from regalia.server.tables import gamekit
 from regalia.server.refusal import Refusal
 from regalia.server.web.deps import Address, Replays, Tables
-from regalia.server.web.errors import no_table, refused
 from regalia.server.web.schemas import (Clock, CreateTable, JoinTable, Problem, Rematch,
                                         RematchMade, SeatTaken, TableCreated)
 
@@ -58,21 +56,14 @@ async def clocks(m: Tables) -> list[dict[str, Any]]:
 
 @router.get("/open")
 async def open_tables(m: Tables) -> Any:
-    try:
-        return await m.open_tables()
-    except Refusal as e:
-        return refused(e)
+    return await m.open_tables()
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
              response_model_exclude_unset=True)
 async def create_table(body: CreateTable, m: Tables, address: Address) -> Any:
     asked = body.model_dump(exclude_unset=True)
-    try:
-        table, tokens, watch = await m.create(
-            asked, count=lambda: m.limits.hit("table_rate", address))
-    except Refusal as e:
-        return refused(e)
+    table, tokens, watch = await m.create(asked, count=lambda: m.limits.hit("table_rate", address))
     seats = []
     for s, tok in zip(table.seats, tokens):
         entry: dict[str, Any] = {"seat": s.index, "kind": s.kind, "bot": s.bot_name}
@@ -89,24 +80,18 @@ async def create_table(body: CreateTable, m: Tables, address: Address) -> Any:
 
 
 async def find(m: Tables, table_id: str) -> Any:
-    """The table, or the answer that refuses it (404, 503)."""
-    try:
-        t = await m.get(table_id)
-    except Refusal as e:
-        return refused(e)
-    return no_table() if t is None else t
+    """The table; raises ``Refusal`` (``not_found``: 404, ``storage``: 503)."""
+    t = await m.get(table_id)
+    if t is None:
+        raise Refusal("not_found", "no such table")
+    return t
 
 
 @router.post("/tables/{table_id}/join", response_model=SeatTaken)
 async def join_table(table_id: str, body: JoinTable, m: Tables, address: Address) -> Any:
     t = await find(m, table_id)
-    if isinstance(t, JSONResponse):
-        return t
-    try:
-        seat, token = await t.seating.take_free_seat(
-            body.name, count=lambda: m.limits.hit("join_rate", address))
-    except Refusal as e:
-        return refused(e)
+    seat, token = await t.seating.take_free_seat(
+        body.name, count=lambda: m.limits.hit("join_rate", address))
     return {"id": t.id, "game": t.game.name, "players": len(t.seats), "seat": seat,
             "token": token, "link": f"/t/{t.id}#s={token}"}
 
@@ -114,20 +99,14 @@ async def join_table(table_id: str, body: JoinTable, m: Tables, address: Address
 @router.post("/tables/{table_id}/rematch", response_model=RematchMade)
 async def rematch(table_id: str, body: Rematch, m: Tables, address: Address) -> Any:
     t = await find(m, table_id)
-    if isinstance(t, JSONResponse):
-        return t
-    try:
-        new = await m.rematch(t, body.token, count=lambda: m.limits.hit("table_rate", address))
-    except Refusal as e:
-        return refused(e)
+    new = await m.rematch(t, body.token, count=lambda: m.limits.hit("table_rate", address))
     return {"id": new.id, "game": new.game.name, "players": len(new.seats),
             "seat": t.seating.seat_of_token(body.token), "link": f"/t/{new.id}#s={body.token}"}
 
 
 @router.get("/tables/{table_id}")
 async def table_summary(table_id: str, m: Tables) -> Any:
-    t = await find(m, table_id)
-    return t if isinstance(t, JSONResponse) else t.summary()
+    return (await find(m, table_id)).summary()
 
 
 @router.get("/tables/{table_id}/replay")
@@ -135,17 +114,11 @@ async def table_replay(table_id: str, m: Tables, replays: Replays, address: Addr
     body = replays.cached(table_id)
     if body is None:
         t = await find(m, table_id)
-        if isinstance(t, JSONResponse):
-            return t
         if not (t.finished or t.expired):
-            return refused(Refusal("not_finished", "the replay opens when the game is over "
-                                                   "(or abandoned)"))
-        try:
-            if not replays.building(t.id):  # only work to do counts against the rate
-                await m.limits.hit("replay_rate", address)
-            body = await replays.body(t.id, lambda: asyncio.to_thread(encoded_replay, t))
-        except Refusal as e:
-            return refused(e)
+            raise Refusal("not_finished", "the replay opens when the game is over (or abandoned)")
+        if not replays.building(t.id):  # only work to do counts against the rate
+            await m.limits.hit("replay_rate", address)
+        body = await replays.body(t.id, lambda: asyncio.to_thread(encoded_replay, t))
     return Response(body, media_type="application/json")
 
 
@@ -163,15 +136,10 @@ async def table_analysis(table_id: str, m: Tables, address: Address, seat: int =
     the end, 400 for a game without analysis or a seat out of range, 429 over
     ``analysis_rate``."""
     t = await find(m, table_id)
-    if isinstance(t, JSONResponse):
-        return t
-    try:
-        m.check_analysis(t, seat)
-        if (t.id, seat) not in m.analyses:  # only work to do counts against the rate
-            await m.limits.hit("analysis_rate", address)
-        decisions = await m.analysis(t, seat)
-    except Refusal as e:
-        return refused(e)
+    m.check_analysis(t, seat)
+    if (t.id, seat) not in m.analyses:  # only work to do counts against the rate
+        await m.limits.hit("analysis_rate", address)
+    decisions = await m.analysis(t, seat)
     return {"seat": seat, "decisions": decisions}
 
 

@@ -30,8 +30,9 @@ def refused(e: Refusal) -> JSONResponse:
     return JSONResponse({"error": e.message, "code": e.code}, status_code=STATUS.get(e.code, 400))
 
 
-def no_table() -> JSONResponse:
-    return refused(Refusal("not_found", "no such table"))
+async def refusal(_request: Request, exc: Refusal) -> JSONResponse:
+    """A ``Refusal`` raised by an endpoint: answered as ``refused`` says."""
+    return refused(exc)
 
 
 async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
