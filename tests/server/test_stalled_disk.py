@@ -30,6 +30,8 @@ def on_every_statement(store, listener):
     def maybe(*args):
         if on.is_set():
             listener(*args)
+    # (nowait_engine: the second engine of the writes once made on the event loop, before
+    # f1d2cb9; kept here so that this test fails on that code, as it should)
     for e in (store.engine, getattr(store, "nowait_engine", None)):
         if e is not None:
             event.listen(e, "before_cursor_execute", maybe)
