@@ -1,7 +1,8 @@
 """Storage faults reach players well: a server whose database cannot be
 written refuses to start with a one-line reason; a write the database refuses (here: the
 database locked by another process) becomes a websocket ``error`` or a JSON 503 within 5
-seconds with nothing applied; ``/healthz`` reports the store."""
+seconds with nothing applied; ``/healthz`` reports the store; every database call runs on
+the database thread (stalls: ``test_stalled_disk``)."""
 
 from __future__ import annotations
 
@@ -82,59 +83,42 @@ def test_refused_writes_are_reported_within_5_seconds_and_change_nothing(db_url)
         assert c.get("/healthz").json()["store"] == "ok"
 
 
-def test_writes_are_done_on_the_event_loop_unless_the_database_is_busy(db_url):
-    """SQLite: a write spares the trip to the database thread when no other writer holds the
-    lock (``Store.at_once``), and waits its turn there when one does."""
+def test_every_database_call_runs_on_the_database_thread_never_on_the_event_loop(db_url):
+    """A new table, a seat claimed, a move, a message, a table read and /healthz's check:
+    each runs on the database thread (a stalled disk stops no one but the writes); a move
+    that meets another writer's lock waits its turn there and is stored once it is free."""
     with running_app(db_url) as c:
-        m = c.app.state.manager.writer
-        on_thread = []
-        real_db = m.db
+        store = c.app.state.manager.store
+        threads: dict[str, set[str]] = {}
+        names = ("new_table", "update_seat", "append_moves", "add_message", "check_readable",
+                 "open_tables")
+        for name in names:
+            real = getattr(store, name)
 
-        async def watching(fn, *args):
-            on_thread.append(getattr(fn, "func", fn).__name__)  # a partial: its function
-            return await real_db(fn, *args)
-        m.db = watching
-        d = new_table(c, "regicide", ["human"])
+            def watched(*args, _real=real, _name=name, **kwargs):
+                threads.setdefault(_name, set()).add(threading.current_thread().name)
+                return _real(*args, **kwargs)
+            setattr(store, name, watched)
+        d = new_table(c, "ribauds", ["human", "human"])
+        assert c.get("/api/open").status_code == 200
         p = join(c, d, 0)  # the seat is claimed
-        p.act(p.state["legal"][0])
-        assert p.state_at(1)["ply"] == 1
-        assert not {"store_and_read", "update_seat", "append_moves"} & set(on_thread), on_thread
+        other = join(c, d, 1)
+        p.send({"type": "chat", "text": "hi"})
+        other.recv_until(lambda m: m["type"] == "talk")
+        cur = p if p.state["current"] == 0 else other
+        cur.act(cur.state["legal"][0])
+        assert cur.state_at(1)["ply"] == 1
+        assert c.get("/healthz").status_code == 200
+        assert set(threads) == set(names), threads
+        assert all(t == {"regalia-db_0"} for t in threads.values()), threads
+        p.state_at(1), other.state_at(1)
+        who = p if p.state["current"] == 0 else other
         with Locked(db_url):  # another process writes for half a second
-            p.act(p.state["legal"][0])
+            who.act(who.state["legal"][0])
             time.sleep(0.5)
-            assert "append_moves" in on_thread  # the move waits its turn on the thread
-        assert p.state_at(2)["ply"] == 2  # stored once the lock was released
-        assert [mv[0] for mv in m.store.load_table(d["id"]).moves] == [0, 1]
-        assert m.store.load_table(d["id"]).seats[0].claimed
-
-
-def test_a_slow_write_on_the_event_loop_sends_the_writes_to_the_thread_and_checkpoints_run_there(
-        db_url, monkeypatch, caplog):
-    """A write on the loop slower than SLOW_WRITE (a stalled disk) sends the next writes to
-    the database thread, where the write timeout applies; the write-ahead log is copied
-    back on that thread every CHECKPOINT_EVERY writes on the loop."""
-    from regalia.server.storage import writer as M
-
-    monkeypatch.setattr(M, "CHECKPOINT_EVERY", 1)
-    with running_app(db_url) as c:
-        m = c.app.state.manager.writer
-        on_thread = []
-        real_db = m.db
-
-        async def watching(fn, *args):
-            on_thread.append(getattr(fn, "func", fn).__name__)
-            return await real_db(fn, *args)
-        m.db = watching
-        d = new_table(c, "regicide", ["human"])
-        p = join(c, d, 0)
-        time.sleep(0.2)  # the table was stored on the loop, then a checkpoint on the thread
-        assert on_thread == ["checkpoint"]
-        monkeypatch.setattr(M, "SLOW_WRITE", -1.0)  # every write is now "slow"
-        p.act(p.state["legal"][0])
-        assert p.state_at(1)["ply"] == 1 and "append_moves" not in on_thread  # on the loop...
-        assert "writes go to the database thread" in caplog.text
-        p.act(p.state["legal"][0])
-        assert p.state_at(2)["ply"] == 2 and "append_moves" in on_thread  # ...then not
+        assert who.state_at(2)["ply"] == 2  # stored once the lock was released
+        assert [mv[0] for mv in store.load_table(d["id"]).moves] == [0, 1]
+        assert store.load_table(d["id"]).seats[0].claimed
 
 
 def test_a_write_refused_at_the_timeout_is_not_stored_later(db_url):
@@ -167,10 +151,34 @@ def test_a_write_refused_at_the_timeout_is_not_stored_later(db_url):
         assert said["text"] == "hello again"
 
 
-def test_a_move_is_told_only_after_its_disk_sync_and_the_syncs_are_shared(db_url):
-    """SQLite with full syncs: a move committed on the event loop reaches no one before the
-    write-ahead log is synced (``Store.sync_log``, on a thread of its own); the moves
-    submitted meanwhile are stored together after it, and one sync covers them all."""
+class HeldAfterCommit:
+    """``store.<name>`` committed, then held before its answer until ``gate`` is set (a slow
+    disk sync); ``calls``: when each began."""
+
+    def __init__(self, store, name: str) -> None:
+        self.gate, self.calls, self.real = threading.Event(), [], getattr(store, name)
+        setattr(store, name, self)
+
+    def __call__(self, *args, **kwargs):
+        self.calls.append(time.monotonic())
+        out = self.real(*args, **kwargs)
+        assert self.gate.wait(5)
+        return out
+
+
+def disk_error():
+    """SQLite's error when a write or a disk sync fails (SQLITE_IOERR_FSYNC)."""
+    from sqlalchemy.exc import OperationalError
+
+    orig = sqlite3.OperationalError("disk I/O error")
+    orig.sqlite_errorcode = sqlite3.SQLITE_IOERR_FSYNC
+    return OperationalError("COMMIT", {}, orig)
+
+
+def test_a_move_is_told_only_after_its_commit_and_the_moves_meanwhile_share_the_next(db_url):
+    """A move reaches no one before its transaction returned (with SQLite's full syncs the
+    commit syncs the write-ahead log before it returns); the moves submitted meanwhile are
+    stored together after it, in one transaction."""
     with running_app(db_url) as c:
         m = c.app.state.manager.writer
         tables = [new_table(c, "ribauds", ["human", "human"]) for _ in range(3)]
@@ -178,22 +186,15 @@ def test_a_move_is_told_only_after_its_disk_sync_and_the_syncs_are_shared(db_url
         for d in tables:
             cur = c.get(f"/api/tables/{d['id']}").json()["current"]
             movers.append((join(c, d, cur), join(c, d, 1 - cur)))
-        gate, calls = threading.Event(), []
-        real = m.store.sync_log
-
-        def held():
-            calls.append(time.monotonic())
-            assert gate.wait(5)
-            real()
-        m.store.sync_log = held
+        held = HeldAfterCommit(m.store, "append_moves")
         first = movers[0][0]
         first.act(first.state["legal"][0])
         deadline = time.monotonic() + 5
-        while not calls and time.monotonic() < deadline:
+        while not held.calls and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert len(calls) == 1  # committed, now syncing
+        assert len(held.calls) == 1  # committed, not yet answered
         assert len(m.store.load_table(tables[0]["id"]).moves) == 1
-        for p, _ in movers[1:]:  # submitted while the first sync runs
+        for p, _ in movers[1:]:  # submitted while the first transaction is under way
             p.act(p.state["legal"][0])
         while len(m._pending) < 2 and time.monotonic() < deadline:
             time.sleep(0.01)
@@ -202,33 +203,35 @@ def test_a_move_is_told_only_after_its_disk_sync_and_the_syncs_are_shared(db_url
             with pytest.raises(Timeout):  # nothing told yet
                 other.recv_until(lambda msg: msg["type"] == "state" and msg["ply"] == 1, 0.05)
         assert [len(m.store.load_table(d["id"]).moves) for d in tables] == [1, 0, 0]
-        gate.set()
+        held.gate.set()
         for p, other in movers:
             assert p.state_at(1)["ply"] == 1 and other.state_at(1)["ply"] == 1
-        assert len(calls) == 2  # one sync for the first move, one for the two after it
+        assert len(held.calls) == 2  # one transaction for the first move, one for the two after
         assert [len(m.store.load_table(d["id"]).moves) for d in tables] == [1, 1, 1]
 
 
 def test_a_failed_disk_sync_says_the_move_may_be_lost_and_the_table_is_read_again(db_url):
-    """A sync that fails after the commit: the player is told the move may not have been
-    saved (not "nothing was applied"), /healthz reports it, and the table is read again
-    from the database, which holds the move: every seat then sees it."""
+    """A commit that fails on the disk (it may still be in the write-ahead log): the player
+    is told the move may not have been saved (not "nothing was applied"), /healthz reports
+    it, and the table is read again from the database, which holds the move: every seat
+    then sees it."""
     with running_app(db_url) as c:
         m = c.app.state.manager.writer
         d = new_table(c, "ribauds", ["human", "human"])
         cur = c.get(f"/api/tables/{d['id']}").json()["current"]
         p, other = join(c, d, cur), join(c, d, 1 - cur)
-        real = m.store.sync_log
+        real = m.store.append_moves
 
-        def failing():
-            raise OSError(5, "Input/output error")
-        m.store.sync_log = failing
+        def failing(moves):
+            m.store.append_moves = real  # fails once, after the commit
+            real(moves)
+            raise disk_error()
+        m.store.append_moves = failing
         action = p.state["legal"][0]
         p.act(action)
         err = p.recv_until(lambda msg: msg["type"] == "error")
         assert err["code"] == "storage" and "may not have been saved" in err["message"], err
         assert c.get("/healthz").json()["store"].startswith("failing")
-        m.store.sync_log = real
         assert p.state_at(1)["ply"] == 1 and other.state_at(1)["ply"] == 1
         assert [mv[2] for mv in m.store.load_table(d["id"]).moves] == [action]
         r = c.post("/api/tables", json={"game": "regicide", "players": 1,
@@ -237,18 +240,20 @@ def test_a_failed_disk_sync_says_the_move_may_be_lost_and_the_table_is_read_agai
 
 
 def test_a_failed_disk_sync_of_a_message_says_it_may_be_lost_and_the_table_is_read_again(db_url):
-    """Writes other than moves too: a chat message whose sync failed is said to be maybe
-    lost, and the table is read again from the database (which holds it): the others get it."""
+    """Writes other than moves too: a chat message whose commit failed on the disk is said to
+    be maybe lost, and the table is read again from the database (which holds it): the
+    others get it."""
     with running_app(db_url) as c:
         m = c.app.state.manager.writer
         d = new_table(c, "ribauds", ["human", "human"])
         a, b = join(c, d, 0), join(c, d, 1)
-        real = m.store.sync_log
+        real = m.store.add_message
 
-        def failing():
-            m.store.sync_log = real  # fails once
-            raise OSError(5, "Input/output error")
-        m.store.sync_log = failing
+        def failing(*args):
+            m.store.add_message = real  # fails once, after the commit
+            real(*args)
+            raise disk_error()
+        m.store.add_message = failing
         a.send({"type": "chat", "text": "hello"})
         err = a.recv_until(lambda msg: msg["type"] == "error")
         assert err["code"] == "storage" and "may not have been saved" in err["message"], err
@@ -257,40 +262,35 @@ def test_a_failed_disk_sync_of_a_message_says_it_may_be_lost_and_the_table_is_re
         assert [x["text"] for x in m.store.load_table(d["id"]).messages] == ["hello"]
 
 
-def test_what_is_read_waits_for_the_disk_sync_of_what_it_holds(db_url):
-    """SQLite shows a commit to readers at once: a read is answered only once the commits
-    made before it are synced (here the lobby's list, while a new open table's sync is
-    held), so nobody learns of a write a power cut could still take back."""
+def test_what_is_read_waits_for_the_write_before_it(db_url):
+    """A read asked while a write is under way is answered after it (here the lobby's
+    list, while a new open table's transaction is held after its commit), so nobody learns
+    of a write before its submitter is told it was saved."""
     with running_app(db_url) as c:
         m = c.app.state.manager.writer
-        gate, entered = threading.Event(), threading.Event()
-        real = m.store.sync_log
-
-        def held():
-            entered.set()
-            assert gate.wait(5)
-            real()
-        m.store.sync_log = held
+        held = HeldAfterCommit(m.store, "new_table")
         out: dict = {}
         creator = threading.Thread(target=lambda: out.update(made=c.post("/api/tables", json={
             "game": "ribauds", "players": 2, "open": True, "name": "Ann",
             "seats": [{"kind": "human"}, {"kind": "human"}]})))
         creator.start()
-        assert entered.wait(5)
+        deadline = time.monotonic() + 5
+        while not held.calls and time.monotonic() < deadline:
+            time.sleep(0.01)
         reader = threading.Thread(target=lambda: out.update(listed=c.get("/api/open").json()))
         reader.start()
         reader.join(0.5)
-        assert reader.is_alive() and "listed" not in out  # waits for the sync
-        gate.set()
+        assert reader.is_alive() and "listed" not in out  # waits for the write
+        held.gate.set()
         creator.join(5)
         reader.join(5)
         assert out["made"].status_code == 201
         assert [t["id"] for t in out["listed"]] == [out["made"].json()["id"]]
 
 
-def test_the_servers_stop_answers_a_move_waiting_for_its_disk_sync(tmp_path):
-    """A move committed on the loop whose sync is under way when the server stops: the
-    stop waits for it (up to a second), and its submitter is answered."""
+def test_the_servers_stop_answers_a_move_whose_transaction_is_under_way(tmp_path):
+    """A move whose transaction is under way when the server stops: the stop waits for it
+    (up to a second), and its submitter is answered."""
     import asyncio
 
     from regalia.server.storage.writer import Writer
@@ -300,31 +300,35 @@ def test_the_servers_stop_answers_a_move_waiting_for_its_disk_sync(tmp_path):
         store = Store(f"sqlite:///{tmp_path}/db.sqlite3")
         table_id = store.create_table("regicide", {"players": 1}, 7, [NewSeat("human")])[0]
         m = Writer(store)
-        store.sync_log = lambda: time.sleep(0.3)  # a slow disk
+        real = store.append_moves
+
+        def slow(moves):  # a slow disk
+            out = real(moves)
+            time.sleep(0.3)
+            return out
+        store.append_moves = slow
         mover = asyncio.ensure_future(m.append_move(table_id, 0, 0, "play 5H", False))
-        await asyncio.sleep(0.05)  # committed; the sync runs
+        await asyncio.sleep(0.05)  # committed; its answer is on its way
         assert len(store.load_table(table_id).moves) == 1 and not mover.done()
         await m.stop()
-        await asyncio.wait_for(mover, 1.0)  # answered: stored and synced
+        await asyncio.wait_for(mover, 1.0)  # answered: stored
         assert not [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
         store.close()
     asyncio.run(main())
 
 
-def test_with_sqlite_sync_normal_nothing_waits_for_a_disk_sync(db_url):
-    """``--sqlite-sync normal``: the loop's commits are not synced by the server (SQLite's
-    checkpoints sync), so neither writes nor reads wait for ``sync_log``."""
+def test_with_sqlite_sync_normal_the_commits_do_not_sync(db_url):
+    """``--sqlite-sync normal``: the database thread's commits do not sync the disk
+    (SQLite's checkpoints do); moves, reads and /healthz work as with full syncs."""
+    from sqlalchemy import text
+
     with running_app(db_url, sqlite_sync="normal") as c:
         m = c.app.state.manager.writer
-        assert m.store.log_path is None
-
-        def never():
-            raise AssertionError("no sync with sqlite_sync normal")
-        m.store.sync_log = never
+        with m.store.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
         d = new_table(c, "ribauds", ["human", "human"])
         cur = c.get(f"/api/tables/{d['id']}").json()["current"]
         p = join(c, d, cur)
         p.act(p.state["legal"][0])
         assert p.state_at(1)["ply"] == 1
         assert c.get("/api/open").status_code == 200 and c.get("/healthz").json()["store"] == "ok"
-        assert m._commits == m._synced == 0

@@ -15,7 +15,7 @@ from sqlalchemy.exc import OperationalError
 from regalia.server.settings import Settings
 from regalia.server.storage.engine import current_revision, in_memory, make_engine, migrate
 from regalia.server.storage.models import Conflict, NewSeat
-from regalia.server.storage.store import NotAtOnce, Store, TooLate
+from regalia.server.storage.store import Store, StoreUnavailable, TooLate
 
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
@@ -27,56 +27,28 @@ def test_a_new_database_is_migrated_to_the_latest_revision(db_url):
     s.close()
 
 
-def test_sqlite_full_syncs_the_event_loops_commits_through_sync_log(db_url, monkeypatch):
-    """With full syncs, the engine of ``at_once`` commits without the disk sync (NORMAL) and
-    ``sync_log`` syncs the write-ahead log (FULL's sync at each commit, done by the caller
-    off the event loop); the database thread's engine syncs at each commit itself."""
-    import os
-
+def test_the_probe_write_commits_and_says_why_a_database_cannot_be_written(db_url):
+    """``probe_write`` (the health probe) commits a write that changes nothing; on a
+    database that cannot be written it raises ``StoreUnavailable`` with the reason."""
     s = Store(db_url)
-    with s.nowait_engine.connect() as c:
-        assert c.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
-    assert s.log_path == os.path.realpath(db_url.removeprefix("sqlite:///")) + "-wal"
-    table_id = s.at_once(s.create_table, "regicide", {"players": 1}, 7, [NewSeat("human")])[0]
-    synced = []
-    real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
-                                                 real_fsync(fd)))
-    s.sync_log()
-    assert synced == [s.log_path]
-    s.close()  # the last connection copies the log back and removes it
-    assert not os.path.exists(s.log_path)
-    s.sync_log()  # nothing to sync: no error
-    assert synced == [s.log_path]
-    again = Store(db_url)
-    assert again.load_table(table_id).seed == 7
-    again.close()
-    for other in (Store(db_url, sync="normal"), Store("sqlite://")):
-        assert other.log_path is None
-        other.close()
+    trips = s.round_trips
+    s.probe_write()
+    assert s.round_trips > trips and current_revision(s.engine) == "0006"
+    s.close()
+    ro = Store("sqlite:///file:" + db_url.removeprefix("sqlite:///") + "?mode=ro&uri=true",
+               upgrade=False)
+    ro.check_readable()
+    with pytest.raises(StoreUnavailable, match="readonly"):
+        ro.probe_write()
+    ro.close()
 
 
-def test_the_synced_log_is_sqlites_own_through_a_link_or_a_uri(tmp_path):
-    """``log_path`` is the file SQLite writes its log to: beside the file a symbolic link
-    leads to, and for ``file:`` URIs the path they name."""
-    import os
-
-    (tmp_path / "real").mkdir()
-    os.symlink(tmp_path / "real" / "db.sqlite3", tmp_path / "link.sqlite3")
-    for url, log in ((f"sqlite:///{tmp_path}/link.sqlite3", tmp_path / "real" / "db.sqlite3-wal"),
-                     (f"sqlite:///file:{tmp_path}/u.sqlite3?uri=true", tmp_path / "u.sqlite3-wal")):
-        s = Store(url)
-        assert s.log_path == os.path.realpath(log) and os.path.exists(s.log_path)
-        s.close()
-
-
-def test_sqlite_sync_normal_drops_the_disk_sync_at_commits_on_both_engines(db_url):
+def test_sqlite_sync_normal_drops_the_disk_sync_at_commits(db_url):
     s = Store(db_url, sync="normal")
-    for engine in (s.engine, s.nowait_engine):
-        with engine.connect() as c:
-            assert c.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
+    with s.engine.connect() as c:
+        assert c.execute(text("PRAGMA synchronous")).scalar() == 1  # NORMAL
     table_id = s.create_table("regicide", {"players": 1}, 7, [NewSeat("human")])[0]
-    s.at_once(s.append_moves, [(table_id, 0, 0, "play 5H", False)])
+    s.append_moves([(table_id, 0, 0, "play 5H", False)])
     s.close()
     again = Store(db_url)  # what was committed is there for the next process
     assert again.load_table(table_id).moves == [(0, 0, "play 5H")]
@@ -88,9 +60,8 @@ def test_the_app_opens_its_database_with_the_settings_sqlite_sync(db_url):
 
     with running_app(db_url, sqlite_sync="normal") as c:
         store = c.app.state.manager.store
-        for engine in (store.engine, store.nowait_engine):
-            with engine.connect() as conn:
-                assert conn.execute(text("PRAGMA synchronous")).scalar() == 1
+        with store.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA synchronous")).scalar() == 1
 
 
 def test_a_sqlite_sync_other_than_full_or_normal_is_refused_with_the_choices():
@@ -231,38 +202,18 @@ def test_a_batch_writes_each_tables_row_as_its_move_says_across_runs_of_changes(
     s.close()
 
 
-def test_writes_at_once_never_wait_for_a_lock_and_store_nothing_when_they_cannot(db_url):
+def test_a_batch_with_a_refused_move_stores_the_others_and_writes_wait_until_a_deadline(db_url):
     s = Store(db_url)
-    assert s.can_write_at_once
     t1, _, _ = s.create_table("regicide", {"players": 1}, 1, [("human", None)])
-    t2, _, _ = s.at_once(s.create_table, "regicide", {"players": 1}, 2, [("human", None)])
-    assert s.at_once(s.append_moves, [(t1, 0, 0, "yield", False)]) == [None]
-    assert isinstance(s.at_once(s.append_moves, [(t1, 0, 0, "play 5C", False)])[0], Conflict)
-    # a batch with a ply already taken: left to append_moves outside, nothing of it stored
-    with pytest.raises(NotAtOnce):
-        s.at_once(s.append_moves, [(t2, 0, 0, "yield", False), (t1, 0, 0, "play 5C", False)])
-    assert s.load_table(t2).moves == [] and [m[2] for m in s.load_table(t1).moves] == ["yield"]
-    # another writer holds the database's lock: refused at once, nothing stored
-    other = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    t0 = time.monotonic()
-    for call in [lambda: s.append_moves([(t2, 0, 0, "yield", False)]),
-                 lambda: s.append_moves([(t2, 0, 0, "yield", False), (t1, 1, 0, "yield", False)]),
-                 lambda: s.update_seat(t2, 0, name="Ana"),
-                 lambda: s.create_table("regicide", {"players": 1}, 3, [("human", None)])]:
-        with pytest.raises(NotAtOnce):
-            s.at_once(call)
-    assert time.monotonic() - t0 < 1.0
-    assert s.load_table(t2).moves == [] and s.count_tables() == 2  # reads do not wait either
-    other.execute("ROLLBACK")
-    other.close()
-    assert s.at_once(s.append_moves, [(t2, 0, 0, "yield", True)]) == [None]
-    assert s.load_table(t2).status == "finished" and s.load_table(t2).seats[0].name is None
-    with s.nowait_engine.connect() as conn:  # at_once leaves the log to checkpoint
-        assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
-    with s.engine.connect() as conn:
+    t2, _, _ = s.create_table("regicide", {"players": 1}, 2, [("human", None)])
+    assert s.append_moves([(t1, 0, 0, "yield", False)]) == [None]
+    assert isinstance(s.append_moves([(t1, 0, 0, "play 5C", False)])[0], Conflict)
+    # a batch with a ply already taken: each move on its own, the others stored
+    out = s.append_moves([(t2, 0, 0, "yield", True), (t1, 0, 0, "play 5C", False)])
+    assert out[0] is None and isinstance(out[1], Conflict)
+    assert s.load_table(t2).status == "finished" and [m[2] for m in s.load_table(t1).moves] == ["yield"]
+    with s.engine.connect() as conn:  # the commits copy the log back themselves
         assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
-    s.checkpoint()
     # a write on a deadline: not started after it, and waiting for a lock only until it
     with pytest.raises(TooLate):
         s.before(time.monotonic() - 1, s.update_seat, t2, 0, None, None)
@@ -272,14 +223,18 @@ def test_writes_at_once_never_wait_for_a_lock_and_store_nothing_when_they_cannot
     with pytest.raises(OperationalError):
         s.before(time.monotonic() + 0.3, lambda: s.update_seat(t2, 0, name="Bo"))
     assert 0.2 < time.monotonic() - t0 < 1.5  # not the usual 5 s
+    t0 = time.monotonic()
+    out = s.before(time.monotonic() + 0.3, s.append_moves, [(t1, 1, 0, "yield", False)])
+    assert isinstance(out[0], OperationalError) and 0.2 < time.monotonic() - t0 < 1.5
     other.execute("ROLLBACK")
     other.close()
     with s.engine.connect() as conn:  # the connection waits as usual again
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
     assert s.before(time.monotonic() + 5, s.load_table, t2).seats[0].name is None
+    assert [m[2] for m in s.load_table(t1).moves] == ["yield"]
     s.close()
     for url in ("sqlite://", "sqlite:///:memory:", "sqlite:///file::memory:?uri=true"):
-        assert in_memory(url) and not Store(url).can_write_at_once  # one per connection
+        assert in_memory(url)  # one per connection
     assert not in_memory(db_url)
 
 

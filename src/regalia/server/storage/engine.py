@@ -29,14 +29,12 @@ def in_memory(url: str) -> bool:
 # ``SQLITE_SYNC``, kept with the setting that chooses one (server.settings)
 
 
-def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True,
-                sync: str = "full") -> Engine:
+def make_engine(url: str, wait: float = 5.0, sync: str = "full") -> Engine:
     """An engine for ``url``; SQLite gets WAL, ``synchronous=FULL`` (``sync``: one of
     ``SQLITE_SYNC``), foreign keys and a busy timeout on every connection. A write waits at
     most ``wait`` seconds for a lock held by someone else (SQLite's busy timeout,
-    PostgreSQL's ``lock_timeout``) and then fails. ``checkpoints=False``: SQLite's commits
-    never copy the write-ahead log back into the database (someone else calls
-    ``Store.checkpoint``). Raises ``ValueError`` for another ``sync``."""
+    PostgreSQL's ``lock_timeout``) and then fails. Raises ``ValueError`` for another
+    ``sync``."""
     if sync not in SQLITE_SYNC:
         raise ValueError(f"sync: one of {', '.join(SQLITE_SYNC)}, not {sync!r}")
     kwargs: dict[str, Any] = {}
@@ -58,8 +56,6 @@ def make_engine(url: str, wait: float = 5.0, checkpoints: bool = True,
             cur.execute(f"PRAGMA synchronous={sync.upper()}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute(f"PRAGMA busy_timeout={ms}")
-            if not checkpoints:
-                cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
     return engine
 

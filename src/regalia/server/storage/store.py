@@ -11,13 +11,10 @@ opens an older database. SQLite (the default) runs in WAL mode with ``synchronou
 a move that was acknowledged survives a ``kill -9`` and a power cut (``sync="normal"``:
 it survives a ``kill -9``; a power cut may lose the last moves, never the database).
 
-The ``Store`` methods are blocking (its engines, deadlines and disk syncs:
-``database.Database``; its hot statements: ``statements``); the server calls them from a
-worker thread, except its writes to an SQLite file, which it first tries on its event loop
-without waiting for any lock (``Store.at_once``). With full syncs those commit without the disk sync, and the
-caller syncs the write-ahead log (``Store.sync_log``, off the event loop, one sync for all
-the commits before it) before it tells anyone of the write: the durability of
-``synchronous=FULL``, without stopping the event loop for the disk.
+The ``Store`` methods are blocking (its engine and deadlines: ``database.Database``; its
+hot statements: ``statements``); the server calls them on its database thread
+(``writer.Writer``; one thread for SQLite, the single writer), never on its event loop, so
+that a stalled disk stops no one but the writes.
 """
 
 from __future__ import annotations
@@ -28,11 +25,10 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import IntegrityError
 
-from regalia.server.storage.database import (AT_ONCE, DEFAULT_DATABASE_URL, Database,
-                                             NotAtOnce, NotSynced, StoreUnavailable, TooLate,
-                                             busy, reason)
+from regalia.server.storage.database import (DEFAULT_DATABASE_URL, Database, NotSynced,
+                                             StoreUnavailable, TooLate, io_error, reason)
 from regalia.server.storage.models import (ABANDONED, BOT, HUMAN, PLAYING, Conflict,
                                            GameTable, MoveRow, SeatData, SeatHandedOver,
                                            SeatRow, TableData, NewSeat, now, token_hash, utc)
@@ -41,8 +37,8 @@ from regalia.server.storage.statements import (INSERT_MESSAGE, INSERT_MOVES, INS
                                                LOAD_SEATS, LOAD_TABLE, SEAT_HANDED_OVER,
                                                TABLE_EXISTS, TOUCH_TABLE, seat_update)
 
-__all__ = ["DEFAULT_DATABASE_URL", "NotAtOnce", "NotSynced", "Store", "StoreUnavailable",
-           "TooLate", "reason"]
+__all__ = ["DEFAULT_DATABASE_URL", "NotSynced", "Store", "StoreUnavailable", "TooLate",
+           "io_error", "reason"]
 
 
 class Store(Database):
@@ -75,7 +71,7 @@ class Store(Database):
                                     if s.kind == HUMAN and s.token_hash is None else None
                                     for s in seats]
         watch = secrets.token_urlsafe(18)
-        with self._engine().begin() as conn:
+        with self.engine.begin() as conn:
             for _ in range(8):
                 table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
                 if conn.execute(TABLE_EXISTS, {"p_table_id": table_id}).first() is None:
@@ -102,7 +98,7 @@ class Store(Database):
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order) and latest messages."""
-        with self._engine().connect() as conn:
+        with self.engine.connect() as conn:
             key = {"p_table_id": table_id}
             row = conn.execute(LOAD_TABLE, key).mappings().first()
             if row is None:
@@ -123,7 +119,7 @@ class Store(Database):
         """Ids of the tables still being played that have a bot seat or a seat handed to a
         bot (the ones whose bots may have to carry on) or a clock (whose time may run out),
         oldest first."""
-        with self._engine().connect() as conn:
+        with self.engine.connect() as conn:
             bots = select(SeatRow.table_id).where((SeatRow.kind == BOT) | SeatRow.bot_replaces)
             return [r[0] for r in conn.execute(select(GameTable.id)
                                                .where(GameTable.status == PLAYING,
@@ -135,7 +131,7 @@ class Store(Database):
         """The open tables still being played that have a free (unclaimed) human seat, newest
         first, at most ``limit``: ``{"id", "game", "config", "clock", "created_at", "seats":
         [{"seat", "kind", "bot", "name", "claimed"}]}``."""
-        with self._engine().connect() as conn:
+        with self.engine.connect() as conn:
             free = select(SeatRow.table_id).where(SeatRow.kind == HUMAN, ~SeatRow.claimed)
             rows = conn.execute(select(GameTable.id, GameTable.game, GameTable.config,
                                        GameTable.clock, GameTable.created_at)
@@ -155,7 +151,7 @@ class Store(Database):
     def expire_tables(self, before: datetime) -> list[str]:
         """Mark abandoned every table still being played whose last move or message (or its
         creation) is older than ``before``; returns their ids."""
-        with self._engine().begin() as conn:
+        with self.engine.begin() as conn:
             ids = [r[0] for r in conn.execute(select(GameTable.id).where(
                 GameTable.status == PLAYING, GameTable.updated_at < before))]
             if ids:
@@ -164,7 +160,7 @@ class Store(Database):
         return ids
 
     def count_tables(self) -> int:
-        with self._engine().connect() as conn:
+        with self.engine.connect() as conn:
             return conn.execute(select(func.count()).select_from(GameTable)).scalar_one()
 
     # -- moves -----------------------------------------------------------------------
@@ -180,7 +176,7 @@ class Store(Database):
         The table's row is written first: it is the lock that orders a move and a time-out
         (``set_bot_replaces`` with ``expect_ply``) of replicas racing on one table."""
         try:
-            with self._engine().begin() as conn:
+            with self.engine.begin() as conn:
                 self._write_moves(conn, [(table_id, ply, seat, action, finished, clock_state,
                                           human)], now())
         except IntegrityError as e:
@@ -222,26 +218,20 @@ class Store(Database):
         """Store several moves (of different tables) in one transaction: one durable write
         for all (group commit). Returns, per move, ``None`` (stored) or the exception that
         refused it; if the batch is refused as a whole (a ply taken, a seat handed over),
-        each move is retried on its own (inside ``at_once``: ``NotAtOnce`` instead, nothing
-        stored). A move is ``(table_id, ply, seat, action, finished[, clock_state[,
-        human]])`` (as ``append_move``'s arguments)."""
+        each move is retried on its own. A move is ``(table_id, ply, seat, action,
+        finished[, clock_state[, human]])`` (as ``append_move``'s arguments)."""
         if len(moves) > 1:
             try:
-                with self._engine().begin() as conn:
+                with self.engine.begin() as conn:
                     self._write_moves(conn, moves, now())
                 return [None] * len(moves)
             except (IntegrityError, Conflict):
-                if AT_ONCE.get():
-                    raise NotAtOnce("a move of the batch is refused") from None
+                pass  # each on its own below
         out: list[Exception | None] = []
         for m in moves:
             try:
                 self.append_move(*m)
                 out.append(None)
-            except OperationalError as e:
-                if AT_ONCE.get() and busy(e):
-                    raise  # at_once says NotAtOnce: one move, so nothing stored
-                out.append(e)
             except Exception as e:  # noqa: BLE001 - handed back to the submitter
                 out.append(e)
         return out
@@ -253,7 +243,7 @@ class Store(Database):
         ``expect_ply``: the number of moves the change was decided at (a time-out); raises
         ``Conflict`` and changes nothing when a move at that ply was stored first (by
         another replica). The table's row is written first (see ``append_move``)."""
-        with self._engine().begin() as conn:
+        with self.engine.begin() as conn:
             values: dict[str, Any] = {"updated_at": now()}
             if clock_state is not None:
                 values["clock_state"] = clock_state
@@ -275,14 +265,14 @@ class Store(Database):
                   "p_clock_state": clock_state}
         params.update({f"p_{k}": v for k, v in values.items()})
         params.update({f"p_expect_{k}": v for k, v in expect.items() if v is not None})
-        with self._engine().begin() as conn:
+        with self.engine.begin() as conn:
             if conn.execute(statement, params).rowcount != 1:
                 raise Conflict(f"table {table_id}: seat {seat} is no longer {expect}")
             conn.execute(TOUCH_TABLE[False, clock_state is not None], params)
 
     def add_message(self, table_id: str, seat: int | None, kind: str, body: dict[str, Any]) -> None:
         t = now()
-        with self._engine().begin() as conn:
+        with self.engine.begin() as conn:
             conn.execute(INSERT_MESSAGE, {"table_id": table_id, "seat": seat, "kind": kind,
                                            "body": body, "created_at": t})
             conn.execute(TOUCH_TABLE[False, False], {"p_table_id": table_id, "p_t": t})

@@ -1,42 +1,49 @@
 """The write path of the server: every durable write of the tables, bounded in time, and
-the reads done off the event loop (``Writer``; one per server).
+every database call done off the event loop (``Writer``; one per server).
 
+* Every call of the store runs on the database thread (``db``): one thread for SQLite (the
+  single writer: its calls run one after the other, so a read asked after a write sees it),
+  a few for a server. The event loop never waits for the database, so a stalled disk stops
+  the writes, never the pings, pages and ``/healthz``.
 * Moves of all tables are stored together (group commit, ``append_move``): the moves
-  submitted while a transaction is under way go in the next one, one disk sync for many
-  tables; a move is answered only once its transaction committed and was synced, so that
-  nobody sees a move a crash could still take back.
-* Any other write (``write``) that the database cannot take within ``write_timeout``
-  seconds is refused (``Refusal("storage")``) and nothing is applied. ``store_error`` holds
-  the last failure until a write succeeds.
-* On SQLite the writes are done on the event loop itself, without waiting for a lock
-  (``Store.at_once``; their disk sync on a thread of its own, one for all the writes
-  committed before it, and none is told of a write before its sync: ``_log_synced``), and
-  go to the database thread when another writer holds the lock; the reads go there
-  (``db``). The copying of the write-ahead log into the database (``Store.checkpoint``)
-  runs on that thread after every ``CHECKPOINT_EVERY`` writes. A write on the loop that
-  takes longer than ``SLOW_WRITE`` seconds (a stalled disk: nothing else runs meanwhile,
-  and the write timeout cannot cut it short) sends the writes to the thread for
-  ``SLOW_WRITE_PAUSE`` seconds, where the write timeout applies again.
+  submitted while a transaction is under way go in the next one, one commit (and, with
+  SQLite's full syncs, one disk sync: ``synchronous=FULL`` syncs the write-ahead log at the
+  commit, before any reader can see it) for many tables; a move is answered only once its
+  transaction committed, so that nobody sees a move a crash could still take back.
+* Every write is bounded by ``write_timeout`` seconds. A move not yet sent to the database
+  by then is dropped and refused (``TooLate``: nothing saved); one whose transaction is
+  under way and does not answer in time is refused as maybe saved (``NotSynced``), and its
+  table is read again from the database (the read waits behind that transaction, so it
+  shows the truth). Any other write (``write``) that the database cannot take in time is
+  refused (``Refusal("storage")``), saying whether it may have been saved.
+* Health (``failing``, for ``/healthz``): ``store_error`` holds the last failure (a write,
+  a move or a read refused, or no answer in time) and its time, until a write or a probe
+  started after it succeeds: while it is set, a probe (``Store.probe_write``, a commit that
+  changes nothing) runs on the database thread every ``PROBE_EVERY`` seconds, so health
+  comes back within seconds of the database, moves or not; a call under way on the
+  database thread for longer than ``write_timeout`` is reported too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
 from typing import Any, Callable, Protocol
 
 from regalia.server.refusal import Refusal
 from regalia.server.storage.models import Conflict
-from regalia.server.storage.store import NotAtOnce, NotSynced, Store, TooLate, reason
+from regalia.server.storage.store import NotSynced, Store, TooLate, io_error, reason
 
 log = logging.getLogger("regalia.server")
 
-CHECKPOINT_EVERY = 200  # SQLite writes on the event loop between two checkpoints
-SLOW_WRITE = 0.25  # seconds: a write on the event loop this long means a stalled disk...
-SLOW_WRITE_PAUSE = 30.0  # ...and the writes go to the database thread for this long
 LATE_ANSWER = 1.0  # seconds a write already under way at its deadline is waited for
+LOCK_MARGIN = 0.2  # the share of write_timeout a batch of moves ends its lock wait early
+PROBE_EVERY = 1.0  # seconds between two probes of the database while it fails
+NO_ANSWER = "no answer within the write timeout"
 
 
 class Rereadable(Protocol):
@@ -52,152 +59,63 @@ def _consume(task: asyncio.Future) -> None:
         task.exception()
 
 
+def _unsure(e: Exception) -> Exception:
+    """``e``, a failed write's exception, as the submitter is told it: ``NotSynced`` when
+    the write may have been saved all the same (an I/O error at its commit)."""
+    return NotSynced(f"the disk failed: {reason(e)}") if io_error(e) else e
+
+
 class Writer:
-    """The writes and off-loop reads of one server (see the module docstring) on ``store``;
-    ``write_timeout``: seconds before a stalled write is refused."""
+    """The writes and reads of one server on ``store``, off the event loop (see the module
+    docstring); ``write_timeout``: seconds before a stalled write is refused."""
 
     def __init__(self, store: Store, write_timeout: float = 5.0) -> None:
         self.store = store
         self.write_timeout = write_timeout
-        # One database thread for SQLite (a single-writer database: the event loop writes
-        # too, see _write_now); a few for a server.
         workers = 1 if store.engine.dialect.name == "sqlite" else 4
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="regalia-db")
         self.store_error: str | None = None
-        self._at_once_writes = 0  # SQLite writes on the event loop since the last checkpoint
-        self._at_once_after = 0.0  # monotonic time before which writes go to the thread
-        self._checkpoint: asyncio.Task | None = None
-        # the disk syncs of the loop's writes (SQLite with full syncs), on a thread of their own
-        self.sync_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="regalia-sync")
-        self._sync_waiters: list[tuple[int, asyncio.Future]] = []  # (commits it needs, answer)
-        self._sync_event = asyncio.Event()
-        self._syncer: asyncio.Task | None = None
-        self._commits = self._synced = 0  # the loop's commits to sync so far; of them, synced
+        self.store_error_at: float | None = None  # time.time() of the last failure
+        self._failed_at = 0.0  # its time.monotonic()
+        self._running: dict[int, float] = {}  # database thread -> monotonic start of its call
+        self._prober: asyncio.Task | None = None
         self._closing = False
-        self._writing: list[tuple[tuple, asyncio.Future]] = []  # the batch of moves under way
-        self._pending: list[tuple[tuple, asyncio.Future]] = []
+        # the moves: (move, answer, monotonic time submitted)
+        self._writing: list[tuple[tuple, asyncio.Future, float]] = []  # the batch under way
+        self._pending: list[tuple[tuple, asyncio.Future, float]] = []
         self._pending_event = asyncio.Event()
         self._writer: asyncio.Task | None = None
+        self._watch: asyncio.TimerHandle | None = None  # the next check of the moves' deadlines
 
     # -- the database ----------------------------------------------------------------
 
     async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` on the database thread. What it read may hold commits of the loop
-        not yet synced to the disk (SQLite shows a commit at once): it is answered once
-        they are, so that nobody learns of a write a power cut could still take back (when
-        the sync fails, the writes waiting for it are told, ``store_error`` says it, and
-        the read is answered all the same)."""
-        result = await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
-        try:
-            await self._log_synced()
-        except NotSynced:
-            pass
-        return result
+        """``fn(*args)``, a call of the store, on the database thread."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self.executor, self._timed, fn, args)
 
-    async def _write_now(self, fn: Callable[..., Any], *args: Any,
-                         deadline: float | None = None) -> Any:
-        """The store's write ``fn(*args)``: on SQLite here and now when no other writer holds
-        the lock (``Store.at_once``; then its disk sync, see ``_log_synced``), otherwise on
-        the database thread (see the module doc for the checkpoints and a stalled disk),
-        there started and waiting for a lock only until ``deadline`` when one is given
-        (``Store.before``). Raises ``NotSynced`` when the disk sync failed."""
-        if self.store.can_write_at_once and time.monotonic() >= self._at_once_after:
-            done, result = self._at_once(fn, *args)
-            if done:
-                await self._log_synced()
-                return result
-        if deadline is not None:
-            return await self.db(self.store.before, deadline, fn, *args)
-        return await self.db(fn, *args)
-
-    def _at_once(self, fn: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
-        """``(True, fn(*args))`` done on the loop by ``Store.at_once``, or ``(False, None)``
-        when it could not be done at once."""
-        started = time.monotonic()
+    def _timed(self, fn: Callable[..., Any], args: tuple) -> Any:
+        """On the database thread: ``fn(*args)``, its start kept for ``failing``."""
+        me = threading.get_ident()
+        self._running[me] = time.monotonic()
         try:
-            result = self.store.at_once(fn, *args)
-        except NotAtOnce:
-            return False, None
+            return fn(*args)
         finally:
-            took = time.monotonic() - started
-            if took > SLOW_WRITE:
-                self._at_once_after = time.monotonic() + SLOW_WRITE_PAUSE
-                log.warning("a database write took %.0f ms on the event loop: writes go "
-                            "to the database thread for %.0f s", took * 1000,
-                            SLOW_WRITE_PAUSE)
-        self._at_once_writes += 1
-        if self.store.log_path is not None:
-            self._commits += 1
-        if self._at_once_writes >= CHECKPOINT_EVERY:
-            self._start_checkpoint()
-        return True, result
+            del self._running[me]
 
-    async def _log_synced(self) -> None:
-        """Return once the write-ahead log is synced to the disk after the commits made so
-        far on the loop (``Store.sync_log`` on a thread of its own: one sync answers every
-        wait for the commits made before it started, and the loop goes on); at once when
-        there is nothing to sync (or no ``Store.log_path``). Raises ``NotSynced``."""
-        needed = self._commits
-        if self._synced >= needed:
-            return
-        if self._closing and (self._syncer is None or self._syncer.done()):
-            try:  # the server's stop: no new syncer task is left behind
-                await asyncio.to_thread(self.store.sync_log)
-            except Exception as e:  # noqa: BLE001 - said as for any failed sync
-                raise NotSynced(f"the disk sync failed: {e}") from None
-            return
-        loop = asyncio.get_running_loop()
-        fut = loop.create_future()
-        self._sync_waiters.append((needed, fut))
-        self._sync_event.set()
-        if self._syncer is None or self._syncer.done():
-            self._syncer = loop.create_task(self._sync_loop())
-        await fut  # cancelled, the sync goes on (the syncer skips a cancelled answer)
+    def busy_for(self) -> float:
+        """Seconds the oldest call under way on the database thread has run (0: none)."""
+        started = list(self._running.values())
+        return time.monotonic() - min(started) if started else 0.0
 
-    async def _sync_loop(self) -> None:
-        loop = asyncio.get_running_loop()
+    async def _write_now(self, fn: Callable[..., Any], *args: Any, deadline: float) -> Any:
+        """The store's write ``fn(*args)`` on the database thread, started and waiting for a
+        lock only until ``deadline`` (``Store.before``). Raises ``NotSynced`` when its commit
+        failed on the disk (it may be stored)."""
         try:
-            while True:
-                await self._sync_event.wait()
-                self._sync_event.clear()
-                if not self._sync_waiters:
-                    continue
-                commits = self._commits  # a sync started now covers every commit before it
-                try:
-                    await loop.run_in_executor(self.sync_executor, self.store.sync_log)
-                    self._synced = max(self._synced, commits)
-                    error = None
-                except Exception as e:  # noqa: BLE001 - told to every write that waits for it
-                    log.error("syncing the database's write-ahead log failed: %s", e)
-                    error = NotSynced(f"the disk sync failed: {e}")
-                covered = [f for n, f in self._sync_waiters if n <= commits]
-                self._sync_waiters = [(n, f) for n, f in self._sync_waiters if n > commits]
-                if self._sync_waiters:  # committed during this sync: the next one
-                    self._sync_event.set()
-                for fut in covered:
-                    if not fut.done():
-                        if error is None:
-                            fut.set_result(None)
-                        else:
-                            fut.set_exception(error)
-        finally:  # stopped (at the server's stop): no wait is left without an answer
-            for _, fut in self._sync_waiters:
-                fut.cancel()
-            self._sync_waiters = []
-
-    def _start_checkpoint(self) -> None:
-        """Copy the write-ahead log back on the database thread (one at a time; a failure
-        is logged and tried again after the next writes)."""
-        if self._checkpoint is not None and not self._checkpoint.done():
-            return
-        self._at_once_writes = 0
-
-        def done(task: asyncio.Task) -> None:
-            if not task.cancelled() and task.exception() is not None:
-                log.error("copying the database's write-ahead log failed: %s",
-                          reason(task.exception()))
-        self._checkpoint = asyncio.get_running_loop().create_task(self.db(self.store.checkpoint))
-        self._checkpoint.add_done_callback(done)
+            return await self.db(self.store.before, deadline, fn, *args)
+        except Exception as e:
+            raise _unsure(e) from e
 
     async def write(self, fn: Callable[..., Any], *args: Any, table: Rereadable | None = None) -> Any:
         """A durable write other than a move (``fn(*args)``: one transaction of the store);
@@ -205,11 +123,11 @@ class Writer:
         ``write_timeout`` seconds. A write that cannot start, or get the lock, by then is
         not done; one already committing is waited for up to ``LATE_ANSWER`` seconds more,
         so that "nothing was saved" is only said when it is so. When it may have been saved
-        (no answer in time, or its disk sync failed), ``table`` (the table it changes) is
-        read again from the database, which says."""
+        (no answer in time, or its commit failed on the disk), ``table`` (the table it
+        changes) is read again from the database, which says."""
         timeout = self.write_timeout
-        job = asyncio.ensure_future(self._write_now(fn, *args,
-                                                    deadline=time.monotonic() + timeout))
+        started = time.monotonic()
+        job = asyncio.ensure_future(self._write_now(fn, *args, deadline=started + timeout))
         job.add_done_callback(_consume)  # an answer that comes after the refusal
         try:
             try:
@@ -217,13 +135,13 @@ class Writer:
             except asyncio.TimeoutError:  # the write's own answer is near (Store.before)
                 result = await asyncio.wait_for(asyncio.shield(job), LATE_ANSWER)
         except asyncio.TimeoutError:  # a stalled disk: the write may still land
-            self.failed("no answer within the write timeout")
+            self.failed(NO_ANSWER)
             if table is not None:
                 table.request_sync()
             raise Refusal("storage", "the server's database did not answer in time; the "
                                      "change may not have been saved: reload to see") from None
         except TooLate:
-            self.failed("no answer within the write timeout")
+            self.failed(NO_ANSWER)
             raise Refusal("storage", "the server's database did not answer in time; "
                                      "nothing was saved: try again later") from None
         except (Refusal, Conflict):
@@ -238,14 +156,61 @@ class Writer:
             self.failed(reason(e))
             raise Refusal("storage", "the server's database refused the change; nothing was "
                                      "saved: try again later") from None
-        self.store_error = None
+        self._succeeded(started)
         return result
 
+    # -- health ----------------------------------------------------------------------
+
     def failed(self, why: str) -> None:
-        """Note a failed database operation in ``store_error`` (logged once per reason)."""
+        """Note a failed database operation in ``store_error`` (logged once per reason), and
+        probe the database until a write succeeds again."""
         if self.store_error != why:
             log.error("database write failed: %s", why)
         self.store_error = why
+        self.store_error_at = time.time()
+        self._failed_at = time.monotonic()
+        if self._closing or (self._prober is not None and not self._prober.done()):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # pragma: no cover - called outside the server's loop
+            return
+        self._prober = loop.create_task(self._probe_loop())
+
+    def _succeeded(self, started: float) -> None:
+        """A write started at ``started`` (monotonic) succeeded: the failures noted before
+        it are over."""
+        if self.store_error is not None and started >= self._failed_at:
+            log.warning("database writes succeed again (after: %s)", self.store_error)
+            self.store_error = self.store_error_at = None
+
+    async def _probe_loop(self) -> None:
+        """While ``store_error`` is set: every ``PROBE_EVERY`` seconds a write that changes
+        nothing, on the database thread (one at a time: a stalled one is waited for)."""
+        while self.store_error is not None and not self._closing:
+            await asyncio.sleep(PROBE_EVERY)
+            if self.store_error is None or self._closing:
+                return
+            started = time.monotonic()
+            try:
+                await self.db(self.store.probe_write)
+            except Exception as e:  # noqa: BLE001 - still failing: said in store_error
+                self.failed(str(e))  # (this probe goes on)
+                continue
+            self._succeeded(started)
+
+    def failing(self) -> str | None:
+        """Why the store is failing now (``None``: it is not): the last failure and its time,
+        or the database thread's call under way for longer than ``write_timeout``."""
+        if self.store_error is not None:
+            at = datetime.fromtimestamp(self.store_error_at or time.time(), timezone.utc)
+            return f"{self.store_error} (at {at.isoformat(timespec='seconds')})"
+        busy = self.busy_for()
+        if busy > self.write_timeout:
+            return f"no answer from the database for {busy:.0f} s"
+        return None
+
+    # -- moves -----------------------------------------------------------------------
 
     async def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
                           finished: bool, clock_state: dict[str, Any] | None = None,
@@ -253,16 +218,48 @@ class Writer:
         """Store one move durably; moves submitted while a write is under way are stored
         together in the next transaction (group commit: one disk sync for many tables).
         Returns once the move's transaction has committed (and is synced to the disk);
-        raises ``Conflict``, ``NotSynced`` or the database's error (another writer's lock
-        is waited for up to the store's wait; a stalled disk, until it answers). ``human``:
-        see ``Store.append_move``. Cancelled, the move is stored all the same (the writer
-        skips a cancelled answer; at the server's stop, the answer is a cancellation)."""
-        fut = asyncio.get_running_loop().create_future()
-        self._pending.append(((table_id, ply, seat, action, finished, clock_state, human), fut))
+        raises ``Conflict``, the database's error, ``TooLate`` (no answer within
+        ``write_timeout``, the move not yet sent to the database: nothing stored) or
+        ``NotSynced`` (no answer in time from its transaction, or an I/O error at its
+        commit: it may be stored). ``human``: see ``Store.append_move``. Cancelled, the move
+        is stored all the same (the writer skips a cancelled answer; at the server's stop,
+        the answer is a cancellation)."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        submitted = time.monotonic()
+        self._pending.append(((table_id, ply, seat, action, finished, clock_state, human),
+                              fut, submitted))
         self._pending_event.set()
         if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+            self._writer = loop.create_task(self._write_loop())
+        if self._watch is None:
+            self._watch = loop.call_later(self.write_timeout, self._overdue)
         await fut
+
+    def _overdue(self) -> None:
+        """The moves' deadlines: a move still waiting for its transaction is dropped and
+        refused (nothing stored); one in the transaction under way is refused as maybe
+        stored. Then the next check is set for the oldest move left."""
+        self._watch = None
+        now = time.monotonic()
+        limit = now - self.write_timeout
+        late = [e for e in self._pending if e[2] <= limit]
+        if late:
+            self._pending = [e for e in self._pending if e[2] > limit]
+            for _, fut, _ in late:
+                if not fut.done():
+                    fut.set_exception(TooLate("the database did not answer within the "
+                                              "write timeout; nothing was saved"))
+        stalled = [fut for _, fut, submitted in self._writing
+                   if submitted <= limit and not fut.done()]
+        for fut in stalled:
+            fut.set_exception(NotSynced(NO_ANSWER))
+        if late or stalled:
+            self.failed(NO_ANSWER)
+        waiting = [t for _, f, t in self._pending + self._writing if not f.done()]
+        if waiting:
+            self._watch = asyncio.get_running_loop().call_later(
+                max(0.0, min(waiting) + self.write_timeout - now), self._overdue)
 
     async def _write_loop(self) -> None:
         while True:
@@ -272,35 +269,45 @@ class Writer:
             self._pending = []
             if not batch:
                 continue
+            started = time.monotonic()
+            # another writer's lock is waited for until a little before the oldest move's
+            # deadline ("nothing was saved" is then said before it), or briefly
+            deadline = max(min(t for _, _, t in batch) + self.write_timeout * (1 - LOCK_MARGIN),
+                           started + self.write_timeout * LOCK_MARGIN)
             try:
-                results = await self._write_now(self.store.append_moves, [m for m, _ in batch])
-                self.store_error = None
+                results = await self.db(self.store.before, deadline, self.store.append_moves,
+                                        [m for m, _, _ in batch])
             except Exception as e:  # the database went away, is read-only or locked, or
-                self.failed(reason(e))  # the disk sync failed
-                results = [e] * len(batch)
+                results = [e] * len(batch)  # the disk failed
             except BaseException:  # stopped (at the server's stop): stored or not, unknown
-                for _, fut in batch:
+                for _, fut, _ in batch:
                     fut.cancel()
                 raise
             finally:
                 self._writing = []
-            for (_, fut), res in zip(batch, results):
+            error = next((r for r in results if r is not None
+                          and not isinstance(r, Conflict)), None)
+            if error is None:
+                self._succeeded(started)
+            else:
+                self.failed(reason(error))
+            for (_, fut, _), res in zip(batch, results):
                 if fut.done():
                     continue
                 if res is None:
                     fut.set_result(None)
                 else:
-                    fut.set_exception(res)
+                    fut.set_exception(res if isinstance(res, Conflict) else _unsure(res))
+
+    # -- the server's stop -----------------------------------------------------------
 
     def start_closing(self) -> None:
-        """The server stops: a sync asked from now on is done at once on a thread of its own
-        (no new syncer task is left behind)."""
+        """The server stops: no more probes."""
         self._closing = True
 
     async def stop(self) -> None:
-        """Let the moves already submitted reach the disk (up to a second), stop the
-        syncer (its waits left are answered: cancelled) and the checkpoint, and close the
-        database threads."""
+        """Let the moves already submitted reach the disk (up to a second), stop the writer
+        and the probes, and close the database threads (without stopping the loop)."""
         self._closing = True
         if self._writer is not None:
             for _ in range(50):  # let the moves already submitted reach the disk
@@ -312,10 +319,10 @@ class Writer:
                 await self._writer
             except (asyncio.CancelledError, Exception):
                 pass
-        if self._syncer is not None:  # its waits left are answered (cancelled)
-            self._syncer.cancel()
-            await asyncio.gather(self._syncer, return_exceptions=True)
-        if self._checkpoint is not None:
-            await asyncio.gather(self._checkpoint, return_exceptions=True)  # logged already
-        self.executor.shutdown(wait=True)
-        self.sync_executor.shutdown(wait=True)
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+        if self._prober is not None:
+            self._prober.cancel()
+            await asyncio.gather(self._prober, return_exceptions=True)
+        await asyncio.to_thread(self.executor.shutdown, True)

@@ -4,7 +4,9 @@ icon and the health check.
 * ``GET /``: the lobby; ``GET /t/{id}``: a table (``#s=TOKEN`` in the link names the seat,
   no token: a spectator); ``GET /replay/{id}``: a finished game's replay; ``GET /rules``.
 * ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
-  last write succeeded and no table's bots are dead; 503 otherwise, saying which.
+  last write succeeded (or a probe of it since) and no table's bots are dead; 503
+  otherwise, saying which (the last failure and its time); answered without waiting for a
+  stalled database.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 FAVICON = ('''<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="12" fill="#123d2c"/><rect x="14" y="8" width="36" height="48" rx="5" fill="#fffdf6" stroke="#d4a93c" stroke-width="3"/><path d="M20 38 24 24l8 7 8-7 4 14z" fill="#b3202a"/><rect x="20" y="40" width="24" height="4" fill="#b3202a"/></svg>''')
 
 router = APIRouter(include_in_schema=False)
+HEALTH_WAIT = 1.0  # seconds /healthz waits for its read of the database
 
 
 def page(name: str) -> FileResponse:
@@ -58,13 +61,21 @@ async def favicon() -> Response:
 
 @router.get("/healthz")
 async def healthz(m: Tables, settings: Config) -> JSONResponse:
-    """``ok`` only when the store answers, its last write succeeded and no table's bots
-    are dead; 503 otherwise, saying which."""
-    try:
-        await asyncio.wait_for(m.db(m.store.check_readable), settings.write_timeout)
-        store_state = "ok" if m.store_error is None else f"failing: {m.store_error}"
-    except (StoreUnavailable, asyncio.TimeoutError) as e:
-        store_state = f"failing: {e or 'no answer'}"
+    """``ok`` only when the store answers, its last write succeeded (or a probe since) and
+    no table's bots are dead; 503 otherwise, saying which. Never waits long for the
+    database: the writer's own record of failures and stalls first (``Writer.failing``),
+    then a read, when the database thread is free, of at most ``HEALTH_WAIT`` seconds."""
+    failing = m.writer.failing()
+    if failing is None and m.writer.busy_for() == 0.0:
+        try:
+            await asyncio.wait_for(m.db(m.store.check_readable),
+                                   min(HEALTH_WAIT, settings.write_timeout))
+        except StoreUnavailable as e:
+            m.writer.failed(str(e))
+            failing = m.writer.failing()
+        except asyncio.TimeoutError:
+            failing = "no answer from the database"
+    store_state = "ok" if failing is None else f"failing: {failing}"
     body = {**m.health(), "store": store_state}
     body["ok"] = store_state == "ok" and not body["broken_tables"]
     return JSONResponse(body, status_code=200 if body["ok"] else 503)
