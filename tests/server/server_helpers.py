@@ -34,7 +34,8 @@ class FixedSeeds:
 def running_app(db_url: str, **kwargs):
     """A started app and its test client (``client.seeds``: its ``FixedSeeds``); every
     websocket opened by ``join`` is closed before the app stops. Bots think in threads; the
-    per-address rates are raised (all test clients share one address) unless given."""
+    per-address rates are raised (all test clients share one address unless
+    ``as_address`` says otherwise) unless given."""
     from fastapi.testclient import TestClient
 
     from regalia.server.app import create_app
@@ -59,6 +60,11 @@ def running_app(db_url: str, **kwargs):
             finally:
                 for p in c.peers:
                     p.close()
+
+
+def as_address(client, address: str) -> None:
+    """The test client's next requests and websockets come from ``address``."""
+    client._transport.client = (address, 50000)
 
 
 def new_table(client, game: str = "regicide", seats: list[Any] | None = None,

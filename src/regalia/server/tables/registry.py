@@ -79,7 +79,10 @@ class TableRegistry:
         self._loading: dict[str, asyncio.Future] = {}
         self._missed: set[str] = set()  # tables that had another replica's event while loading
         self.writer = Writer(store, self.settings.write_timeout)
-        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
+        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes,
+                            hint_share=self.settings.hint_workers or None,
+                            hint_queue=self.settings.hint_queue,
+                            hint_seconds=(self.settings.bot_budget or 0.5) + 0.5)
         self.cluster: Cluster | None = None
         if redis_url:
             self.cluster = Cluster(redis_url, replica, tables=lambda: self.tables, load=self.get,
