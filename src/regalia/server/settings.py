@@ -117,6 +117,8 @@ class Settings(BaseSettings):
     hint_queue: int = Field(8, description=(
         "hints waiting for a bot worker (per server) beyond which a new hint is refused as "
         "busy"))
+    open_tables_per_address: int = Field(3, description=(
+        "open tables listed in the lobby per creator's address (all replicas)"))
     sqlite_sync: str = Field("full", description=(
         "SQLite's disk syncs: full (a stored move survives a power cut) or normal (it "
         "survives a crash of the server; a power cut may lose the last moves)"),
