@@ -48,6 +48,7 @@ def running_app(db_url: str, **kwargs):
     kwargs.setdefault("table_rate", "1000/second")
     kwargs.setdefault("hint_rate", "1000/second")
     kwargs.setdefault("replay_rate", "1000/second")
+    kwargs.setdefault("presence_every", 0.2)  # test_presence checks the hold itself
     kwargs.setdefault("allowed_hosts", ("testserver",))  # the test client's Host
     seeds = kwargs.pop("seeds", None) or FixedSeeds()
     with warnings.catch_warnings():

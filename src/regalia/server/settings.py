@@ -119,6 +119,9 @@ class Settings(BaseSettings):
         "busy"))
     open_tables_per_address: int = Field(3, description=(
         "open tables listed in the lobby per creator's address (all replicas)"))
+    presence_every: float = Field(5.0, description=(
+        "seconds between two changes of a seat's connected flag as the others see it (a "
+        "player away for less stays shown connected)"))
     sqlite_sync: str = Field("full", description=(
         "SQLite's disk syncs: full (a stored move survives a power cut) or normal (it "
         "survives a crash of the server; a power cut may lose the last moves)"),
