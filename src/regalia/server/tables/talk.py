@@ -51,10 +51,14 @@ class Talk:
 
     async def say(self, conn: Conn, kind: str, payload: Any) -> None:
         """A ``say`` (Regicide's fixed public messages) or ``chat`` (Ribauds) message; at most
-        ``talk_rate`` per seat, whatever its number of connections."""
+        ``talk_rate`` per seat, whatever its number of connections; none at an abandoned
+        table (``expired``)."""
         core = self.core
         if conn.seat is None:
             raise Refusal("spectator", "spectators cannot send messages")
+        if core.expired:  # kept to be read, as its record is: nothing is added to it
+            raise Refusal("expired", "this table was abandoned (no move for a long time) and "
+                                     "is closed: its talk too; start a new table")
         if kind == "say":
             said = (gamekit.say(core.game, core.state, conn.seat, payload)
                     if isinstance(payload, str) else None)
