@@ -34,7 +34,8 @@ class FixedSeeds:
 def running_app(db_url: str, **kwargs):
     """A started app and its test client (``client.seeds``: its ``FixedSeeds``); every
     websocket opened by ``join`` is closed before the app stops. Bots think in threads; the
-    per-address rates are raised (all test clients share one address) unless given."""
+    per-address rates are raised (all test clients share one address unless
+    ``as_address`` says otherwise) unless given."""
     from fastapi.testclient import TestClient
 
     from regalia.server.app import create_app
@@ -47,6 +48,7 @@ def running_app(db_url: str, **kwargs):
     kwargs.setdefault("table_rate", "1000/second")
     kwargs.setdefault("hint_rate", "1000/second")
     kwargs.setdefault("replay_rate", "1000/second")
+    kwargs.setdefault("presence_every", 0.2)  # test_presence checks the hold itself
     kwargs.setdefault("allowed_hosts", ("testserver",))  # the test client's Host
     seeds = kwargs.pop("seeds", None) or FixedSeeds()
     with warnings.catch_warnings():
@@ -59,6 +61,11 @@ def running_app(db_url: str, **kwargs):
             finally:
                 for p in c.peers:
                     p.close()
+
+
+def as_address(client, address: str) -> None:
+    """The test client's next requests and websockets come from ``address``."""
+    client._transport.client = (address, 50000)
 
 
 def new_table(client, game: str = "regicide", seats: list[Any] | None = None,

@@ -98,7 +98,7 @@ def test_regicide_names_are_fixed_from_the_first_move_to_the_end(client):
     hello with another name keeps the held seat's."""
     d = new_table(client, "regicide", ["human", "human"], seed=3)
     a, b = join(client, d, 0, name="Before"), join(client, d, 1, name="Bea")
-    assert seats_of(b, lambda s: s[0]["name"] == "Before")
+    assert b.state["seats"][0]["name"] == "Before" or seats_of(b, lambda s: s[0]["name"] == "Before")
     a.send({"type": "name", "name": "I hold the Jester"})  # before the first move too
     assert a.recv_until(lambda m: m["type"] == "error")["code"] == "name_fixed"
     mover = a if a.state["current"] == 0 else b

@@ -454,7 +454,11 @@ def test_seat_changes_are_counted_as_talk_and_windows_told_only_to_their_seat(db
         more = [join(c, d, 0) for _ in range(3)]  # seat 0 in four windows
         mine = p0.recv_until(lambda m: m["type"] == "seats" and m["seats"][0].get("windows") == 4)
         assert "windows" not in mine["seats"][1]
-        theirs = p1.recv_until(lambda m: m["type"] == "seats", timeout=5)["seats"]
+        # seat 1 is told nothing of seat 0's windows: not even a seat list
+        heard = len(p1.messages)
+        p1.drain(0.2)
+        assert not [m for m in p1.messages[heard:] if m["type"] == "seats"]
+        theirs = p1.state["seats"]
         assert "windows" not in theirs[0] and theirs[0]["connected"] and theirs[1]["windows"] == 1
         assert all("windows" not in s for s in c.get(f"/api/tables/{d['id']}").json()["seats"])
         for p in more:

@@ -111,6 +111,17 @@ class Settings(BaseSettings):
         "game replays built per client address (one built already is free)"))
     hint_rate: str = Field("20/minute", description="hints per client address (tables with "
                                                     "hints)")
+    hint_workers: int = Field(0, description=(
+        "bot workers hints may take at once (0: half of bot_workers, at least 1); the bot "
+        "moves a person waits for are served before hints"))
+    hint_queue: int = Field(8, description=(
+        "hints waiting for a bot worker (per server) beyond which a new hint is refused as "
+        "busy"))
+    open_tables_per_address: int = Field(3, description=(
+        "open tables listed in the lobby per creator's address (all replicas)"))
+    presence_every: float = Field(5.0, description=(
+        "seconds between two changes of a seat's connected flag as the others see it (a "
+        "player away for less stays shown connected)"))
     sqlite_sync: str = Field("full", description=(
         "SQLite's disk syncs: full (a stored move survives a power cut) or normal (it "
         "survives a crash of the server; a power cut may lose the last moves)"),

@@ -65,6 +65,8 @@ class GameTable(Base):
     clock_state: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     next_table: Mapped[str | None] = mapped_column(String(32), nullable=True)
     hints: Mapped[bool] = mapped_column(Boolean, default=False)  # migration 0005
+    # migration 0007: an open table's creator (a hash of the address: creation.creator_key)
+    creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class SeatRow(Base):

@@ -58,14 +58,16 @@ class Store(Database):
                   clock: dict[str, Any] | None = None,
                   clock_state: dict[str, Any] | None = None,
                   after: str | None = None,
-                  hints: bool = False) -> tuple[TableData, list[str | None]]:
+                  hints: bool = False,
+                  creator: str | None = None) -> tuple[TableData, list[str | None]]:
         """Store a new table; returns it as ``load_table`` would read it (without reading it
         back) and one fresh secret token per human seat (``None`` for bot seats and for
         seats that reuse a token's hash). Only the seat tokens' hashes are stored (the
         spectators' token, which shows only the public view, is kept to hand it to the
         seats). ``after``: the finished table this one is the rematch of (its
         ``next_table`` is set in the same transaction; ``Conflict`` when it already has
-        one, nothing stored); ``hints``: a solo table with the Hint button."""
+        one, nothing stored); ``hints``: a solo table with the Hint button; ``creator``: an
+        open table's creator key (``open_tables_of``)."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
@@ -80,7 +82,8 @@ class Store(Database):
             conn.execute(INSERT_TABLE, {
                 "id": table_id, "game": game, "config": config, "seed": seed, "status": PLAYING,
                 "created_at": t, "updated_at": t, "watch_token": watch, "is_open": is_open,
-                "clock": clock, "clock_state": clock_state, "hints": hints, "next_table": None})
+                "clock": clock, "clock_state": clock_state, "hints": hints, "next_table": None,
+                "creator": creator})
             stored = [SeatData(i, s.kind, s.bot, token_hash(tok) if tok else s.token_hash,
                                False, s.name, s.claimed)
                       for i, (s, tok) in enumerate(zip(seats, tokens))]
@@ -127,18 +130,33 @@ class Store(Database):
                                                       | GameTable.clock.is_not(None))
                                                .order_by(GameTable.created_at))]
 
-    def open_tables(self, limit: int) -> list[dict[str, Any]]:
-        """The open tables still being played that have a free (unclaimed) human seat, newest
-        first, at most ``limit``: ``{"id", "game", "config", "clock", "created_at", "seats":
-        [{"seat", "kind", "bot", "name", "claimed"}]}``."""
+    def open_tables(self, limit: int, per_creator: int = 1) -> list[dict[str, Any]]:
+        """The open tables still being played that have a free (unclaimed) human seat, at
+        most ``limit``, in a fair mix: each creator's newest table first (newest first),
+        then each one's second newest, and so on (a table stored without a creator counts
+        as its own), so that one creator's many tables cannot push the others' out of the
+        list. ``per_creator``: the most open tables a creator may have
+        (``open_tables_of``): the newest ``limit * per_creator`` tables hold the newest of
+        at least ``limit`` creators, so no older one is read. Each: ``{"id", "game",
+        "config", "clock", "created_at", "seats": [{"seat", "kind", "bot", "name",
+        "claimed"}]}``."""
         with self.engine.connect() as conn:
             free = select(SeatRow.table_id).where(SeatRow.kind == HUMAN, ~SeatRow.claimed)
-            rows = conn.execute(select(GameTable.id, GameTable.game, GameTable.config,
-                                       GameTable.clock, GameTable.created_at)
-                                .where(GameTable.is_open, GameTable.status == PLAYING,
-                                       GameTable.id.in_(free))
-                                .order_by(GameTable.created_at.desc()).limit(limit)).all()
-            ids = [r.id for r in rows]
+            listed = (GameTable.is_open, GameTable.status == PLAYING, GameTable.id.in_(free))
+            scan = conn.execute(select(GameTable.id, GameTable.creator)
+                                .where(*listed)
+                                .order_by(GameTable.created_at.desc(), GameTable.id)
+                                .limit(limit * max(1, per_creator))).all()
+            rank: dict[str, int] = {}
+            order = []
+            for age, r in enumerate(scan):
+                key = r.creator or f"table:{r.id}"
+                order.append((rank.get(key, 0), age, r.id))
+                rank[key] = rank.get(key, 0) + 1
+            ids = [i for *_, i in sorted(order)[:limit]]
+            rows = {r.id: r for r in conn.execute(
+                select(GameTable.id, GameTable.game, GameTable.config, GameTable.clock,
+                       GameTable.created_at).where(GameTable.id.in_(ids)))} if ids else {}
             seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
             if ids:
                 for r in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))
@@ -146,7 +164,17 @@ class Store(Database):
                     seats[r.table_id].append({"seat": r.seat, "kind": r.kind, "bot": r.bot,
                                               "name": r.name, "claimed": bool(r.claimed)})
         return [{"id": r.id, "game": r.game, "config": dict(r.config), "clock": r.clock,
-                 "created_at": utc(r.created_at), "seats": seats[r.id]} for r in rows]
+                 "created_at": utc(r.created_at), "seats": seats[r.id]}
+                for r in (rows[i] for i in ids if i in rows)]
+
+    def open_tables_of(self, creator: str) -> int:
+        """How many open tables ``creator`` (a creator key) has listed: still being played,
+        with a free human seat."""
+        with self.engine.connect() as conn:
+            free = select(SeatRow.table_id).where(SeatRow.kind == HUMAN, ~SeatRow.claimed)
+            return conn.execute(select(func.count()).select_from(GameTable).where(
+                GameTable.creator == creator, GameTable.is_open,
+                GameTable.status == PLAYING, GameTable.id.in_(free))).scalar_one()
 
     def expire_tables(self, before: datetime) -> list[str]:
         """Mark abandoned every table still being played whose last move or message (or its

@@ -36,6 +36,7 @@ class Conn:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.log_sent = 0
         self.sent: dict[str, Any] | None = None  # the last state sent (full form)
+        self.seats: list[dict[str, Any]] | None = None  # the last seat list sent
         self.closed = False
         self.dropped = False
         self.pump_task: asyncio.Task | None = None
@@ -145,15 +146,29 @@ class Audience:
     log_from)`` (the table's ``state`` message for a seat), ``seats_info(seat)`` (the seat
     list as ``seat`` sees it), ``history()`` (the latest talk, for a newcomer),
     ``presence()`` (connections to every replica: per seat, and spectators) and
-    ``presence_changed()`` (tell the other replicas this one's connections)."""
+    ``presence_changed()`` (tell the other replicas this one's connections).
+
+    What the others see of a seat's connections is held back (``shown``): its connected
+    flag changes at most once per ``presence_every`` seconds, and a seat gone for less than
+    that stays shown connected (a page reloaded is no leave), the last state shown when the
+    time is up. Opening and closing a page cannot signal what a Regicide player holds
+    (rules 1.15) faster than talk may. A connection is sent a seat list only when the one it
+    would see changed."""
 
     def __init__(self, core: TableCore, *,
                  state_message: Callable[[int | None, dict[str, Any], int], dict[str, Any]],
                  seats_info: Callable[[int | None], list[dict[str, Any]]],
                  history: Callable[[], list[dict[str, Any]]],
                  presence: Callable[[], tuple[list[int], int]],
-                 presence_changed: Callable[[], None]) -> None:
+                 presence_changed: Callable[[], None],
+                 presence_every: float = 0.0) -> None:
         self.core = core
+        self.presence_every = presence_every
+        # per seat: the connected flag the others see, and when it last changed
+        self._shown = [False] * len(core.seats)
+        self._shown_at = [float("-inf")] * len(core.seats)
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self._presence_due = float("inf")
         self.state_message = state_message
         self.seats_info = seats_info
         self.history = history
@@ -227,6 +242,48 @@ class Audience:
         self.note_presence()
         return self.seat_seen_at[seat]
 
+    def shown(self, seats: list[dict[str, Any]], for_seat: int | None) -> list[dict[str, Any]]:
+        """``seats`` (a seat list as ``for_seat`` sees it) with every other seat's
+        ``connected`` flag as it is shown (``shown_connected``); changed in place."""
+        if self.presence_every <= 0:
+            return seats
+        shown = self.shown_connected()
+        for entry in seats:
+            if entry["seat"] != for_seat:
+                entry["connected"] = shown[entry["seat"]]
+        return seats
+
+    def shown_connected(self) -> list[bool]:
+        """Per seat, whether the others see it connected: a change is shown once
+        ``presence_every`` seconds have passed since the last one shown, a leave only once
+        the seat has been gone that long; a change held back is shown (a seat list sent)
+        when its time comes."""
+        self.note_presence()
+        now = time.monotonic()
+        due = float("inf")
+        for k, is_ in enumerate(self.seat_connected):
+            if is_ == self._shown[k]:
+                continue
+            since = self._shown_at[k] if is_ else max(self._shown_at[k], self.seat_seen_at[k])
+            if now >= since + self.presence_every:
+                self._shown[k], self._shown_at[k] = is_, now
+            else:
+                due = min(due, since + self.presence_every)
+        if due < self._presence_due and not self.core.closing:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # read outside the server's loop (a test): no timer
+                return list(self._shown)
+            if self._presence_timer is not None:
+                self._presence_timer.cancel()
+            self._presence_due = due
+            self._presence_timer = loop.call_later(due - now, self._presence_time)
+        return list(self._shown)
+
+    def _presence_time(self) -> None:
+        self._presence_timer, self._presence_due = None, float("inf")
+        self.seats_changed()
+
     def spectators(self) -> int:
         """Spectators connected (to any replica)."""
         return self.presence()[1]
@@ -234,6 +291,7 @@ class Audience:
     def _send_state(self, conn: Conn, view: dict[str, Any]) -> None:
         msg = self.state_message(conn.seat, view, conn.log_sent)
         conn.log_sent = msg["log_start"] + len(msg["log"])
+        conn.seats = msg["seats"]
         conn.put(increment(conn.sent, msg))
         conn.sent = msg
 
@@ -254,11 +312,16 @@ class Audience:
     def _flush_seats(self) -> None:
         self._seats_timer = None
         self.note_presence()
-        texts: dict[int | None, str] = {}  # one text per seat (its own windows) and watchers
+        # one list per seat (its own windows) and watchers
+        lists: dict[int | None, tuple[list[dict[str, Any]], str]] = {}
         for conn in list(self.conns):
-            if conn.seat not in texts:
-                texts[conn.seat] = encode({"type": "seats", "seats": self.seats_info(conn.seat)})
-            conn.put_text(texts[conn.seat])
+            if conn.seat not in lists:
+                info = self.seats_info(conn.seat)
+                lists[conn.seat] = info, encode({"type": "seats", "seats": info})
+            info, text = lists[conn.seat]
+            if info != conn.seats:  # nothing it would see changed: nothing sent
+                conn.seats = info
+                conn.put_text(text)
         self.presence_changed()
 
     def broadcast(self, msg: dict[str, Any]) -> None:
@@ -275,6 +338,8 @@ class Audience:
         """No more seat lists (the table is closing)."""
         if self._seats_timer is not None:
             self._seats_timer.cancel()
+        if self._presence_timer is not None:
+            self._presence_timer.cancel()
 
     def close_all(self) -> None:
         for conn in list(self.conns):

@@ -3,6 +3,8 @@ body into a ``NewTable`` or refuses it, before anything is counted or stored."""
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +18,21 @@ from regalia.server.tables import gamekit
 from regalia.server.tables.clocks import Clock
 
 CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints")
+
+
+def creator_key(address: str) -> str:
+    """What the database keeps of an open table's creator: a hash of the client's address
+    (never the address), the same on every replica; an IPv6 address counts by its /64
+    network (one subscriber's block)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        ip = None
+    if ip is not None and ip.version == 6 and ip.ipv4_mapped is None:
+        address = str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    elif ip is not None and ip.version == 6:
+        address = str(ip.ipv4_mapped)
+    return hashlib.sha256(f"regalia-creator:{address}".encode()).hexdigest()[:32]
 
 
 @dataclass

@@ -40,7 +40,7 @@ from regalia.server.storage.store import Store, reason
 from regalia.server.storage.writer import Writer
 from regalia.server.tables.analysis import Analyses
 from regalia.server.tables.botrunner import BotPool
-from regalia.server.tables.creation import CREATE_FIELDS, check_create
+from regalia.server.tables.creation import CREATE_FIELDS, check_create, creator_key
 from regalia.server.tables.limits import RateLimits, SharedRateLimits
 from regalia.server.tables.peers import SOLO, Peers
 from regalia.server.tables.table import Table, TableServices
@@ -79,7 +79,10 @@ class TableRegistry:
         self._loading: dict[str, asyncio.Future] = {}
         self._missed: set[str] = set()  # tables that had another replica's event while loading
         self.writer = Writer(store, self.settings.write_timeout)
-        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes)
+        self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes,
+                            hint_share=self.settings.hint_workers or None,
+                            hint_queue=self.settings.hint_queue,
+                            hint_seconds=(self.settings.bot_budget or 0.5) + 0.5)
         self.cluster: Cluster | None = None
         if redis_url:
             self.cluster = Cluster(redis_url, replica, tables=lambda: self.tables, load=self.get,
@@ -227,24 +230,47 @@ class TableRegistry:
             fut.set_result(self.tables.get(table_id))
             self._unfollow(table_id)  # when there is no such table or it could not be read
 
-    async def create(self, body: Any, count: Callable[[], Awaitable[None]] | None = None
-                     ) -> tuple[Table, list[str | None], str]:
+    async def create(self, body: Any, count: Callable[[], Awaitable[None]] | None = None,
+                     address: str | None = None) -> tuple[Table, list[str | None], str]:
         """A new table from a ``POST /api/tables`` body; returns it, the seat tokens and the
         spectators' token. ``count``: awaited once the body is found valid, before the table
         is stored (the creator's rate limit: a malformed request is not counted; it raises
-        ``Refusal("too_fast")`` to refuse). Raises ``Refusal`` (``bad_request``,
+        ``Refusal("too_fast")`` to refuse). ``address``: the creator's; an open table is
+        refused while it has ``open_tables_per_address`` listed (counted in the database,
+        so on every replica). Raises ``Refusal`` (``bad_request``, ``too_many_open``,
         ``too_fast``, ``storage``)."""
         spec = check_create(body, self.clock_presets, self.seeds())
+        creator = None
+        if spec.is_open and address is not None:
+            creator = creator_key(address)
+            await self._check_open_cap(creator)
         if count is not None:
             await count()
         # the table as stored, without reading it back: no other replica can have changed
         # it yet (only this answer will tell its id)
         data, tokens = await self.writer.write(partial(
             self.store.new_table, spec.game, spec.config, spec.seed, spec.seats,
-            is_open=spec.is_open, clock=spec.clock, hints=spec.hints))
+            is_open=spec.is_open, clock=spec.clock, hints=spec.hints, creator=creator))
         table = await self.get(data.id, data)
         assert table is not None
         return table, tokens, data.watch_token
+
+    async def _check_open_cap(self, creator: str) -> None:
+        """Raises ``Refusal("too_many_open")`` when ``creator`` has its share of the lobby's
+        list (``open_tables_per_address``; 0: no cap)."""
+        cap = self.settings.open_tables_per_address
+        if cap <= 0:
+            return
+        try:
+            listed = await self.db(self.store.open_tables_of, creator)
+        except Exception as e:
+            self.writer.failed(reason(e))
+            raise Refusal("storage", "the server's database cannot be read now; "
+                                     "try again later") from None
+        if listed >= cap:
+            raise Refusal("too_many_open", f"at most {cap} open tables per address wait in "
+                                           "the lobby: wait until players join one, or "
+                                           "create a private table and send its links")
 
     async def rematch(self, old: Table, token: Any,
                       count: Callable[[], Awaitable[None]] | None = None) -> Table:
@@ -290,9 +316,11 @@ class TableRegistry:
         return await self.analyses.analysis(table, seat)
 
     async def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby's list of open tables with free seats (``GET /api/open``)."""
+        """The lobby's list of open tables with free seats (``GET /api/open``), a fair mix
+        of their creators (``Store.open_tables``: each one's newest first)."""
         try:
-            rows = await self.db(self.store.open_tables, self.settings.open_list_max)
+            rows = await self.db(self.store.open_tables, self.settings.open_list_max,
+                                 max(1, self.settings.open_tables_per_address))
         except Exception as e:
             self.writer.failed(reason(e))
             raise Refusal("storage", "the server's database cannot be read now; "

@@ -139,7 +139,8 @@ class Table:
         self.audience = audience = Audience(
             core, state_message=self.state_message, seats_info=self.seats_info,
             history=lambda: self.talk.messages, presence=replica.presence,
-            presence_changed=replica.presence_changed)
+            presence_changed=replica.presence_changed,
+            presence_every=self.settings.presence_every)
         self.seating = Seating(
             core, clock, self.writer, self.limits, replica, presence=replica.presence,
             seen_at=audience.seen_at, broadcast_state=audience.broadcast_state,
@@ -197,8 +198,9 @@ class Table:
                 "next_table": core.next_table, "hints": core.hints}
 
     def seats_info(self, for_seat: int | None = None) -> list[dict[str, Any]]:
-        """The seat list as ``for_seat`` sees it (``Seating.seats_info``)."""
-        return self.seating.seats_info(for_seat)
+        """The seat list as ``for_seat`` sees it (``Seating.seats_info``, the others'
+        connections as shown: ``Audience.shown``)."""
+        return self.audience.shown(self.seating.seats_info(for_seat), for_seat)
 
     def outcome(self) -> dict[str, Any] | None:
         """The finished game's public result (``None`` while playing); no medal for a game

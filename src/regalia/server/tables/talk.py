@@ -51,10 +51,14 @@ class Talk:
 
     async def say(self, conn: Conn, kind: str, payload: Any) -> None:
         """A ``say`` (Regicide's fixed public messages) or ``chat`` (Ribauds) message; at most
-        ``talk_rate`` per seat, whatever its number of connections."""
+        ``talk_rate`` per seat, whatever its number of connections; none at an abandoned
+        table (``expired``)."""
         core = self.core
         if conn.seat is None:
             raise Refusal("spectator", "spectators cannot send messages")
+        if core.expired:  # kept to be read, as its record is: nothing is added to it
+            raise Refusal("expired", "this table was abandoned (no move for a long time) and "
+                                     "is closed: its talk too; start a new table")
         if kind == "say":
             said = (gamekit.say(core.game, core.state, conn.seat, payload)
                     if isinstance(payload, str) else None)
@@ -106,10 +110,11 @@ class Talk:
 
     async def hint(self, seat: int | None, address: str) -> dict[str, Any]:
         """A suggested move for ``seat`` at a table created with hints: the table's default
-        search bot decides from that seat's view only (in the bot pool). ``address``: the
-        asking client's, counted against ``hint_rate`` (a hint worked out; not a refused
-        one). Returns the ``hint`` message ``{"type": "hint", "ply", "action"}`` (the action
-        in notation, legal at that ply). Raises ``Refusal`` (``no_hints``, ``spectator``,
+        search bot decides from that seat's view only (in the bot pool, after the bot
+        moves people wait for: ``BotPool.hint``). One hint at a time per table and per
+        ``address`` (the asking client's), counted against ``hint_rate`` (a hint worked
+        out; not a refused one). Returns the ``hint`` message ``{"type": "hint", "ply",
+        "action"}`` (the action in notation, legal at that ply). Raises ``Refusal`` (``no_hints``, ``spectator``,
         ``not_your_turn``, ``busy``, ``too_fast``, ``hint_failed``, ``finished``,
         ``expired``, ``table_broken``)."""
         if not self.core.hints:
@@ -122,13 +127,14 @@ class Talk:
             raise Refusal("not_your_turn", "a hint is given only when it is your turn")
         if self._hinting:
             raise Refusal("busy", "a hint is already being worked out; wait a moment")
+        self.bot_pool.check_hint(address)  # refused before it is counted
         self._hinting = True
         try:
             await self.limits.hit("hint_rate", address)
             legal = list(g.legal_actions(st))
-            action = await self.bot_pool.run(
-                decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
-                self.bot_rng.getrandbits(64), self.settings.bot_budget, urgent=True)
+            action = await self.bot_pool.hint(
+                address, decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
+                self.bot_rng.getrandbits(64), self.settings.bot_budget)
         except Refusal:  # over the hint rate
             raise
         except Exception as e:  # the pool closed at shutdown, or its worker died twice

@@ -12,7 +12,7 @@ the request and answer models are in ``schemas`` (and ``/openapi.json``).
   (409 before); built once and kept (``web.replays``), 429 over ``replay_rate`` for a
   replay not built yet.
 * ``GET /api/tables/{id}/analysis?seat=K``: a finished game's analysis for seat K.
-* ``GET /api/open``: the open tables with a free seat, newest first.
+* ``GET /api/open``: the open tables with a free seat, each creator's newest first.
 * ``POST /api/tables/{id}/join`` (``JoinTable``): take a free seat of an open table (409
   when full or not open; 429 over ``join_rate``).
 * ``POST /api/tables/{id}/rematch`` (``Rematch``): a seated player of a finished table asks
@@ -63,7 +63,8 @@ async def open_tables(m: Tables) -> Any:
              response_model_exclude_unset=True)
 async def create_table(body: CreateTable, m: Tables, address: Address) -> Any:
     asked = body.model_dump(exclude_unset=True)
-    table, tokens, watch = await m.create(asked, count=lambda: m.limits.hit("table_rate", address))
+    table, tokens, watch = await m.create(
+        asked, count=lambda: m.limits.hit("table_rate", address), address=address)
     seats = []
     for s, tok in zip(table.seats, tokens):
         entry: dict[str, Any] = {"seat": s.index, "kind": s.kind, "bot": s.bot_name}

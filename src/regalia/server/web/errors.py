@@ -13,6 +13,7 @@ from regalia.server.refusal import Refusal
 from regalia.server.web import schemas
 
 STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,
+          "too_many_open": 429,
           "no_access": 403, "not_finished": 409, "analysis_failed": 503, "not_found": 404}
 """HTTP status by refusal code (others: 400)."""
 
