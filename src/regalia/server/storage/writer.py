@@ -249,16 +249,18 @@ class Writer:
 
     async def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
                           finished: bool, clock_state: dict[str, Any] | None = None,
-                          human: bool = False) -> None:
+                          human: bool = False, by_bot: bool = False) -> None:
         """Store one move durably; moves submitted while a write is under way are stored
         together in the next transaction (group commit: one disk sync for many tables).
         Returns once the move's transaction has committed (and is synced to the disk);
         raises ``Conflict``, ``NotSynced`` or the database's error (another writer's lock
-        is waited for up to the store's wait; a stalled disk, until it answers). ``human``:
-        see ``Store.append_move``. Cancelled, the move is stored all the same (the writer
-        skips a cancelled answer; at the server's stop, the answer is a cancellation)."""
+        is waited for up to the store's wait; a stalled disk, until it answers). ``human``,
+        ``by_bot``: see ``Store.append_move``. Cancelled, the move is stored all the same
+        (the writer skips a cancelled answer; at the server's stop, the answer is a
+        cancellation)."""
         fut = asyncio.get_running_loop().create_future()
-        self._pending.append(((table_id, ply, seat, action, finished, clock_state, human), fut))
+        self._pending.append(((table_id, ply, seat, action, finished, clock_state, human, by_bot),
+                              fut))
         self._pending_event.set()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())

@@ -194,7 +194,8 @@ class Table:
                 "created_at": core.created_at.isoformat() if core.created_at else None,
                 "outcome": self.outcome(), "broken": core.broken,
                 "open": core.is_open, "waiting": core.waiting, "clock": self.clock.info(),
-                "next_table": core.next_table, "hints": core.hints}
+                "next_table": core.next_table, "hints": core.hints,
+                "bot_played": core.bot_played}
 
     def seats_info(self, for_seat: int | None = None) -> list[dict[str, Any]]:
         """The seat list as ``for_seat`` sees it (``Seating.seats_info``)."""
@@ -202,9 +203,9 @@ class Table:
 
     def outcome(self) -> dict[str, Any] | None:
         """The finished game's public result (``None`` while playing); no medal for a game
-        played with hints."""
+        played with hints or one a bot played any part of for a person."""
         out = gamekit.outcome(self.core.game, self.core.state)
-        return without_medal(out) if self.core.hints else out
+        return without_medal(out) if self.core.no_medal else out
 
     def state_message(self, seat: int | None, view: dict[str, Any],
                       log_from: int) -> dict[str, Any]:
@@ -226,7 +227,7 @@ class Table:
             side = gamekit.side_texts(g, st, seat)
         outcome = self.outcome()
         log = [e.seen_by(seat) for e in core.events[log_from:]]
-        if core.hints:  # a game played with hints earns no medal
+        if core.no_medal:  # played with hints, or a bot played for a person: no medal
             view, log = without_medal(view), [without_medal(e) for e in log]
         return {"type": "state", "table": core.id, "game": g.name, "ply": core.ply,
                 "seat": seat, "current": current, "finished": core.finished,
@@ -235,7 +236,7 @@ class Table:
                 "log_start": log_from, "log": log, "seats": self.seats_info(seat),
                 "broken": core.broken, "expired": core.expired, "waiting": core.waiting,
                 "clock": self.clock.info(), "next_table": core.next_table,
-                "hints": core.hints}
+                "hints": core.hints, "bot_played": core.bot_played}
 
     def mark_broken(self, reason: str) -> None:
         """The table cannot go on: its players are told, ``/healthz`` reports it."""
@@ -312,11 +313,13 @@ class Table:
             if owner is not None and not by_bot:  # a wish says something: counted as talk
                 await self.limits.hit("talk_rate", core.id, str(seat))
             move.clock = self.clock.after(seat, move.side)
+            move.by_bot = by_bot and core.seats[seat].kind == HUMAN  # a bot for a person
             try:
                 await self.writer.append_move(core.id, core.ply, seat, move.text,
                                                g.is_terminal(move.state),
                                                move.clock.to_json() if move.clock else None,
-                                               human=move.clock is not None and not by_bot)
+                                               human=move.clock is not None and not by_bot,
+                                               by_bot=move.by_bot)
             except asyncio.CancelledError:
                 # Only at shutdown: whether the move was stored is unknown here, and the
                 # database is the truth the next start rebuilds from.
@@ -341,7 +344,8 @@ class Table:
             self._commit(move)
             self.audience.broadcast_state()
             self.replica.tell_others("move", ply=core.ply - 1, seat=seat, action=move.text,
-                             clock=move.clock.to_json() if move.clock else None)
+                                     clock=move.clock.to_json() if move.clock else None,
+                                     by_bot=move.by_bot)
             self.clock.arm()
         core.last_active = time.monotonic()
         self.count_move(time.perf_counter() - submitted)

@@ -178,11 +178,13 @@ async def table_analysis(table_id: str, m: Tables, address: Address, seat: int =
 def replay_of(table) -> dict[str, Any]:
     """An ended game in full (a replay may reveal everything): the record, and for each
     ply the position, the public view, every seat's hand and the move's events. A game
-    played with hints shows no medal."""
+    played with hints, or one a bot played any part of for a person, shows no medal."""
     g = table.game
-    plain = without_medal if table.hints else (lambda obj: obj)
+    core = table.core
+    plain = without_medal if core.no_medal else (lambda obj: obj)
     record = table.match.record()
     record.hints = table.hints
+    record.bot_moves = sorted(core.bot_plies)
     steps = []
     seats = range(len(table.seats))
     for i, (text, st, events) in enumerate(Match.replay(g, record)):
@@ -200,4 +202,5 @@ def replay_of(table) -> dict[str, Any]:
         })
     return {"id": table.id, "game": g.name, "players": len(table.seats),
             "record": record.to_json(), "outcome": table.outcome(),
-            "seats": table.seats_info(), "steps": steps, "hints": table.hints}
+            "seats": table.seats_info(), "steps": steps, "hints": table.hints,
+            "bot_played": core.bot_played}

@@ -42,7 +42,8 @@ Sent by the server
     this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``).
 ``state``
     The seat's view of the game (``view``; a spectator's: the public one), with ``ply``,
-    ``clock`` and ``waiting``: once when the connection joins.
+    ``clock`` and ``waiting``, ``bot_played`` (a bot played some
+    move for a person: no medal): once when the connection joins.
 ``update``
     After each move: what changed since the last ``state``/``update`` this connection was
     sent (``ply``, new ``log`` events from ``log_start``, the view's changed keys,

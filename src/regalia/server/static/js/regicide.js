@@ -434,6 +434,7 @@ export function endScreen(M, C) {
   box.append(el("h2", {}, won ? t("regicide.end_won") : t("regicide.end_lost")));
   if (won && v.medal) box.append(el("div", { class: "medal medal-" + v.medal }, t("regicide.medal_" + v.medal)));
   if (won && M.state.hints) box.append(el("p", { class: "muted" }, t("hints.no_medal")));
+  else if (won && M.state.bot_played) box.append(el("p", { class: "muted", id: "bot-no-medal" }, t("bot.no_medal")));
   box.append(el("p", {}, t("regicide.end_defeated", { n: v.enemies_defeated })));
   return box;
 }

@@ -1,0 +1,87 @@
+"""A game's integrity when a bot plays for a person, and when nobody may act yet.
+
+* A game a bot played any part of for a person (a seat handed to a bot, a time-out, a player
+  who left) earns no medal, as a game played with hints: in the state, the log, the table's
+  summary, the replay and its record, and after a restart (the moves say it in the database)."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from rich.console import Console
+from sqlalchemy import create_engine, text
+
+from regalia.cli.replay import ReplayScreen
+from regalia.core.records import GameRecord, Match
+from regalia.games import get_game
+from regalia.lab.solve import solve_seed
+from regalia.server.tables import botrunner
+from server_helpers import join, new_table, running_app
+
+REGICIDE = get_game("regicide")
+SEED = 2227728569  # a solo deal the solver wins (test_hints)
+PRESETS = "tiny=1+0.5,rapid=600+15"
+
+
+def test_a_solo_game_a_bot_played_part_of_earns_no_medal(db_url, monkeypatch):
+    line = solve_seed(SEED, time_limit=30).line
+    assert line
+    handed = 3  # the player plays 3 moves, then lets a bot play for them
+    m = Match(REGICIDE, {"players": 1}, SEED)
+    codes = []
+    for action in line:
+        codes.append(REGICIDE.action_from_text(m.state, action))
+        m.play(action)
+    plays = iter(codes[handed:])
+
+    def bot_plays_the_line(game, name, view, legal, seed, budget):
+        code = next(plays)
+        assert code in legal
+        return code
+
+    monkeypatch.setattr(botrunner, "decide", bot_plays_the_line)
+    with running_app(db_url) as c:
+        d = new_table(c, "regicide", ["human"], seed=SEED)
+        me = join(c, d, 0)
+        for ply in range(handed):
+            me.act(line[ply], ply)
+            me.state_at(ply + 1)
+        me.send({"type": "bot", "seat": 0, "on": True})
+        st = me.finished(timeout=30)
+        assert st["outcome"]["result"] == "won"
+        assert not st["view"]["medal"] and not st["outcome"]["medal"] and st["bot_played"]
+        won = [e for e in me.log if e["kind"] == "won"]
+        assert won and not won[-1].get("medal")
+        assert not c.get(f"/api/tables/{d['id']}").json()["outcome"]["medal"]
+        replay = c.get(f"/api/tables/{d['id']}/replay").json()
+        assert not replay["outcome"]["medal"] and replay["bot_played"]
+        assert all(not e.get("medal") for s in replay["steps"] for e in s["events"])
+        record = GameRecord.from_json(replay["record"])
+        assert record.bot_moves == list(range(handed, len(line))) and record.no_medal
+        assert GameRecord.from_json(record.to_json()) == record
+        out = io.StringIO()
+        ReplayScreen(record, None, Console(file=out, width=120, color_system=None)).print_all()
+        assert "medal!" not in out.getvalue() and "a bot played for a person" in out.getvalue()
+    with running_app(db_url) as c:  # the database remembers it
+        assert not c.get(f"/api/tables/{d['id']}").json()["outcome"]["medal"]
+        replay = c.get(f"/api/tables/{d['id']}/replay").json()
+        assert replay["bot_played"] and not replay["outcome"]["medal"]
+        me = join(c, d, 0)
+        assert me.state["bot_played"] and not me.state["view"]["medal"]
+
+
+def test_a_bot_seats_own_moves_are_not_a_bot_playing_for_a_person(client):
+    d = new_table(client, "regicide", ["human", "random"], seed=3)
+    me = join(client, d, 0)
+    for _ in range(8):
+        st = me.state
+        if st["finished"]:
+            break
+        if st["current"] == 0:
+            me.act(st["legal"][0])
+        me.recv_until(lambda m: m["type"] == "state" and m["ply"] > st["ply"], timeout=10)
+    assert any(e["seat"] == 1 for e in me.log if e["kind"] == "play")
+    assert not me.state["bot_played"]
+
+
