@@ -1,5 +1,6 @@
 """The game's integrity as a player sees it in Chromium: a game a bot played for a person
-shows no medal."""
+shows no medal and its log says "Bot for NAME" (live and in the replay, in the site's
+languages)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def post(server, path: str, body: dict) -> dict:
         return json.load(r)
 
 
-def test_a_won_game_a_bot_played_part_of_shows_no_medal(server, chromium, shots):
+def test_a_won_game_a_bot_played_part_of_shows_no_medal_and_says_bot_for(server, chromium, shots):
     # a solo game won along the solver's line, its last moves played by a bot for the player
     # (as the server stores them when "Let a bot play for me" was used)
     line = solve_seed(SEED, time_limit=30).line
@@ -53,7 +54,30 @@ def test_a_won_game_a_bot_played_part_of_shows_no_medal(server, chromium, shots)
     assert "A bot played for a person in this game: no medal." in page.inner_text("#bot-no-medal")
     shots(page, "bot-played-no-medal", full_page=False)
     page.keyboard.press("Escape")
-    assert "medal" not in page.inner_text("#log").lower()
+    log = page.inner_text("#log")  # (this browser's nickname, Tester, named the seat)
+    lines = log.splitlines()
+    assert any(x.startswith("Bot for Tester ") for x in lines) and "medal" not in log.lower()
+    assert any(x.startswith("Tester plays") for x in lines)  # the player's own moves
+    page.context.close()
+    # the replay, in Portuguese
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 720}, locale="pt-BR")
+    replay = ctx.new_page()
+    replay.goto(f"{server.url}/replay/{data.id}")
+    replay.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    replay.locator("#slider").fill(str(len(line)))
+    replay.wait_for_function("() => document.querySelector('#log').textContent.includes('Bot no lugar de Tester')")
+    shots(replay, "bot-played-replay-pt")
+    ctx.close()
+
+
+def test_after_letting_a_bot_play_the_log_says_bot_for_the_player(server, chromium, shots):
+    table = server.create("regicide", ["human"])
+    page = open_seat(chromium, server, table, locale="es-ES")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#hand-to-bot")
+    page.wait_for_function("() => window.regalia.M.state.ply >= 2", timeout=30000)
+    page.wait_for_function("() => document.querySelector('#log').textContent.includes('Bot en lugar de Tester')")
+    shots(page, "bot-for-log-es", full_page=False)
     page.context.close()
 
 

@@ -2,7 +2,9 @@
 
 * A game a bot played any part of for a person (a seat handed to a bot, a time-out, a player
   who left) earns no medal, as a game played with hints: in the state, the log, the table's
-  summary, the replay and its record, and after a restart (the moves say it in the database)."""
+  summary, the replay and its record, and after a restart (the moves say it in the database).
+* The log names who acted: a bot's move for a person carries ``bot`` (the page says "Bot for
+  NAME"), live and in the replay."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ SEED = 2227728569  # a solo deal the solver wins (test_hints)
 PRESETS = "tiny=1+0.5,rapid=600+15"
 
 
-def test_a_solo_game_a_bot_played_part_of_earns_no_medal(db_url, monkeypatch):
+def test_a_solo_game_a_bot_played_part_of_earns_no_medal_and_its_log_says_bot_for(db_url, monkeypatch):
     line = solve_seed(SEED, time_limit=30).line
     assert line
     handed = 3  # the player plays 3 moves, then lets a bot play for them
@@ -54,9 +56,18 @@ def test_a_solo_game_a_bot_played_part_of_earns_no_medal(db_url, monkeypatch):
         won = [e for e in me.log if e["kind"] == "won"]
         assert won and not won[-1].get("medal")
         assert not c.get(f"/api/tables/{d['id']}").json()["outcome"]["medal"]
+        # the log names who acted: the player's own moves, then the bot's for them
+        mine = [e.get("bot", False) for e in me.log if e["seat"] == 0]
+        assert mine[0] is False and mine[-1] is True
         replay = c.get(f"/api/tables/{d['id']}/replay").json()
         assert not replay["outcome"]["medal"] and replay["bot_played"]
         assert all(not e.get("medal") for s in replay["steps"] for e in s["events"])
+        assert [s["bot"] for s in replay["steps"][1:]] == [k >= handed for k in range(len(line))]
+        assert all(e.get("bot") for s in replay["steps"][handed + 1:] for e in s["events"]
+                   if e["seat"] == 0)
+        assert not any(e.get("bot") for s in replay["steps"][:handed + 1] for e in s["events"])
+        assert mine == [e.get("bot", False) for s in replay["steps"] for e in s["events"]
+                        if e["seat"] == 0]
         record = GameRecord.from_json(replay["record"])
         assert record.bot_moves == list(range(handed, len(line))) and record.no_medal
         assert GameRecord.from_json(record.to_json()) == record
@@ -69,6 +80,7 @@ def test_a_solo_game_a_bot_played_part_of_earns_no_medal(db_url, monkeypatch):
         assert replay["bot_played"] and not replay["outcome"]["medal"]
         me = join(c, d, 0)
         assert me.state["bot_played"] and not me.state["view"]["medal"]
+        assert [e.get("bot", False) for e in me.log if e["seat"] == 0] == mine
 
 
 def test_a_bot_seats_own_moves_are_not_a_bot_playing_for_a_person(client):
@@ -82,6 +94,22 @@ def test_a_bot_seats_own_moves_are_not_a_bot_playing_for_a_person(client):
             me.act(st["legal"][0])
         me.recv_until(lambda m: m["type"] == "state" and m["ply"] > st["ply"], timeout=10)
     assert any(e["seat"] == 1 for e in me.log if e["kind"] == "play")
-    assert not me.state["bot_played"]
+    assert not any(e.get("bot") for e in me.log) and not me.state["bot_played"]
+
+
+def test_after_a_time_out_the_log_says_a_bot_played_for_the_seat(db_url):
+    with running_app(db_url, clock_presets=PRESETS) as c:
+        d = new_table(c, "regicide", ["human", "human"], seed=6, clock="tiny")
+        a, b = join(c, d, 0), join(c, d, 1)
+        st = a.recv_until(lambda m: m["type"] == "state" and m["clock"]["started"])
+        late = st["current"]
+        a.recv_until(lambda m: m["type"] == "timeout", timeout=5)
+        a.recv_until(lambda m: m["type"] == "state" and m["ply"] >= 1, timeout=10)
+        first = [e for e in a.log if e["kind"] in ("play", "yield") and e["seat"] == late][0]
+        assert first.get("bot") is True
+    with running_app(db_url, clock_presets=PRESETS) as c:  # and after a restart
+        a = join(c, d, 0)
+        first = [e for e in a.log if e["kind"] in ("play", "yield") and e["seat"] == late][0]
+        assert first.get("bot") is True
 
 

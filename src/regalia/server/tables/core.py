@@ -119,6 +119,12 @@ class TableCore:
         """The game earns no medal: played with hints, or a bot played for a person."""
         return self.hints or self.bot_played
 
+    def log_entry(self, index: int, seat: int | None) -> dict[str, Any]:
+        """The log's event ``index`` as ``seat`` sees it, with ``"bot": True`` where a bot
+        did it for a human seat."""
+        out = self.events[index].seen_by(seat)
+        return {**out, "bot": True} if index in self.bot_events else out
+
     @property
     def waiting(self) -> bool:
         """An open table still has a free human seat: nobody may act yet."""

@@ -226,7 +226,8 @@ class Table:
                 _, legal, discards = self._legal_cache
             side = gamekit.side_texts(g, st, seat)
         outcome = self.outcome()
-        log = [e.seen_by(seat) for e in core.events[log_from:]]
+        # "bot": a bot did it for a human seat (the page says "Bot for NAME")
+        log = [core.log_entry(i, seat) for i in range(log_from, len(core.events))]
         if core.no_medal:  # played with hints, or a bot played for a person: no medal
             view, log = without_medal(view), [without_medal(e) for e in log]
         return {"type": "state", "table": core.id, "game": g.name, "ply": core.ply,

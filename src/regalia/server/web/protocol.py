@@ -43,7 +43,8 @@ Sent by the server
 ``state``
     The seat's view of the game (``view``; a spectator's: the public one), with ``ply``,
     ``clock`` and ``waiting``, ``bot_played`` (a bot played some
-    move for a person: no medal): once when the connection joins.
+    move for a person: no medal), and the ``log``, whose entries a bot did for a person
+    carry ``"bot": true``: once when the connection joins.
 ``update``
     After each move: what changed since the last ``state``/``update`` this connection was
     sent (``ply``, new ``log`` events from ``log_start``, the view's changed keys,

@@ -128,6 +128,13 @@ export function askName(dlg, el, current = "", back = null, required = false) {
   });
 }
 
+// Who did a log entry: its seat's name, or "Bot for NAME" where a bot played the move for a
+// person (a seat handed to a bot, a time-out, a player who left: the server's "bot" flag).
+export function actorName(e, C) {
+  const who = C.seatName(e.seat);
+  return e.bot ? t("log.bot_for", { who }) : who;
+}
+
 // The prompt while seat k (named who) is to act; a person who has not yet opened their
 // invitation is pointed at the Invite button.
 export function waitingText(seats, k, who) {

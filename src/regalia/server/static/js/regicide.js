@@ -5,7 +5,7 @@ import {
   SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, pileLabel, rankLabel, rankOf,
   regicideCard,
 } from "./cards.js";
-import { botLevel, waitingText } from "./names.js";
+import { actorName, botLevel, waitingText } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 
@@ -446,7 +446,7 @@ function powers(list) {
 }
 
 export function describe(e, C) {
-  const who = C.seatName(e.seat);
+  const who = actorName(e, C);
   switch (e.kind) {
     case "setup":
       return t("log.r.setup", { n: e.players, who: C.seatName(e.first), enemy: cardName(e.enemy) });

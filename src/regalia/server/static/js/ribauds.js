@@ -3,7 +3,7 @@
 import { has, t } from "./i18n.js";
 import { cardBack, clearButton, el, icon, pileLabel, ribName, ribaudsCard } from "./cards.js";
 import { botTag, connDot, offlineTag, seatControls } from "./regicide.js";
-import { waitingText } from "./names.js";
+import { actorName, waitingText } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 const slotName = (i) => t("rib.slot", { n: Number(i) + 1 });
@@ -339,7 +339,7 @@ export function endScreen(M, C) {
 const names = (cards) => (cards || []).map(ribName).join(", ");
 
 export function describe(e, C) {
-  const who = C.seatName(e.seat);
+  const who = actorName(e, C);
   switch (e.kind) {
     case "redeal":
       return e.case === "cancel" ? t("log.b.redeal_cancel") : t("log.b.redeal_single", { who });
