@@ -1,6 +1,6 @@
 """The game's integrity as a player sees it in Chromium: a game a bot played for a person
 shows no medal and its log says "Bot for NAME" (live and in the replay, in the site's
-languages)."""
+languages); the clock of the player to act is not charged the time the server was down."""
 
 from __future__ import annotations
 
@@ -79,5 +79,33 @@ def test_after_letting_a_bot_play_the_log_says_bot_for_the_player(server, chromi
     page.wait_for_function("() => document.querySelector('#log').textContent.includes('Bot en lugar de Tester')")
     shots(page, "bot-for-log-es", full_page=False)
     page.context.close()
+
+
+def test_the_time_the_server_was_down_is_not_charged_to_the_player_to_act(server, chromium):
+    d = post(server, "/api/tables", {"game": "regicide", "players": 2, "clock": "blitz",
+                                     "seats": [{"kind": "human"}, {"kind": "human"}]})
+    pages = [open_seat(chromium, server, d, k) for k in (0, 1)]
+    page = pages[0]
+    page.wait_for_function("() => window.regalia.M.state.clock.started")
+    running = page_state(page)["clock"]["running"]
+    before = server.get(f"/api/tables/{d['id']}")["clock"]["remaining"][running]
+    server.kill9()
+    time.sleep(12)  # the server is down
+    restarting = time.monotonic()
+    server.start()
+    page.wait_for_function("() => window.regalia.M.status === 'online'", timeout=30000)
+    after = server.get(f"/api/tables/{d['id']}")["clock"]["remaining"][running]
+    serving = time.monotonic() - restarting  # at most this since the table was loaded
+    # charged only the time the server served (it was charged 12 s more)
+    assert before - after < serving + 1, (before, after, serving)
+    shown = page.inner_text(f"#clock-{running} .clock-time")
+    minutes, seconds = (int(x) for x in shown.split(":"))
+    assert before - (minutes * 60 + seconds) < time.monotonic() - restarting + 2, (shown, before)
+    for p in pages:
+        p.context.close()
+
+
+
+
 
 

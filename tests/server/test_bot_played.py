@@ -4,7 +4,8 @@
   who left) earns no medal, as a game played with hints: in the state, the log, the table's
   summary, the replay and its record, and after a restart (the moves say it in the database).
 * The log names who acted: a bot's move for a person carries ``bot`` (the page says "Bot for
-  NAME"), live and in the replay."""
+  NAME"), live and in the replay.
+* The time the server was down is not charged to the player to act."""
 
 from __future__ import annotations
 
@@ -111,5 +112,37 @@ def test_after_a_time_out_the_log_says_a_bot_played_for_the_seat(db_url):
         a = join(c, d, 0)
         first = [e for e in a.log if e["kind"] in ("play", "yield") and e["seat"] == late][0]
         assert first.get("bot") is True
+
+
+def test_the_time_the_server_was_down_is_not_charged(db_url):
+    with running_app(db_url, clock_presets=PRESETS) as c:
+        d = new_table(c, "regicide", ["human", "human"], seed=9, clock="rapid")
+        a, b = join(c, d, 0), join(c, d, 1)
+        st = a.recv_until(lambda m: m["type"] == "state" and m["clock"]["started"])
+        p = a if st["current"] == 0 else b
+        p.state_at(0)
+        p.act(p.state["legal"][0])
+        before = p.recv_until(lambda m: m["type"] == "state" and m["ply"] == 1)["clock"]
+    # the server is down for 20 s: the stored clock started 20 s earlier than it would have
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        stored = conn.execute(text("SELECT clock_state FROM game_tables WHERE id = :i"),
+                              {"i": d["id"]}).scalar()
+        state = stored if isinstance(stored, dict) else __import__("json").loads(stored)
+        state["since"] -= 20
+        conn.execute(text("UPDATE game_tables SET clock_state = :s WHERE id = :i"),
+                     {"s": __import__("json").dumps(state), "i": d["id"]})
+    engine.dispose()
+    with running_app(db_url, clock_presets=PRESETS) as c:
+        time.sleep(0.3)
+        after = c.get(f"/api/tables/{d['id']}").json()["clock"]
+    r = after["running"]
+    assert after["started"] and r == before["running"]
+    assert before["remaining"][r] - 5 < after["remaining"][r] <= before["remaining"][r], \
+        (before, after)  # 20 s down: not charged (it said 20 s less)
+
+
+
+
 
 

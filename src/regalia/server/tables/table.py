@@ -392,9 +392,13 @@ class Table:
     # -- life and bots ---------------------------------------------------------------
 
     def start(self) -> None:
+        """The table was loaded: its bots and clock start (where this replica runs them; the
+        time no server served it is not charged, ``TableClock.resume``)."""
         if not self.core.finished and not self.core.expired:
             self.bot_pool.warm_soon()  # a bot may play any seat (hand-over, clock)
             self.bots.start()
+            if self.replica.runs_bots:
+                self.clock.resume()
             self.clock.arm()
 
     async def stop(self) -> None:
