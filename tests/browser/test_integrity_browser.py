@@ -1,6 +1,7 @@
 """The game's integrity as a player sees it in Chromium: a game a bot played for a person
 shows no medal and its log says "Bot for NAME" (live and in the replay, in the site's
-languages); the clock of the player to act is not charged the time the server was down."""
+languages); the clock of the player to act is not charged the time the server was down; a
+table waiting for its players says so, and nobody is "to act"."""
 
 from __future__ import annotations
 
@@ -105,7 +106,46 @@ def test_the_time_the_server_was_down_is_not_charged_to_the_player_to_act(server
         p.context.close()
 
 
+def test_the_creator_of_an_open_table_waits_for_players(server, chromium, shots):
+    d = post(server, "/api/tables", {"game": "ribauds", "players": 2, "open": True,
+                                     "seats": [{"kind": "human"}, {"kind": "human"}]})
+    page = open_seat(chromium, server, d)
+    page.wait_for_selector(".prompt")
+    prompt = page.inner_text(".prompt")
+    assert prompt == "Waiting for players: the game starts when every seat is taken.", prompt
+    assert page.locator(".tag.turn").count() == 0  # nobody is "to act"
+    assert "bot" not in prompt.lower()
+    shots(page, "open-table-waiting", full_page=False)
+    page.context.close()
 
 
+def test_a_private_table_waits_for_its_invitee_or_starts_with_a_bot(server, chromium, shots):
+    d = post(server, "/api/tables", {"game": "regicide", "players": 2, "clock": "blitz",
+                                     "seats": [{"kind": "human"}, {"kind": "human"}]})
+    page = open_seat(chromium, server, d)
+    page.wait_for_selector(".prompt")
+    assert page.inner_text(".prompt") == (
+        "Waiting for players: Player 2 has not opened their invitation yet. Send it with the "
+        "Invite button, or let a bot play that seat to start now.")
+    assert page.locator(".tag.turn").count() == 0 and page_state(page)["legal"] == []
+    shots(page, "private-table-waiting", full_page=False)
+    # start with a bot for the invitation not opened: the game and the clocks start
+    page.click('.player[data-seat="1"] .link-btn')
+    page.wait_for_function("() => !window.regalia.M.state.waiting && window.regalia.M.state.clock.started")
+    page.wait_for_function("() => window.regalia.M.state.current === 0", timeout=20000)
+    assert page.locator(".tag.turn").count() == 1
+    assert "Waiting for players" not in page.inner_text(".prompt")
+    page.context.close()
 
 
+def test_a_private_table_starts_when_the_invitee_opens_it(server, chromium):
+    d = server.create("ribauds", ["human", "human"])
+    page = open_seat(chromium, server, d)
+    page.wait_for_selector(".prompt")
+    assert page.inner_text(".prompt").startswith("Waiting for players: Player 2 has not opened")
+    friend = open_seat(chromium, server, d, 1)
+    page.wait_for_function("() => !window.regalia.M.state.waiting")
+    page.wait_for_function("() => !document.querySelector('.prompt').textContent.includes('Waiting for players')")
+    assert page.locator(".tag.turn").count() == 1
+    friend.context.close()
+    page.context.close()

@@ -5,7 +5,9 @@
   summary, the replay and its record, and after a restart (the moves say it in the database).
 * The log names who acted: a bot's move for a person carries ``bot`` (the page says "Bot for
   NAME"), live and in the replay.
-* The time the server was down is not charged to the player to act."""
+* The time the server was down is not charged to the player to act.
+* A private table waits, as an open one does, until each human seat was opened once or
+  handed to a bot: nobody acts, no bot plays, no clock runs."""
 
 from __future__ import annotations
 
@@ -142,7 +144,42 @@ def test_the_time_the_server_was_down_is_not_charged(db_url):
         (before, after)  # 20 s down: not charged (it said 20 s less)
 
 
+def test_a_private_table_waits_until_each_invitation_was_opened(db_url):
+    with running_app(db_url, clock_presets=PRESETS) as c:
+        d = new_table(c, "regicide", ["human", "human", "random"], seed=5, clock="rapid")
+        a = join(c, d, 0)
+        st = a.state
+        assert st["waiting"] and not st["legal"] and not st["open"]
+        assert not st["clock"]["started"] and st["clock"]["running"] is None
+        a.act("yield", 0)
+        err = a.recv_until(lambda m: m["type"] == "error")
+        assert err["code"] == "waiting", err
+        time.sleep(0.3)
+        assert c.get(f"/api/tables/{d['id']}").json()["ply"] == 0  # the bot waits too
+        b = join(c, d, 1)
+        st = a.recv_until(lambda m: m["type"] == "state" and not m["waiting"])
+        assert st["clock"]["started"]
+        b.close()
 
 
+def test_a_private_table_may_start_with_a_bot_for_an_invitation_not_opened(db_url):
+    with running_app(db_url, clock_presets=PRESETS) as c:
+        d = new_table(c, "regicide", ["human", "human"], seed=5, clock="rapid")
+        a = join(c, d, 0)
+        assert a.state["waiting"]
+        a.send({"type": "bot", "seat": 1, "on": True})  # at once: nobody ever opened it
+        st = a.recv_until(lambda m: m["type"] == "state" and m["seats"][1]["bot_replaces"])
+        assert not st["waiting"] and st["clock"]["started"]
+        if st["current"] != 0:  # the bot plays for the invitee until the player is to act
+            st = a.recv_until(lambda m: m["type"] == "state" and m["current"] == 0, timeout=10)
+        assert st["legal"]
 
 
+def test_solo_and_bots_only_tables_do_not_wait(client):
+    d = new_table(client, "regicide", ["human"], seed=1)
+    me = join(client, d, 0)
+    assert not me.state["waiting"] and me.state["legal"]
+    d = new_table(client, "regicide", ["random", "random"], seed=1)
+    watcher = join(client, d, None)
+    assert not watcher.state["waiting"]
+    watcher.recv_until(lambda m: m["type"] == "state" and m["ply"] >= 2, timeout=10)

@@ -142,10 +142,10 @@ class TableClock:
         return self.data.info(self.running_seat(), wall()) if self.data else None
 
     def to_start(self, also: int | None = None) -> bool:
-        """The clocks have not started and every human seat is claimed (counting ``also``):
-        they start now."""
+        """The clocks have not started and every human seat is claimed or played by a bot
+        (counting ``also``): they start now."""
         return (self.data is not None and not self.data.started and self.core.open
-                and all(o.claimed or o.kind != HUMAN or o.index == also
+                and all(o.claimed or o.kind != HUMAN or o.bot_replaces or o.index == also
                         for o in self.core.seats))
 
     def after(self, seat: int, side: bool) -> Clock | None:

@@ -127,8 +127,11 @@ class TableCore:
 
     @property
     def waiting(self) -> bool:
-        """An open table still has a free human seat: nobody may act yet."""
-        return self.is_open and any(s.kind == HUMAN and not s.claimed for s in self.seats)
+        """Nobody may act yet: a human seat was never opened (a free seat of an open table;
+        at a private table, an invitation not used yet) and no bot plays it. Solo and
+        bots-only tables start when their one person opens the table, or at once."""
+        return any(s.kind == HUMAN and not s.claimed and not s.bot_replaces
+                   for s in self.seats)
 
     @property
     def open(self) -> bool:

@@ -37,8 +37,11 @@ Everything a connection receives is built from ``Game.view`` for its seat (spect
 that seat. Bots are played by ``botrunner.BotLoop``.
 
 People: a seat is *claimed* once its link was used (or it was taken from the lobby's list of
-open tables, ``Seating.take_free_seat``), and carries the player's nickname. An open table waits,
-with no move allowed and no bot acting, until every human seat is claimed.
+open tables, ``Seating.take_free_seat``), and carries the player's nickname. A table waits,
+with no move allowed and no bot acting, until every human seat is claimed or handed to a bot
+(a free seat of an open table; an invitation not opened yet, which its table's players may
+give to a bot at once). Solo tables start when their player opens them; bots-only ones at
+once.
 
 Clocks (``clocks.TableClock``, optional): the human seat to act runs its clock from the moment
 every human seat is claimed; a move adds the increment; when a bank runs out the seat is
@@ -174,7 +177,8 @@ class Table:
     state = _core("state")
     finished = _core("finished")
     expired = _core("expired")
-    waiting = _core("waiting", "An open table still has a free human seat: nobody may act.")
+    waiting = _core("waiting", "A human seat was never taken and no bot plays it: nobody may "
+                               "act.")
     open = _core("open", "Moves are accepted: not finished, not expired, not broken.")
     options = _core("options")
 
@@ -236,6 +240,7 @@ class Table:
                 "side": side,
                 "log_start": log_from, "log": log, "seats": self.seats_info(seat),
                 "broken": core.broken, "expired": core.expired, "waiting": core.waiting,
+                "open": core.is_open,
                 "clock": self.clock.info(), "next_table": core.next_table,
                 "hints": core.hints, "bot_played": core.bot_played}
 
@@ -278,9 +283,10 @@ class Table:
             if core.seats[seat].by_bot and not by_bot:
                 raise Refusal("bot_seat", "a bot is playing this seat: take the seat back first")
             if core.waiting:
-                free = sum(1 for s in core.seats if s.kind == HUMAN and not s.claimed)
-                raise Refusal("waiting", f"waiting for players: {free} seat(s) of this open "
-                                         "table are still free")
+                free = sum(1 for s in core.seats
+                           if s.kind == HUMAN and not s.claimed and not s.bot_replaces)
+                raise Refusal("waiting", f"waiting for players: {free} seat(s) of this table "
+                              "were not taken yet (an invitation not opened, a free seat)")
             current = g.current_seat(st)
             # whose action it is, from the engine's reading (it reads any case and spacing)
             try:

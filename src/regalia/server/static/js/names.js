@@ -135,6 +135,16 @@ export function actorName(e, C) {
   return e.bot ? t("log.bot_for", { who }) : who;
 }
 
+// The prompt while the table waits for its players (state.waiting: a human seat never taken,
+// that no bot plays): nobody acts yet. A private table names who has not opened their
+// invitation, and points at the Invite button and the seats' "Let a bot play" buttons.
+export function waitingPrompt(S, C) {
+  const absent = (S.seats || []).filter((s) => s.kind === "human" && !s.claimed && !s.bot_replaces);
+  if (S.open || !absent.length) return t("prompt.waiting_players");
+  const who = absent.map((s) => C.seatName(s.seat)).join(", ");
+  return t(C.me === null ? "prompt.waiting_invited_watching" : "prompt.waiting_invited", { who });
+}
+
 // The prompt while seat k (named who) is to act; a person who has not yet opened their
 // invitation is pointed at the Invite button.
 export function waitingText(seats, k, who) {

@@ -5,7 +5,7 @@ import {
   SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, pileLabel, rankLabel, rankOf,
   regicideCard,
 } from "./cards.js";
-import { actorName, botLevel, waitingText } from "./names.js";
+import { actorName, botLevel, waitingPrompt, waitingText } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 
@@ -71,7 +71,7 @@ function players(v, S, C) {
   const row = el("div", { class: "players" });
   for (let k = 0; k < v.players; k++) {
     const info = (S.seats || [])[k] || {};
-    const acting = !S.finished && v.current === k;
+    const acting = !S.finished && !S.waiting && v.current === k;
     const chip = el("div", { class: "player" + (acting ? " acting" : "") + (k === C.me ? " me" : ""), dataset: { seat: k } },
       el("div", { class: "player-name" },
         icon(info.kind === "bot" || info.bot_replaces ? "bot" : "person"),
@@ -116,8 +116,9 @@ export function seatControls(k, info, S, C) {
       : el("button", { class: "link-btn", type: "button", id: "hand-to-bot",
         onclick: () => window.confirm(t("seat.hand_to_bot_confirm")) && C.setBot(k, true) }, t("seat.hand_to_bot"));
   }
-  // (a free seat of an open table waits for a player from the lobby: no bot takes it)
-  if (!info.connected && !info.bot_replaces && !(S.waiting && !info.claimed)) {
+  // (a free seat of an open table waits for a player from the lobby: no bot takes it; an
+  // invitation not opened yet may be given to a bot: the game starts with it)
+  if (!info.connected && !info.bot_replaces && !(S.open && !info.claimed)) {
     return el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, true) }, t("seat.replace_by_bot"));
   }
   return null;
@@ -215,6 +216,7 @@ function prompt(v, S, M, C) {
   let text;
   const me = C.me;
   if (S.finished) text = v.phase === "won" ? t("regicide.prompt_won") : t("regicide.prompt_lost");
+  else if (S.waiting) text = waitingPrompt(S, C);  // nobody acts before every seat is taken
   else if (me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
   else if (v.current !== me) {
     if (v.phase === "choose") {
