@@ -70,6 +70,8 @@ def test_kill_9_loses_no_accepted_move(server):
     with_bot = {0: Seat(server, b["id"], b["seats"][0]["token"])}
     r = server.create("ribauds", ["human", "human"])
     rib = {k: Seat(server, r["id"], r["seats"][k]["token"]) for k in (0, 1)}
+    for s in (duo[0], rib[0]):  # a table waits until each seat was opened: now it starts
+        s.until(lambda m: m["type"] == "state" and not m["waiting"])
     play(duo, 6, rng)
     play(with_bot, 3, rng)
     play(rib, 4, rng)

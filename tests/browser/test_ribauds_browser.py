@@ -65,12 +65,12 @@ def test_one_face_down_court_card_selected_says_what_comes_next(server, chromium
     """Reveal is ready and the replace buttons wait for a hand card: the line under the
     buttons says both (it said nothing)."""
     table = server.create("ribauds", ["human", "human"])
-    page = open_seat(chromium, server, table, 0)
+    pages = [open_seat(chromium, server, table, 0), open_seat(chromium, server, table, 1, nickname="Other")]
+    for p in pages:  # the table waits until each seat was opened
+        p.wait_for_function("() => !window.regalia.M.state.waiting")
+    page = pages[page_state(pages[0])["current"]]
+    pages[1 - pages.index(page)].context.close()
     st = page_state(page)
-    if st["current"] != 0:
-        page.context.close()
-        page = open_seat(chromium, server, table, 1, nickname="Other")
-        st = page_state(page)
     down = next(i for i, c in enumerate(st["view"]["court"]) if not c["face_up"])
     look = "id => getComputedStyle(document.getElementById(id)).backgroundImage"
     # nothing selected: the gold Reveal, disabled, looks as grey as the other dead buttons

@@ -358,26 +358,6 @@ def test_the_invitation_of_a_table_whose_other_seats_are_bots_offers_only_watchi
     ctx.close()
 
 
-def test_waiting_for_a_friend_who_has_not_opened_the_invitation_points_at_the_invite_button(server, chromium):
-    table = server.create("regicide", ["human", "human"])
-    page = open_seat(chromium, server, table)
-    st = page_state(page)
-    rng = random.Random(3)
-    while st["current"] == 0 and not st["finished"]:  # play until the friend is to act
-        click_regicide(page, regicide_choice(st["view"], st["legal"], rng))
-        wait_ply(page, st["ply"] + 1)
-        st = page_state(page)
-    assert st["current"] == 1
-    assert page.inner_text(".prompt") == ("Waiting for Player 2, who has not opened their invitation "
-                                          "yet: send it with the Invite button.")
-    # once the friend has opened it, the plain words
-    friend = open_seat(chromium, server, table, 1)
-    page.wait_for_function("() => document.querySelector('.prompt').textContent.startsWith('Waiting for') "
-                           "&& !document.querySelector('.prompt').textContent.includes('invitation')")
-    friend.context.close()
-    page.context.close()
-
-
 def test_letting_a_bot_play_ones_seat_asks_first(server, chromium):
     table = server.create("ribauds", ["human", "human"])
     page = open_seat(chromium, server, table)

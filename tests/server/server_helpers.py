@@ -4,6 +4,7 @@ timeout, and record every message each connection receives."""
 from __future__ import annotations
 
 import contextlib
+from collections import deque
 import json
 import random
 import warnings
@@ -103,6 +104,7 @@ class Peer:
         self.state: dict[str, Any] | None = None  # the latest state, legal actions written out
         self.reader = StateReader()
         self.log: list[dict[str, Any]] = []
+        self.pending: deque[dict[str, Any]] = deque()  # read ahead (``peek_until``)
         self.ws.send_json({"type": "hello", "token": token, "name": hello_name})
         if hasattr(client, "peers"):
             client.peers.append(self)
@@ -114,6 +116,24 @@ class Peer:
             pass
 
     def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+        if self.pending:
+            return self.pending.popleft()
+        return self._receive(timeout)
+
+    def peek_until(self, pred, timeout: float = 5.0) -> dict[str, Any]:
+        """Read until ``pred`` (``state`` and ``log`` follow), leaving what was read to
+        ``recv`` still."""
+        held = []
+        try:
+            while True:
+                m = self._receive(timeout)
+                held.append(m)
+                if pred(m):
+                    return m
+        finally:
+            self.pending.extend(held)
+
+    def _receive(self, timeout: float) -> dict[str, Any]:
         rx = getattr(self.ws, "_send_rx", None)
         if rx is None:  # pragma: no cover - another Starlette version: no timeout
             msg = self.ws.receive()
@@ -184,13 +204,22 @@ def join(client, created: dict[str, Any], seat: int | None, name: Any = "auto") 
     """A connection of ``seat`` (``None``: a spectator, by the spectator link), its first
     state received. ``name``: the nickname its ``hello`` gives; by default ``P{seat}`` at a
     Regicide table with other players (where a seat is named before its hand is seen:
-    ``name_needed``), else none."""
+    ``name_needed``), else none. When this seat was the last one its table waited for (a
+    table waits until each human seat was opened once), the table's earlier connections here
+    read the state in which the game starts (``peek_until``: their ``state`` is current, and
+    ``recv`` still gives what they read)."""
     token = created["seats"][seat]["token"] if seat is not None else spectator_token(created)
     if name == "auto":
         name = (f"P{seat}" if seat is not None and created["game"] == "regicide"
                 and created["players"] > 1 else None)
     p = Peer(client, created["id"], token, name=f"seat {seat}", hello_name=name)
     p.recv_until(lambda m: m["type"] == "state")
+    p.table_id = created["id"]
+    if not p.state["waiting"]:  # the game starts: the seats that waited get their state
+        for q in getattr(client, "peers", []):
+            if q is not p and getattr(q, "table_id", None) == p.table_id \
+                    and q.state is not None and q.state.get("waiting"):
+                q.peek_until(lambda m: m["type"] == "state" and not m["waiting"])
     return p
 
 

@@ -109,4 +109,5 @@ def test_the_clocks_survive_a_restart(db_url):
     assert after["started"] and after["running"] == before["running"]
     r = after["running"]
     assert abs(after["remaining"][1 - r] - before["remaining"][1 - r]) < 0.01  # stopped: kept
-    assert before["remaining"][r] - 5 < after["remaining"][r] < before["remaining"][r] - 0.4
+    # the time the server was down is not charged (test_bot_played)
+    assert before["remaining"][r] - 5 < after["remaining"][r] <= before["remaining"][r] + 0.5

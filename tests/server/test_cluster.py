@@ -195,9 +195,9 @@ def test_talk_whose_event_was_missed_is_found_by_a_catch_up_and_said_once(replic
 def test_a_move_another_replica_stored_first_is_refused_as_stale_and_the_copy_catches_up(replicas):
     a, b = replicas
     t = new_table(a, "ribauds", ["human", "human"])
-    pb0 = join(b, t, 0)
-    seat = pb0.state["current"]
-    pb = pb0 if seat == 0 else join(b, t, seat)
+    pbs = [join(b, t, 0), join(b, t, 1)]  # (the table waits until each seat was opened)
+    seat = pbs[0].state["current"]
+    pb = pbs[seat]
     action = pb.state["legal"][0]
     # as if a third replica stored this ply and its event never came: the database decides
     store = b.app.state.manager.store
@@ -317,10 +317,11 @@ def test_a_clock_run_by_one_replica_times_out_for_the_players_of_both(db_url, re
 
 
 def _first_move(client, t):
-    """A seat to act at ply 0 and a legal action of it (seen through ``client``)."""
-    p0 = join(client, t, 0)
-    seat = p0.state["current"]
-    p = p0 if seat == 0 else join(client, t, seat)
+    """A seat to act at ply 0 and a legal action of it (seen through ``client``; every
+    human seat is opened: the table waits until then)."""
+    peers = {k: join(client, t, k) for k, s in enumerate(t["seats"]) if s.get("token")}
+    seat = peers[0].state["current"]
+    p = peers[seat]
     return p, seat, p.state["legal"][0]
 
 

@@ -105,11 +105,12 @@ def test_spectators_coming_and_going_send_no_seat_lists(client):
 def test_idle_tables_leave_memory_and_come_back_on_demand(db_url):
     with running_app(db_url, idle_unload=0.2) as c:
         d = new_table(c, "regicide", ["human", "human"])
-        p = join(c, d, 0)
+        p, q = join(c, d, 0), join(c, d, 1)  # (the table waits until each seat was opened)
         cur = p.state["current"]
         m = c.app.state.manager
         assert d["id"] in m.tables
         p.close()
+        q.close()
         deadline = time.monotonic() + 5
         while d["id"] in m.tables and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -40,7 +40,8 @@ def check_every_message_is_the_seats_view(g, states, seat, peer):
         assert log == expected_log, (seat, m["ply"])
         assert m["seat"] == seat
         to_act = g.current_seat(st)
-        if seat is not None and to_act == seat and not m["seats"][seat]["bot_replaces"]:
+        if seat is not None and to_act == seat and not m["seats"][seat]["bot_replaces"] \
+                and not m["waiting"]:  # (nobody acts before every seat is taken)
             assert sorted(m["legal"]) == sorted(g.action_to_text(st, a) for a in list(g.legal_actions(st)))
         else:
             assert m["legal"] == []

@@ -329,6 +329,7 @@ def test_with_sqlite_sync_normal_the_commits_do_not_sync(db_url):
         d = new_table(c, "ribauds", ["human", "human"])
         cur = c.get(f"/api/tables/{d['id']}").json()["current"]
         p = join(c, d, cur)
+        join(c, d, 1 - cur)  # (the table waits until each seat was opened)
         p.act(p.state["legal"][0])
         assert p.state_at(1)["ply"] == 1
         assert c.get("/api/open").status_code == 200 and c.get("/healthz").json()["store"] == "ok"

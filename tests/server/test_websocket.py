@@ -274,8 +274,8 @@ def _bot_chooses_after_a_jester(client, wishes: bool) -> tuple[float, list[str]]
         for k in (1, 2):
             peers[k].state_at(1)
             peers[k].send({"type": "wish", "value": "yes" if k == 1 else "no"})
-    peers[1].recv_until(lambda m: m["type"] == "state" and m["view"]["phase"] != "choose",
-                        timeout=40)
+    peers[1].recv_until(lambda m: m["type"] == "state" and m["ply"] >= 1
+                        and m["view"]["phase"] != "choose", timeout=40)
     return time.monotonic() - start, [e["kind"] for e in peers[1].log]
 
 

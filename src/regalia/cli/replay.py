@@ -46,7 +46,7 @@ class ReplayScreen:
         replay does."""
         if n == 0:
             return [self.screen.describe(e) for e in self.view(0)["log"]]
-        plain = without_medal if self.record.hints else (lambda obj: obj)
+        plain = without_medal if self.record.no_medal else (lambda obj: obj)
         return [self.screen.describe(plain(e.seen_by(e.seat if self.seat is None else self.seat)))
                 for e in self.steps[n][2]]
 
@@ -57,7 +57,7 @@ class ReplayScreen:
         view = self.game.view(state, self.seat)
         if self.seat is None:
             view["log"] = [e.seen_by(e.seat) for e in log_events(state.log)]
-        if self.record.hints:  # played with hints: no medal
+        if self.record.no_medal:  # played with hints, or a bot played for a person
             view = without_medal(view)
             view["log"] = [without_medal(e) for e in view["log"]]
         return view
@@ -91,7 +91,9 @@ class ReplayScreen:
         self.console.print(f"[bold]{self.record.game}[/bold] record: {escape(config)}seed "
                            f"{self.record.seed}, "
                            f"{count(self.last, 'move')}"
-                           + (", played with hints (no medal)" if self.record.hints else ""))
+                           + (", played with hints (no medal)" if self.record.hints else "")
+                           + (", a bot played for a person (no medal)"
+                              if self.record.bot_moves else ""))
         for n in range(self.last + 1):
             self.show(n)
 

@@ -10,7 +10,10 @@ Record JSON::
 
 ``bots`` (optional, written only when some seat is a bot) names the bot of each bot seat,
 seats 0-based as in every format, so that a game played at the terminal can be resumed with
-the same bots.
+the same bots. ``hints`` (optional, written only when true): a solo game played with the Hint
+button. ``bot_moves`` (optional, written only when some): the moves (0-based indexes in
+``actions``) a bot played for a person (a seat handed to a bot, a time-out, a player who
+left). Either way the game earns no medal.
 """
 
 from __future__ import annotations
@@ -29,16 +32,17 @@ RECORD_FORMAT = "regalia-record/1"
 
 
 def without_medal(obj: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A view, outcome or log entry with its solo medal removed (a game played with hints
-    earns none)."""
+    """A view, outcome or log entry with its solo medal removed (a game played with hints,
+    or one a bot played any part of for a person, earns none)."""
     return {**obj, "medal": None} if obj and obj.get("medal") else obj
 
 
 @dataclass
 class GameRecord:
     """A finished or unfinished game: ``game`` name, ``config``, ``seed``, action texts,
-    the bot name of each bot seat (``bots``: seat -> name, 0-based seats), and ``hints``:
-    a solo game played with the Hint button, which earns no medal."""
+    the bot name of each bot seat (``bots``: seat -> name, 0-based seats), ``hints``: a
+    solo game played with the Hint button, and ``bot_moves``: the indexes of the actions a
+    bot played for a person; either earns no medal (``no_medal``)."""
 
     game: str
     config: dict[str, Any]
@@ -46,6 +50,12 @@ class GameRecord:
     actions: list[str] = field(default_factory=list)
     bots: dict[int, str] = field(default_factory=dict)
     hints: bool = False
+    bot_moves: list[int] = field(default_factory=list)
+
+    @property
+    def no_medal(self) -> bool:
+        """The game earns no medal: played with hints, or a bot played for a person."""
+        return self.hints or bool(self.bot_moves)
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-able dict (``bots`` only when some seat is a bot, ``hints``
@@ -56,6 +66,8 @@ class GameRecord:
             out["bots"] = {str(seat): name for seat, name in sorted(self.bots.items())}
         if self.hints:
             out["hints"] = True
+        if self.bot_moves:
+            out["bot_moves"] = sorted(self.bot_moves)
         return out
 
     @classmethod
@@ -69,7 +81,8 @@ class GameRecord:
                                       "record: a record is what 'regalia play --save' writes "
                                       f"(format {RECORD_FORMAT!r})")
             raise InvalidPosition(f"format: expected {RECORD_FORMAT!r}")
-        extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots", "hints"}
+        extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots", "hints",
+                            "bot_moves"}
         if extra:
             raise InvalidPosition(f"{sorted(extra)[0]}: unknown field of a game record")
         if not isinstance(obj.get("game"), str):
@@ -88,8 +101,13 @@ class GameRecord:
                                   'e.g. {"1": "heuristic"}')
         if type(obj.get("hints", False)) is not bool:
             raise InvalidPosition("hints: must be true or false")
+        by_bot = obj.get("bot_moves", [])
+        if not isinstance(by_bot, list) or not all(
+                type(i) is int and 0 <= i < len(acts) for i in by_bot):
+            raise InvalidPosition("bot_moves: must list the indexes (0-based) of the actions a "
+                                  "bot played for a person, e.g. [3, 4]")
         return cls(obj["game"], dict(obj["config"]), obj["seed"], list(acts),
-                   {int(k): v for k, v in bots.items()}, obj.get("hints", False))
+                   {int(k): v for k, v in bots.items()}, obj.get("hints", False), list(by_bot))
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON to ``path``."""

@@ -97,6 +97,8 @@ class MoveRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     action: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    # migration 0007: a bot played this move for a human seat (handed over, timed out, left)
+    by_bot: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class MessageRow(Base):
@@ -155,6 +157,7 @@ class TableData:
     clock_state: dict[str, Any] | None = None  # tables.Clock.to_json()
     next_table: str | None = None
     hints: bool = False  # a solo table with the Hint button (no medal)
+    bot_moves: list[int] = field(default_factory=list)  # plies a bot played for a human seat
 
 
 @dataclass

@@ -109,14 +109,16 @@ class Store(Database):
             seats = [SeatData(r.seat, r.kind, r.bot, r.token_hash, bool(r.bot_replaces),
                               r.name, bool(r.claimed))
                      for r in conn.execute(LOAD_SEATS, key)]
-            moves = [(r.ply, r.seat, r.action) for r in conn.execute(LOAD_MOVES, key)]
+            rows = conn.execute(LOAD_MOVES, key).all()
+            moves = [(r.ply, r.seat, r.action) for r in rows]
             msgs = [dict(r.body) for r in conn.execute(
                 LOAD_MESSAGES, {"p_table_id": table_id, "p_limit": messages})]
         msgs.reverse()
         return TableData(row["id"], row["game"], dict(row["config"]), int(row["seed"]),
                          row["status"], utc(row["created_at"]), seats, row["watch_token"],
                          moves, msgs, bool(row["is_open"]), row["clock"], row["clock_state"],
-                         row["next_table"], bool(row["hints"]))
+                         row["next_table"], bool(row["hints"]),
+                         [r.ply for r in rows if r.by_bot])
 
     def active_table_ids(self) -> list[str]:
         """Ids of the tables still being played that have a bot seat or a seat handed to a
@@ -195,9 +197,10 @@ class Store(Database):
 
     def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
                     finished: bool = False, clock_state: dict[str, Any] | None = None,
-                    human: bool = False) -> None:
+                    human: bool = False, by_bot: bool = False) -> None:
         """Store the move at ``ply`` in one transaction (and mark the table finished when the
-        move ends the game; ``clock_state``: the table's clocks after the move). Raises
+        move ends the game; ``clock_state``: the table's clocks after the move; ``by_bot``: a
+        bot played it for a human seat). Raises
         ``Conflict`` when that ply is already stored, and ``SeatHandedOver`` when ``human``
         (a human's own move on a table with clocks) and the seat is stored as played by a bot.
 
@@ -206,7 +209,7 @@ class Store(Database):
         try:
             with self.engine.begin() as conn:
                 self._write_moves(conn, [(table_id, ply, seat, action, finished, clock_state,
-                                          human)], now())
+                                          human, by_bot)], now())
         except IntegrityError as e:
             raise Conflict(f"table {table_id}: ply {ply} is already stored") from e
 
@@ -238,7 +241,7 @@ class Store(Database):
                                                     "p_seat": seat}).scalar():
                     raise SeatHandedOver(f"table {table_id}: seat {seat}'s time ran out first")
             rows.append({"table_id": table_id, "ply": ply, "seat": seat, "action": action,
-                         "created_at": t})
+                         "created_at": t, "by_bot": len(rest) > 2 and bool(rest[2])})
         write_touches()
         conn.execute(INSERT_MOVES, rows)
 
@@ -247,7 +250,7 @@ class Store(Database):
         for all (group commit). Returns, per move, ``None`` (stored) or the exception that
         refused it; if the batch is refused as a whole (a ply taken, a seat handed over),
         each move is retried on its own. A move is ``(table_id, ply, seat, action,
-        finished[, clock_state[, human]])`` (as ``append_move``'s arguments)."""
+        finished[, clock_state[, human[, by_bot]]])`` (as ``append_move``'s arguments)."""
         if len(moves) > 1:
             try:
                 with self.engine.begin() as conn:

@@ -214,21 +214,21 @@ class Writer:
 
     async def append_move(self, table_id: str, ply: int, seat: int | None, action: str,
                           finished: bool, clock_state: dict[str, Any] | None = None,
-                          human: bool = False) -> None:
+                          human: bool = False, by_bot: bool = False) -> None:
         """Store one move durably; moves submitted while a write is under way are stored
         together in the next transaction (group commit: one disk sync for many tables).
         Returns once the move's transaction has committed (and is synced to the disk);
         raises ``Conflict``, the database's error, ``TooLate`` (no answer within
         ``write_timeout``, the move not yet sent to the database: nothing stored) or
         ``NotSynced`` (no answer in time from its transaction, or an I/O error at its
-        commit: it may be stored). ``human``: see ``Store.append_move``. Cancelled, the move
-        is stored all the same (the writer skips a cancelled answer; at the server's stop,
-        the answer is a cancellation)."""
+        commit: it may be stored). ``human``, ``by_bot``: see ``Store.append_move``.
+        Cancelled, the move is stored all the same (the writer skips a cancelled answer; at
+        the server's stop, the answer is a cancellation)."""
         loop = asyncio.get_running_loop()
         fut = loop.create_future()
         submitted = time.monotonic()
-        self._pending.append(((table_id, ply, seat, action, finished, clock_state, human),
-                              fut, submitted))
+        self._pending.append(((table_id, ply, seat, action, finished, clock_state, human,
+                               by_bot), fut, submitted))
         self._pending_event.set()
         if self._writer is None or self._writer.done():
             self._writer = loop.create_task(self._write_loop())

@@ -3,8 +3,10 @@ per move, chosen at creation among the server's presets (``Settings.clock_preset
 
 ``Clock`` is plain data kept by the table and stored with every change of it (the
 ``clock_state`` column), so a restart finds every bank and the wall-clock time at which the
-running clock started; the time a server was down counts like any other time (the server is
-the clock). ``TableClock`` is the table's part that keeps them: which seat's clock runs
+running clock started. The time the server was down is not charged: a table loaded where its
+clock runs (a server's start, a replica taking it over) restarts the running seat's clock
+from that moment (``TableClock.resume``), which also gives back the time that turn had run
+before the outage (nothing says when the server stopped serving). ``TableClock`` is the table's part that keeps them: which seat's clock runs
 (the human seat to act, never a bot-played one), the clocks after a move, and the alarm
 that hands a seat to a bot when its time runs out.
 """
@@ -140,10 +142,10 @@ class TableClock:
         return self.data.info(self.running_seat(), wall()) if self.data else None
 
     def to_start(self, also: int | None = None) -> bool:
-        """The clocks have not started and every human seat is claimed (counting ``also``):
-        they start now."""
+        """The clocks have not started and every human seat is claimed or played by a bot
+        (counting ``also``): they start now."""
         return (self.data is not None and not self.data.started and self.core.open
-                and all(o.claimed or o.kind != HUMAN or o.index == also
+                and all(o.claimed or o.kind != HUMAN or o.bot_replaces or o.index == also
                         for o in self.core.seats))
 
     def after(self, seat: int, side: bool) -> Clock | None:
@@ -180,6 +182,16 @@ class TableClock:
         left = self.data.remaining(running, running, wall())
         self._timer = asyncio.get_running_loop().call_later(
             left + 0.01, lambda: asyncio.ensure_future(self._time_out(running)))
+
+    def resume(self) -> None:
+        """The table was just loaded where its clock runs (a server's start): the running
+        seat is charged from now, not for the time no server served the table. Kept in
+        memory; the next change stores it."""
+        running = self.running_seat()
+        if running is not None and self.data.since is not None and self.data.since < wall():
+            clock = self.data.copy()
+            clock.since = wall()
+            self.set(clock)
 
     def stop(self) -> None:
         if self._timer is not None:

@@ -45,6 +45,7 @@ class Move:
     rng: Any  # the match's random generator after the move
     events: list[Any]
     clock: Any = None  # the clocks after the move (a ``clocks.Clock``; ``None``: unchanged)
+    by_bot: bool = False  # a bot played it for a human seat (handed over, timed out, left)
 
 
 class TableCore:
@@ -73,10 +74,17 @@ class TableCore:
         self.move_seats: list[int | None] = []
         self.side_move: list[bool] = []
         self.wished: set[tuple[int, int]] = set()  # (window ply, seat) asked for a wish
+        # the moves a bot played for a human seat (their plies), and the events of the log
+        # that such a move's seat did (their indexes in ``events``): "Bot for NAME"
+        self.bot_plies: set[int] = set()
+        self.bot_events: set[int] = set()
+        bot_moves = set(data.bot_moves)
         for ply, seat, action in data.moves:
             if ply != len(self.match.actions):
                 raise RegaliaError(f"table {self.id}: the move log has a gap at ply {ply}")
-            self.apply(self.try_move(seat, action))
+            move = self.try_move(seat, action)
+            move.by_bot = ply in bot_moves
+            self.apply(move)
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.wake.set()
@@ -101,9 +109,29 @@ class TableCore:
         return self.status == "abandoned"
 
     @property
+    def bot_played(self) -> bool:
+        """A bot played some move of a human seat (a seat handed to a bot, a time-out, a
+        player who left): like a game played with hints, it earns no medal."""
+        return bool(self.bot_plies)
+
+    @property
+    def no_medal(self) -> bool:
+        """The game earns no medal: played with hints, or a bot played for a person."""
+        return self.hints or self.bot_played
+
+    def log_entry(self, index: int, seat: int | None) -> dict[str, Any]:
+        """The log's event ``index`` as ``seat`` sees it, with ``"bot": True`` where a bot
+        did it for a human seat."""
+        out = self.events[index].seen_by(seat)
+        return {**out, "bot": True} if index in self.bot_events else out
+
+    @property
     def waiting(self) -> bool:
-        """An open table still has a free human seat: nobody may act yet."""
-        return self.is_open and any(s.kind == HUMAN and not s.claimed for s in self.seats)
+        """Nobody may act yet: a human seat was never opened (a free seat of an open table;
+        at a private table, an invitation not used yet) and no bot plays it. Solo and
+        bots-only tables start when their one person opens the table, or at once."""
+        return any(s.kind == HUMAN and not s.claimed and not s.bot_replaces
+                   for s in self.seats)
 
     @property
     def open(self) -> bool:
@@ -161,7 +189,12 @@ class TableCore:
         m.state = move.state
         m.rng = move.rng
         m.actions.append(move.text)
-        self.events += events_since(move.state.log, self._events_read)
+        new = events_since(move.state.log, self._events_read)
+        if move.by_bot:
+            self.bot_plies.add(len(m.actions) - 1)
+            self.bot_events.update(len(self.events) + i for i, e in enumerate(new)
+                                   if e.seat == move.seat)
+        self.events += new
         self._events_read = move.state.log
         self.move_seats.append(move.seat)
         self.side_move.append(move.side)

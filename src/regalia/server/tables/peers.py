@@ -181,10 +181,13 @@ class Replica:
             return
         core = self.core
         changed = False
+        bot_moves = set(data.bot_moves)
         for ply, seat, action in data.moves[core.ply:]:
             if ply != core.ply:  # pragma: no cover - the store keeps plies contiguous
                 break
-            self.commit(core.try_move(seat, action))
+            move = core.try_move(seat, action)
+            move.by_bot = ply in bot_moves
+            self.commit(move)
             changed = True
         for s, d in zip(core.seats, data.seats):
             new = (d.kind, d.bot, d.token_hash, d.bot_replaces, d.name, d.claimed)

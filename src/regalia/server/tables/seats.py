@@ -96,7 +96,8 @@ class Seating:
         """Hand a human seat to a bot (``on``) or take it back. A seat may hand itself over or
         take itself back; any seated player may hand over a human seat nobody is connected
         to and nobody was for ``HANDOVER_GRACE`` seconds (as this replica heard, counted from
-        the table's load at the latest: a reload, or a server's restart, is not a leave).
+        the table's load at the latest: a reload, or a server's restart, is not a leave), and
+        at once a seat whose invitation was never opened (the table starts with the bot).
         Every player sees a change, so it must not become a channel (rules 1.15): a take-back
         and a hand-over of another's seat are counted in the asking seat's ``talk_rate``
         (a seat handing itself over, e.g. to leave, is not: a toggle needs a take-back).
@@ -128,6 +129,8 @@ class Seating:
             if self.clock.data is not None:
                 clock = self.clock.data.copy()
                 clock.settle(self.clock.running_seat(), wall())
+                if on and self.clock.to_start(also=seat):  # the last seat waited for
+                    clock.start(wall())
                 if not on and seat in clock.timed_out:
                     clock.timed_out.discard(seat)
                     clock.banks[seat] = max(clock.banks[seat], RETURN_BANK, clock.increment)
@@ -143,10 +146,13 @@ class Seating:
 
     def _check_away(self, seat: int) -> None:
         """Refuses (``wrong_seat``, ``seat_away``) handing ``seat`` to a bot for another
-        player while it is connected or left less than ``HANDOVER_GRACE`` seconds ago."""
+        player while it is connected or left less than ``HANDOVER_GRACE`` seconds ago (a
+        seat never opened has nobody to wait for)."""
         if self.presence()[0][seat]:
             raise Refusal("wrong_seat", f"seat {seat} is connected: only that player may "
                                         "hand it to a bot")
+        if not self.core.seats[seat].claimed:
+            return  # an invitation never opened: nobody may be coming back (start with bots)
         away = time.monotonic() - self.seen_at(seat)
         if away < HANDOVER_GRACE:
             raise Refusal("seat_away", f"seat {seat} left {away:.0f} s ago and may be "
@@ -265,6 +271,7 @@ class Seating:
         refused (``Refusal("full")`` for a free seat taken, ``"no_access"`` for a link that
         stopped working)."""
         s = self.core.seats[seat]
+        was_waiting = self.core.waiting
         clock = None
         if self.clock.to_start(also=seat):
             clock = self.clock.data.copy()
@@ -284,9 +291,11 @@ class Seating:
         if clock is not None:
             self.clock.set(clock)
         self.core.last_active = time.monotonic()
-        if clock is not None or "token_hash" in values:
-            self.broadcast_state()
+        if clock is not None or "token_hash" in values or self.core.waiting != was_waiting:
+            self.broadcast_state()  # (the last seat waited for: the game starts)
         else:
             self.seats_changed()
         self.tell_others("sync")
         self.clock.arm()
+        if was_waiting and not self.core.waiting:
+            self.core.wake.set()  # the bots may start

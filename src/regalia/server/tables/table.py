@@ -37,8 +37,11 @@ Everything a connection receives is built from ``Game.view`` for its seat (spect
 that seat. Bots are played by ``botrunner.BotLoop``.
 
 People: a seat is *claimed* once its link was used (or it was taken from the lobby's list of
-open tables, ``Seating.take_free_seat``), and carries the player's nickname. An open table waits,
-with no move allowed and no bot acting, until every human seat is claimed.
+open tables, ``Seating.take_free_seat``), and carries the player's nickname. A table waits,
+with no move allowed and no bot acting, until every human seat is claimed or handed to a bot
+(a free seat of an open table; an invitation not opened yet, which its table's players may
+give to a bot at once). Solo tables start when their player opens them; bots-only ones at
+once.
 
 Clocks (``clocks.TableClock``, optional): the human seat to act runs its clock from the moment
 every human seat is claimed; a move adds the increment; when a bank runs out the seat is
@@ -175,7 +178,8 @@ class Table:
     state = _core("state")
     finished = _core("finished")
     expired = _core("expired")
-    waiting = _core("waiting", "An open table still has a free human seat: nobody may act.")
+    waiting = _core("waiting", "A human seat was never taken and no bot plays it: nobody may "
+                               "act.")
     open = _core("open", "Moves are accepted: not finished, not expired, not broken.")
     options = _core("options")
 
@@ -195,7 +199,8 @@ class Table:
                 "created_at": core.created_at.isoformat() if core.created_at else None,
                 "outcome": self.outcome(), "broken": core.broken,
                 "open": core.is_open, "waiting": core.waiting, "clock": self.clock.info(),
-                "next_table": core.next_table, "hints": core.hints}
+                "next_table": core.next_table, "hints": core.hints,
+                "bot_played": core.bot_played}
 
     def seats_info(self, for_seat: int | None = None) -> list[dict[str, Any]]:
         """The seat list as ``for_seat`` sees it (``Seating.seats_info``, the others'
@@ -204,9 +209,9 @@ class Table:
 
     def outcome(self) -> dict[str, Any] | None:
         """The finished game's public result (``None`` while playing); no medal for a game
-        played with hints."""
+        played with hints or one a bot played any part of for a person."""
         out = gamekit.outcome(self.core.game, self.core.state)
-        return without_medal(out) if self.core.hints else out
+        return without_medal(out) if self.core.no_medal else out
 
     def state_message(self, seat: int | None, view: dict[str, Any],
                       log_from: int) -> dict[str, Any]:
@@ -227,8 +232,9 @@ class Table:
                 _, legal, discards = self._legal_cache
             side = gamekit.side_texts(g, st, seat)
         outcome = self.outcome()
-        log = [e.seen_by(seat) for e in core.events[log_from:]]
-        if core.hints:  # a game played with hints earns no medal
+        # "bot": a bot did it for a human seat (the page says "Bot for NAME")
+        log = [core.log_entry(i, seat) for i in range(log_from, len(core.events))]
+        if core.no_medal:  # played with hints, or a bot played for a person: no medal
             view, log = without_medal(view), [without_medal(e) for e in log]
         return {"type": "state", "table": core.id, "game": g.name, "ply": core.ply,
                 "seat": seat, "current": current, "finished": core.finished,
@@ -236,8 +242,9 @@ class Table:
                 "side": side,
                 "log_start": log_from, "log": log, "seats": self.seats_info(seat),
                 "broken": core.broken, "expired": core.expired, "waiting": core.waiting,
+                "open": core.is_open,
                 "clock": self.clock.info(), "next_table": core.next_table,
-                "hints": core.hints}
+                "hints": core.hints, "bot_played": core.bot_played}
 
     def mark_broken(self, reason: str) -> None:
         """The table cannot go on: its players are told, ``/healthz`` reports it."""
@@ -278,9 +285,10 @@ class Table:
             if core.seats[seat].by_bot and not by_bot:
                 raise Refusal("bot_seat", "a bot is playing this seat: take the seat back first")
             if core.waiting:
-                free = sum(1 for s in core.seats if s.kind == HUMAN and not s.claimed)
-                raise Refusal("waiting", f"waiting for players: {free} seat(s) of this open "
-                                         "table are still free")
+                free = sum(1 for s in core.seats
+                           if s.kind == HUMAN and not s.claimed and not s.bot_replaces)
+                raise Refusal("waiting", f"waiting for players: {free} seat(s) of this table "
+                              "were not taken yet (an invitation not opened, a free seat)")
             current = g.current_seat(st)
             # whose action it is, from the engine's reading (it reads any case and spacing)
             try:
@@ -314,11 +322,13 @@ class Table:
             if owner is not None and not by_bot:  # a wish says something: counted as talk
                 await self.limits.hit("talk_rate", core.id, str(seat))
             move.clock = self.clock.after(seat, move.side)
+            move.by_bot = by_bot and core.seats[seat].kind == HUMAN  # a bot for a person
             try:
                 await self.writer.append_move(core.id, core.ply, seat, move.text,
                                                g.is_terminal(move.state),
                                                move.clock.to_json() if move.clock else None,
-                                               human=move.clock is not None and not by_bot)
+                                               human=move.clock is not None and not by_bot,
+                                               by_bot=move.by_bot)
             except asyncio.CancelledError:
                 # Only at shutdown: whether the move was stored is unknown here, and the
                 # database is the truth the next start rebuilds from.
@@ -390,9 +400,13 @@ class Table:
     # -- life and bots ---------------------------------------------------------------
 
     def start(self) -> None:
+        """The table was loaded: its bots and clock start (where this replica runs them; the
+        time no server served it is not charged, ``TableClock.resume``)."""
         if not self.core.finished and not self.core.expired:
             self.bot_pool.warm_soon()  # a bot may play any seat (hand-over, clock)
             self.bots.start()
+            if self.replica.runs_bots:
+                self.clock.resume()
             self.clock.arm()
 
     async def stop(self) -> None:

@@ -146,12 +146,15 @@ async def table_analysis(table_id: str, m: Tables, address: Address, seat: int =
 
 def replay_of(table) -> dict[str, Any]:
     """An ended game in full (a replay may reveal everything): the record, and for each
-    ply the position, the public view, every seat's hand and the move's events. A game
-    played with hints shows no medal."""
+    ply the position, the public view, every seat's hand and the move's events (``bot``: a
+    bot played the move for a person; its own events say so too). A game played with hints,
+    or one a bot played any part of for a person, shows no medal."""
     g = table.game
-    plain = without_medal if table.hints else (lambda obj: obj)
+    core = table.core
+    plain = without_medal if core.no_medal else (lambda obj: obj)
     record = table.match.record()
     record.hints = table.hints
+    record.bot_moves = sorted(core.bot_plies)
     steps = []
     seats = range(len(table.seats))
     for i, (text, st, events) in enumerate(Match.replay(g, record)):
@@ -159,14 +162,18 @@ def replay_of(table) -> dict[str, Any]:
         dealt = public.pop("log", None) or []
         steps.append({
             "ply": i, "action": text, "seat": table.move_seats[i - 1] if i else None,
+            "bot": i - 1 in core.bot_plies,
             "position": g.to_json(st), "view": plain(public),
             "hands": [g.view(st, k).get("hand") for k in seats],
             # the start: the deal's events (the hands are in "hands")
             "events": [plain({**e, "private": {}}) for e in dealt] if i == 0 else
                       [plain({**e.seen_by(None),
+                              **({"bot": True} if i - 1 in core.bot_plies
+                                 and e.seat == table.move_seats[i - 1] else {}),
                               "private": {str(k): v for k, v in (e.private or {}).items()}})
                        for e in events],
         })
     return {"id": table.id, "game": g.name, "players": len(table.seats),
             "record": record.to_json(), "outcome": table.outcome(),
-            "seats": table.seats_info(), "steps": steps, "hints": table.hints}
+            "seats": table.seats_info(), "steps": steps, "hints": table.hints,
+            "bot_played": core.bot_played}

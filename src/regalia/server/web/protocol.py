@@ -26,7 +26,8 @@ Sent by the client
     Free chat (Le Roy des Ribauds).
 ``bot`` ``{"seat": N, "on": bool}``
     Hand a seat to a bot (also how a player leaves) or take it back; another player's
-    seat only once nobody has been connected to it for 30 s, else ``error`` ``seat_away``.
+    seat only once nobody has been connected to it for 30 s, else ``error`` ``seat_away``
+    (at once for an invitation never opened: the game starts with the bot).
 ``name`` ``{"name": ...}``
     A new nickname (counted with the talk, as is a new name in ``hello``).
 ``hint``
@@ -42,7 +43,10 @@ Sent by the server
     this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``).
 ``state``
     The seat's view of the game (``view``; a spectator's: the public one), with ``ply``,
-    ``clock`` and ``waiting``: once when the connection joins.
+    ``clock`` and ``waiting`` (a human seat was never taken and no bot plays it: nobody
+    acts yet; ``open``: a table of the lobby's list), ``bot_played`` (a bot played some
+    move for a person: no medal), and the ``log``, whose entries a bot did for a person
+    carry ``"bot": true``: once when the connection joins.
 ``update``
     After each move: what changed since the last ``state``/``update`` this connection was
     sent (``ply``, new ``log`` events from ``log_start``, the view's changed keys,

@@ -128,6 +128,23 @@ export function askName(dlg, el, current = "", back = null, required = false) {
   });
 }
 
+// Who did a log entry: its seat's name, or "Bot for NAME" where a bot played the move for a
+// person (a seat handed to a bot, a time-out, a player who left: the server's "bot" flag).
+export function actorName(e, C) {
+  const who = C.seatName(e.seat);
+  return e.bot ? t("log.bot_for", { who }) : who;
+}
+
+// The prompt while the table waits for its players (state.waiting: a human seat never taken,
+// that no bot plays): nobody acts yet. A private table names who has not opened their
+// invitation, and points at the Invite button and the seats' "Let a bot play" buttons.
+export function waitingPrompt(S, C) {
+  const absent = (S.seats || []).filter((s) => s.kind === "human" && !s.claimed && !s.bot_replaces);
+  if (S.open || !absent.length) return t("prompt.waiting_players");
+  const who = absent.map((s) => C.seatName(s.seat)).join(", ");
+  return t(C.me === null ? "prompt.waiting_invited_watching" : "prompt.waiting_invited", { who });
+}
+
 // The prompt while seat k (named who) is to act; a person who has not yet opened their
 // invitation is pointed at the Invite button.
 export function waitingText(seats, k, who) {

@@ -5,7 +5,7 @@ import {
   SUIT_SYMBOL, cardBack, cardName, cardValue, cardsText, clearButton, el, icon, pileLabel, rankLabel, rankOf,
   regicideCard,
 } from "./cards.js";
-import { botLevel, waitingText } from "./names.js";
+import { actorName, botLevel, waitingPrompt, waitingText } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 
@@ -71,7 +71,7 @@ function players(v, S, C) {
   const row = el("div", { class: "players" });
   for (let k = 0; k < v.players; k++) {
     const info = (S.seats || [])[k] || {};
-    const acting = !S.finished && v.current === k;
+    const acting = !S.finished && !S.waiting && v.current === k;
     const chip = el("div", { class: "player" + (acting ? " acting" : "") + (k === C.me ? " me" : ""), dataset: { seat: k } },
       el("div", { class: "player-name" },
         icon(info.kind === "bot" || info.bot_replaces ? "bot" : "person"),
@@ -116,8 +116,9 @@ export function seatControls(k, info, S, C) {
       : el("button", { class: "link-btn", type: "button", id: "hand-to-bot",
         onclick: () => window.confirm(t("seat.hand_to_bot_confirm")) && C.setBot(k, true) }, t("seat.hand_to_bot"));
   }
-  // (a free seat of an open table waits for a player from the lobby: no bot takes it)
-  if (!info.connected && !info.bot_replaces && !(S.waiting && !info.claimed)) {
+  // (a free seat of an open table waits for a player from the lobby: no bot takes it; an
+  // invitation not opened yet may be given to a bot: the game starts with it)
+  if (!info.connected && !info.bot_replaces && !(S.open && !info.claimed)) {
     return el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, true) }, t("seat.replace_by_bot"));
   }
   return null;
@@ -215,6 +216,7 @@ function prompt(v, S, M, C) {
   let text;
   const me = C.me;
   if (S.finished) text = v.phase === "won" ? t("regicide.prompt_won") : t("regicide.prompt_lost");
+  else if (S.waiting) text = waitingPrompt(S, C);  // nobody acts before every seat is taken
   else if (me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
   else if (v.current !== me) {
     if (v.phase === "choose") {
@@ -434,6 +436,7 @@ export function endScreen(M, C) {
   box.append(el("h2", {}, won ? t("regicide.end_won") : t("regicide.end_lost")));
   if (won && v.medal) box.append(el("div", { class: "medal medal-" + v.medal }, t("regicide.medal_" + v.medal)));
   if (won && M.state.hints) box.append(el("p", { class: "muted" }, t("hints.no_medal")));
+  else if (won && M.state.bot_played) box.append(el("p", { class: "muted", id: "bot-no-medal" }, t("bot.no_medal")));
   box.append(el("p", {}, t("regicide.end_defeated", { n: v.enemies_defeated })));
   return box;
 }
@@ -445,7 +448,7 @@ function powers(list) {
 }
 
 export function describe(e, C) {
-  const who = C.seatName(e.seat);
+  const who = actorName(e, C);
   switch (e.kind) {
     case "setup":
       return t("log.r.setup", { n: e.players, who: C.seatName(e.first), enemy: cardName(e.enemy) });

@@ -3,7 +3,7 @@
 import { has, t } from "./i18n.js";
 import { cardBack, clearButton, el, icon, pileLabel, ribName, ribaudsCard } from "./cards.js";
 import { botTag, connDot, offlineTag, seatControls } from "./regicide.js";
-import { waitingText } from "./names.js";
+import { actorName, waitingPrompt, waitingText } from "./names.js";
 
 const key = (verb, args) => [verb, ...args.slice().sort()].join(" ");
 const slotName = (i) => t("rib.slot", { n: Number(i) + 1 });
@@ -68,7 +68,7 @@ export function render(root, M, C) {
 
 function playerRow(k, v, S, C, isTop) {
   const info = (S.seats || [])[k] || {};
-  const acting = !S.finished && v.current === k;
+  const acting = !S.finished && !S.waiting && v.current === k;
   return el("div", { class: "players rib-player " + (isTop ? "top" : "bottom") },
     el("div", { class: "player" + (acting ? " acting" : "") + (k === C.me ? " me" : ""), dataset: { seat: k } },
       el("div", { class: "player-name" },
@@ -169,6 +169,7 @@ function withClass(node, cls) {
 function prompt(v, S, C) {
   let text;
   if (S.finished) text = t("rib.prompt_over", { who: C.seatName(v.winner), c: t("rib.conspiracy." + v.conspiracy) });
+  else if (S.waiting) text = waitingPrompt(S, C);  // nobody acts before every seat is taken
   else if (C.me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
   else if (v.current !== C.me) text = waitingText(S.seats, v.current, C.seatName(v.current));
   else if (!S.legal.length) text = t("prompt.bot_plays");
@@ -339,7 +340,7 @@ export function endScreen(M, C) {
 const names = (cards) => (cards || []).map(ribName).join(", ");
 
 export function describe(e, C) {
-  const who = C.seatName(e.seat);
+  const who = actorName(e, C);
   switch (e.kind) {
     case "redeal":
       return e.case === "cancel" ? t("log.b.redeal_cancel") : t("log.b.redeal_single", { who });
