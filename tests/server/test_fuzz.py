@@ -30,7 +30,8 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
     db = f"sqlite:///{tmp_path / 'fuzz.sqlite3'}"
     with running_app(db) as c:  # a table being played, which no request may change
         d = new_table(c, "regicide", ["human", "human"])
-        p = join(c, d, c.get(f"/api/tables/{d['id']}").json()["current"])
+        seated = [join(c, d, s) for s in (0, 1)]  # both seats opened: the game starts
+        p = seated[c.get(f"/api/tables/{d['id']}").json()["current"]]
         p.act(p.state["legal"][0])
         p.state_at(1)
         before = c.app.state.manager.store.load_table(d["id"]).moves
