@@ -4,6 +4,7 @@ for solo Regicide only; the Hint button selects the suggested cards and says the
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 
@@ -69,12 +70,12 @@ def test_the_replay_analyses_a_players_decisions(server, chromium, shots):
     page.wait_for_selector(".analysis-item", timeout=90000)
     items = page.locator(".analysis-item")
     assert items.count() >= 1
-    assert "% de vitória" in items.first.inner_text()
+    assert re.search(r"\d+% de vitória \(\d+–\d+%\)", items.first.inner_text())  # its interval
     assert page.locator(".analysis-item.marked").count() <= 3
     first = items.first.get_attribute("id")
     items.first.click()
     index = int(first.split("-")[1])
-    assert page.input_value("#slider") == str(index)      # the position of that choice
+    assert page.input_value("#slider") == str(index + 1)  # the position after the move it names
     page.select_option("#lang", "es")                     # the panel follows the language
     page.wait_for_function("() => document.getElementById('analysis').textContent.includes('% de ganar')")
     assert "Decisiones de Bot (heurístico)" in page.inner_text("#analysis-status")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import random
 
 import numpy as np
@@ -83,6 +84,8 @@ def test_analysis_of_a_record_marks_the_three_costliest_moves_of_the_seat(monkey
         assert record.actions[d.index] == d.played
         assert 0.0 <= d.played_win <= 1.0 and 0.0 <= d.best_win <= 1.0
         assert d.cost == pytest.approx(max(0.0, d.best_win - d.played_win))
+        for chance, (lo, hi) in ((d.played_win, d.played_range), (d.best_win, d.best_range)):
+            assert 0.0 <= lo <= chance <= hi <= 1.0 and hi - lo > 0  # each chance's interval
     marked = [d for d in decisions if d.marked]
     # the three costliest, of those that lost MARK_FROM or more (a smaller gap is noise)
     assert len(marked) == min(MARKED, sum(d.cost >= MARK_FROM for d in decisions))
@@ -102,6 +105,8 @@ def test_cli_analyse(tmp_path):
     text = runner.invoke(app, ["analyse", str(path), "--worlds", "8", "--candidates", "3"])
     assert text.exit_code == 0 and "player 1" in text.stdout
     assert "suffer" not in text.stdout and "step " in text.stdout  # the rules' words
+    assert re.search(r"\d+\.\d% \(\d+-\d+\)", text.stdout)  # a chance and its interval
+    assert all(len(d["played_range"]) == 2 for d in obj["decisions"])
 
 
 @pytest.mark.parametrize("make, args, words", [

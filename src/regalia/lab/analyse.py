@@ -32,6 +32,7 @@ from regalia.bots.regicide import policy as P
 from regalia.core.records import GameRecord, Match
 from regalia.fast import regicide as F
 from regalia.games import get_game
+from regalia.lab.evaluate import wilson
 
 DEFAULT_WORLDS = 200
 DEFAULT_CANDIDATES = 8
@@ -44,7 +45,9 @@ class Decision:
     """One analysed decision: ``index`` of the action in the record (0-based), the
     ``phase`` it was taken in, the move ``played`` and its win chance ``played_win``, the
     ``best`` candidate and ``best_win``, ``cost`` (= best_win - played_win, >= 0),
-    ``worlds`` sampled and ``marked`` (one of the three costliest)."""
+    ``worlds`` sampled and ``marked`` (one of the three costliest); ``played_range`` and
+    ``best_range``: each chance's 95% interval (Wilson, over the positions that measured
+    it), ``(low, high)`` in 0..1."""
 
     index: int
     phase: str
@@ -55,12 +58,16 @@ class Decision:
     cost: float
     worlds: int
     marked: bool = False
+    played_range: tuple[float, float] = (0.0, 1.0)
+    best_range: tuple[float, float] = (0.0, 1.0)
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "phase": self.phase, "played": self.played,
                 "played_win": round(self.played_win, 4), "best": self.best,
                 "best_win": round(self.best_win, 4), "cost": round(self.cost, 4),
-                "worlds": self.worlds, "marked": self.marked}
+                "worlds": self.worlds, "marked": self.marked,
+                "played_range": [round(x, 4) for x in self.played_range],
+                "best_range": [round(x, 4) for x in self.best_range]}
 
 
 def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
@@ -121,13 +128,17 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
                                                candidates)
                 half = worlds // 2
                 best = int(np.argmax(wins[:half].mean(axis=0)))  # first best, policy order
-                chance = wins[half:].mean(axis=0)
+                measured = wins[half:]
+                chance = measured.mean(axis=0)
                 mine = cands.index(played)
                 if chance[mine] >= chance[best]:
                     best = mine
+                n = len(measured)
                 out.append(Decision(i - 1, before.phase, text, float(chance[mine]),
                                     g.action_to_text(before, cands[best]), float(chance[best]),
-                                    max(0.0, float(chance[best] - chance[mine])), worlds))
+                                    max(0.0, float(chance[best] - chance[mine])), worlds,
+                                    played_range=wilson(int(measured[:, mine].sum()), n),
+                                    best_range=wilson(int(measured[:, best].sum()), n)))
         before = state
     for d in sorted((d for d in out if d.cost >= MARK_FROM), key=lambda d: -d.cost)[:MARKED]:
         d.marked = True

@@ -80,6 +80,21 @@ def analyse(record: dict[str, Any], seat: int, worlds: int) -> list[dict[str, An
     return [d.to_json() for d in analyse_record(GameRecord.from_json(record), seat, worlds)]
 
 
+def _warm_analysis() -> None:
+    """Run the analysis's kernels once on a tiny input (the seat's sampled positions and
+    the policy's playouts), so that a player's first analysis does not wait for their
+    compilation (several seconds on a fresh install, numba's cache being empty)."""
+    from regalia.core.records import Match
+    from regalia.games import get_game
+    from regalia.lab.analyse import decision_chances
+
+    g = get_game("regicide")
+    st = Match(g, {"players": 2}, 0).state
+    legal = list(g.legal_actions(st))
+    decision_chances(g.view(st, g.current_seat(st)), legal, legal[0], random.Random(0),
+                     worlds=2, candidates=2)
+
+
 def decide_wish(game: str, name: str, view: dict[str, Any], seed: int) -> str | None:
     """The bot's Jester-window wish (``"yes"``, ``"no"`` or ``None``), in a worker."""
     wish = getattr(_bot(game, name), "wish", None)
@@ -105,6 +120,7 @@ def _start_worker(server_pid: int) -> None:
         from regalia.fast import regicide as F
 
         F.legal_list(F.new_game(2, F.new_rng(0)))
+        _warm_analysis()
     except Exception:  # pragma: no cover - warming up is only an optimisation
         pass
 

@@ -76,15 +76,17 @@ function renderAnalysis() {
   ol.innerHTML = "";
   if (!analysis) return;
   const pct = (p) => Math.round(p * 100);
+  // a chance's 95% interval (sampling leaves each estimate a few points either way)
+  const range = (r) => (r ? { lo: pct(r[0]), hi: pct(r[1]) } : { lo: "?", hi: "?" });
   if (!analysis.decisions.length) ol.append(el("li", { class: "muted" }, t("analysis.none")));
   for (const d of analysis.decisions) {
     const same = d.best === d.played;
     ol.append(el("li", {}, el("button", { type: "button", class: "analysis-item" + (d.marked ? " marked" : ""),
       id: "decision-" + d.index, onclick: () => show(d.index + 1) },
     el("b", {}, (d.marked ? "! " : "") + t("analysis.move", { n: d.index + 1 })), " ",
-    t("analysis.played", { move: regicide.moveText(d.played, C, "move"), p: pct(d.played_win) }),
+    t("analysis.played", { move: regicide.moveText(d.played, C, "move"), p: pct(d.played_win), ...range(d.played_range) }),
     same ? el("span", { class: "muted" }, " · " + t("analysis.same"))
-      : el("span", {}, " · " + t("analysis.best", { move: regicide.moveText(d.best, C, "move"), p: pct(d.best_win) })))));
+      : el("span", {}, " · " + t("analysis.best", { move: regicide.moveText(d.best, C, "move"), p: pct(d.best_win), ...range(d.best_range) })))));
   }
 }
 
