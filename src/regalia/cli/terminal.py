@@ -192,7 +192,7 @@ class TerminalTable:
                  else f"Resumed after {n} move{'s' if n > 1 else ''}; {lower(first)} "
                       f"{'are' if first == YOU else 'is'} to act")
         self.console.print(f"[bold]{TITLES.get(self.game.name, self.game.name)}[/bold]: "
-                           f"{escape(', '.join(who))}. {start}.")
+                           f"{escape(', '.join(who))}. {escape(start)}.")
 
     def _viewer(self) -> int | None:
         """Whose eyes the screen belongs to: the shown human, the only human, or nobody."""
@@ -249,7 +249,7 @@ class TerminalTable:
                                    "cards yourself[/dim]")
             while True:
                 who = self.names(seat)
-                answer = self._ask("Your move: " if who == YOU else f"{who}, your move: ").strip()
+                answer = self._ask("Your move: " if who == YOU else f"{escape(who)}, your move: ").strip()
                 if not answer:
                     continue
                 low = answer.lower()
@@ -311,7 +311,7 @@ class TerminalTable:
                 wish = self.bots[seat].wish(self.game.view(state, seat), self.bot_rng)
             else:
                 who = self.names(seat)
-                answer = self._ask(("Would" if who == YOU else f"{who}: would")
+                answer = self._ask(("Would" if who == YOU else f"{escape(who)}: would")
                                    + " you like to go next? (y = yes, n = rather not, Enter = "
                                    "say nothing) ").strip().lower()
                 wish = {"y": "yes", "yes": "yes", "n": "no", "no": "no"}.get(answer)

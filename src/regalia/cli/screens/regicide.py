@@ -145,7 +145,7 @@ def render(view: dict[str, Any], bots: Collection[int] = (),
             name += " (you)"
         elif s in bots and not name.startswith("Bot"):
             name += " (bot)"
-        seats.add_row(name, count(view["hand_sizes"][s], "card"), ", ".join(marks))
+        seats.add_row(Text(name), count(view["hand_sizes"][s], "card"), ", ".join(marks))
     rows.append(seats)
     if view["players"] == 1:
         rows.append(Text(f"Jesters (refreshes) left: {view['jesters']}"))
