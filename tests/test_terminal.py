@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 
 from rich.console import Console
 from typer.testing import CliRunner
@@ -151,7 +152,7 @@ def test_ribauds_game_against_a_bot_to_the_end():
     r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "4"],
                            input="1\n" * 300)
     assert r.exit_code == 0, r.output
-    assert " wins by the " in r.output
+    assert " wins by the " in r.output or "You win by the " in r.output
     assert "Traceback" not in r.output
 
 
@@ -211,7 +212,7 @@ def test_replay_seat_is_checked(tmp_path):
     bad = CliRunner().invoke(app, ["replay", str(save), "--seat", "3"])
     assert bad.exit_code == 2 and "--seat" in bad.stderr
     good = CliRunner().invoke(app, ["replay", str(save), "--seat", "2"])
-    assert good.exit_code == 0 and "Player 2 (you)" in good.output
+    assert good.exit_code == 0 and "You (bot)" in good.output and "Bot 1 (heuristic)  " in good.output
 
 
 # ---------------------------------------------------------------- wording
@@ -250,7 +251,7 @@ def test_ribauds_refusals_show_slots_as_on_screen():
     refusals = [ln for ln in out.getvalue().splitlines() if "Refused" in ln]
     assert len(refusals) == 3 and match.actions == []
     assert "C2 is face up" in refusals[0]
-    assert "Player 1 may: look at C1 and C3, look at C1 and C4, look at C3 and C4" in refusals[0]
+    assert "you may: look at C1 and C3, look at C1 and C4, look at C3 and C4" in refusals[0]
     assert "a slot is named twice" in refusals[1]
     assert "slots are C1 to C4" in refusals[2]
     for line in refusals:
@@ -397,7 +398,7 @@ def test_ribauds_bare_slot_number_counts_from_1_like_the_screen():
     refused and changes nothing."""
     match, text = _play_ribauds(ACT_PHASE, ["reveal 2"])
     assert match.actions[0] == "reveal 1"
-    assert "Player 1 reveals C2" in text
+    assert "You reveal C2" in text
     match, text = _play_ribauds(ACT_PHASE, ["reveal 0", "swap 1 5"])
     assert match.actions == []
     refusals = [ln for ln in text.splitlines() if "Refused" in ln]
@@ -421,7 +422,7 @@ def test_ribauds_refusal_in_the_games_words_and_short():
     assert refusals[2].startswith("Refused: you can discard 2 cards only after drawing 2 with "
                                   "the Roi's option (b) (rules 2.4); now it is your turn to act")
     for line in refusals:
-        assert "Player 1 may: reveal, replace (27 moves, all on the menu); e.g. reveal C1, " in line
+        assert "you may: reveal, replace (27 moves, all on the menu); e.g. reveal C1, " in line
         assert line.count("replace C") <= 6 and line.endswith(", ...")
         for internal in ("knight_swap", "phase", " K ", "(Roi)", "seat", "slot"):
             assert internal not in line, (internal, line)
@@ -539,7 +540,7 @@ def test_a_negative_number_is_off_the_menu_and_bots_are_marked():
                   read=scripted(["-1", "quit"])).run()
     text = out.getvalue()
     assert "-1 is not on the menu: choose 1 to" in text and "Not understood" not in text
-    assert "Player 2 (bot)" in text and "Player 1 (you)" in text
+    assert "Bot (heuristic)  " in text and "You  " in text  # the table's seat rows
 
 
 def test_the_enemy_line_wraps_between_its_facts():
@@ -613,12 +614,12 @@ def test_the_game_opens_with_who_sits_where_and_who_starts():
     r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "2"],
                            input="quit\n")
     first = r.output.splitlines()[0]
-    assert first == "Le Roy des Ribauds: Player 1 (you), Player 2 (bot: random). Player 2 starts."
+    assert first == "Le Roy des Ribauds: Player 1 (you), Bot (random). Bot (random) starts."
     r = CliRunner().invoke(app, ["play", "--players", "2", "--bots", "2", "--bot",
                                  "montecarlo-medal", "--seed", "2"], input="quit\n")
     # (after the line that mentions the game above, kept since it was left unfinished)
     assert r.output.splitlines()[0].startswith("An unfinished game is kept from before")
-    assert "Player 2 (bot: montecarlo-medal)" in r.output.splitlines()[2]  # as asked for
+    assert "Bot (montecarlo-medal)" in r.output.splitlines()[2]  # as asked for
     out = io.StringIO()
     match = Match(REGICIDE, {"players": 2}, 3)
     match.play(REGICIDE.legal_actions(match.state)[0])
@@ -678,3 +679,130 @@ def test_an_unfinished_game_is_kept_after_every_move(tmp_path, monkeypatch):
     record = GameRecord.load(kept[0])
     assert record.actions and record.bots == {1: record.bots[1]}
     assert "play --load" in r.output
+
+
+# ------------------------------------------------ seats named as at the tables in the browser
+
+def test_a_solo_game_says_you():
+    """The one person of a solo game is "You" in the log, the table and the prompt (no
+    "Player 1 plays"), and the verbs agree ("You play", "you start")."""
+    out = io.StringIO()
+    prompts = []
+    match = Match(REGICIDE, {"players": 1}, 11)
+    lines = iter(["1", "1", "quit"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(lines)
+
+    TerminalTable(match, {}, console=Console(file=out, width=120), read=read).run()
+    text = out.getvalue()
+    assert "You play " in text and "Solo game: you start against" in text
+    assert "Player 1" not in text.split("\n", 1)[1], "only the opening line numbers the seat"
+    assert prompts[0] == "Your move: "
+
+
+def test_a_game_against_bots_names_them():
+    """A bot is "Bot (KIND)" in the opening line, while it thinks and in the log; two bots of
+    one kind are numbered by their seats, as the browser does."""
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 2, "first_player": 1}, 3)
+    TerminalTable(match, {1: make_bot("regicide", "heuristic")}, bot_seed=1,
+                  console=Console(file=out, width=120), read=scripted(["quit"])).run()
+    text = out.getvalue()
+    assert text.splitlines()[0] == ("Regicide: Player 1 (you), Bot (heuristic). "
+                                    "Bot (heuristic) starts.")
+    assert "Bot (heuristic) thinks..." in text
+    assert re.search(r"^  Bot \(heuristic\) (plays|yields)", text, re.M), text
+    assert "Player 2" not in text
+    out = io.StringIO()
+    match = Match(REGICIDE, {"players": 3, "first_player": 0}, 3)
+    bots = {1: make_bot("regicide", "heuristic"), 2: make_bot("regicide", "heuristic")}
+    TerminalTable(match, bots, console=Console(file=out, width=120),
+                  read=scripted(["quit"])).run()
+    assert out.getvalue().splitlines()[0] == ("Regicide: Player 1 (you), Bot 2 (heuristic), "
+                                              "Bot 3 (heuristic). You start.")
+
+
+def test_hot_seat_names_survive_save_load_and_replay(tmp_path):
+    """`--name Ann --name Bea` names the two human seats in the hand-over, the prompt and the
+    log; the record keeps them, and `play --load` and `replay` name them so again (`replay
+    --seat 2` says "You" for Bea)."""
+    save = tmp_path / "g.json"
+    r = CliRunner().invoke(app, ["play", "regicide", "--players", "2", "--name", "Ann",
+                                 "--name", "Bea", "--seed", "8", "--option", "first_player=0",
+                                 "--save", str(save)], input="\n1\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[0] == "Regicide: Ann (human), Bea (human). Ann starts."
+    assert "Pass the keyboard to Ann." in r.output and "Ann, your move:" in r.output
+    assert re.search(r"  Ann (plays|yields) ", r.output), r.output
+    assert "Player 1" not in r.output and "Player 2" not in r.output
+    record = json.loads(save.read_text())
+    assert record["names"] == {"0": "Ann", "1": "Bea"}
+    again = CliRunner().invoke(app, ["play", "--load", str(save)], input="\nquit\n")
+    assert again.exit_code == 0, again.output
+    assert "Regicide: Ann (human), Bea (human). Resumed after" in " ".join(again.output.split())
+    assert GameRecord.load(save).names == {0: "Ann", 1: "Bea"}, "saved back with the names"
+    shown = CliRunner().invoke(app, ["replay", str(save), "--all"])
+    assert shown.exit_code == 0 and "Ann's hand:" in shown.output and "Bea's hand:" in shown.output
+    assert re.search(r"^  Ann (plays|yields)", shown.output, re.M)
+    as_bea = CliRunner().invoke(app, ["replay", str(save), "--all", "--seat", "2"])
+    assert as_bea.exit_code == 0 and "New game for 2 players: Ann starts" in as_bea.output
+    assert re.search(r"^│ You +\d+ cards", as_bea.output, re.M), as_bea.output
+    assert "Bea" not in as_bea.output
+
+
+def test_bad_names_are_refused():
+    for args, said in ((["--name", "Ann", "--name", "ann"], "given twice"),
+                       (["--name", "Player 2"], "a seat's label"),
+                       (["--name", "you"], "a seat's label"),
+                       (["--name", "   "], "1 to 24 characters"),
+                       (["--name", "A", "--name", "B", "--name", "C"], "3 names for 2 human seats")):
+        r = CliRunner().invoke(app, ["play", "regicide", "--players", "2", *args])
+        assert r.exit_code == 2 and said in r.stderr, (args, r.stderr)
+
+
+def test_old_records_without_names_load_as_before():
+    record = GameRecord.from_json({"format": "regalia-record/1", "game": "regicide",
+                                   "config": {"players": 1}, "seed": 3, "actions": []})
+    assert record.names == {} and "names" not in record.to_json()
+    named = GameRecord.from_json({**record.to_json(), "names": {"0": "Ann"}})
+    assert named.names == {0: "Ann"} and named.to_json()["names"] == {"0": "Ann"}
+    for bad in ({"0": 3}, ["Ann"], {"x": "Ann"}, {"0": " "}):
+        try:
+            GameRecord.from_json({**record.to_json(), "names": bad})
+        except Exception as e:  # InvalidPosition
+            assert "names:" in str(e)
+        else:
+            raise AssertionError(bad)
+
+
+def test_refusals_and_the_choose_menu_name_the_seats():
+    """A refusal says "you" for the one human ("you do not hold K♠; you may: ..."), and
+    `choose N` still counts from 1, the menu and the refusals saying whose number it is."""
+    from regalia.cli.names import SeatNames
+    from regalia.cli.screens import regicide as screen
+    from regalia.core.errors import RegaliaError
+
+    out = io.StringIO()
+    TerminalTable(Match(REGICIDE, {"players": 1}, 3), {}, read=scripted(["play KS KH", "quit"]),
+                  console=Console(file=out, width=200, force_terminal=False)).run()
+    refused = next(ln for ln in out.getvalue().splitlines() if "Refused" in ln)
+    assert "Refused: you do not hold K♥ K♠; you may: play " in refused, refused
+    assert "Player 1" not in refused
+    _, text = _play_ribauds(ASSASSIN_PHASE, ["look at C2"])
+    refused = next(ln for ln in text.splitlines() if "Refused" in ln)
+    assert "; you may: look at C1 and C3" in refused and "Player 1" not in refused
+
+    names = SeatNames(2, {1: "heuristic"}, you=0)
+    assert screen.label("choose 1", names) == "choose 2 to go next: Bot (heuristic)"
+    assert screen.label("choose 0", names) == "choose 1 to go next: you"
+    assert screen.label("choose 1") == "choose Player 2 to go next"  # the default as before
+    assert screen.complete("choose 2", {"phase": "choose", "players": 2}, names) == "choose 1"
+    try:
+        screen.complete("choose 3", {"phase": "choose", "players": 2}, names)
+    except RegaliaError as e:
+        assert str(e) == ("there is no Player 3: the players are 1 to 2; 1 is you, "
+                          "2 is Bot (heuristic)")
+    else:
+        raise AssertionError("choose 3 was not refused")

@@ -132,3 +132,63 @@ def test_the_terminal_and_the_browser_say_a_ribauds_win_alike():
     assert texts("en")["log.b.win"] == "{who} wins by the {c}!"
     end = result({"winner": 0, "seat": None, "conspiracy": "coronation"}).plain
     assert end.startswith("Player 1 wins by the Coronation")
+
+
+# Every kind of event of both games, once for seat 0 and once for seat 1 (the other one).
+SEAT_EVENTS = {
+    "regicide": [
+        {"kind": "setup", "seat": None, "players": 2, "first": 0, "enemy": "JS"},
+        {"kind": "play", "seat": 0, "cards": ["5S"], "value": 5, "powers": ["S"], "blocked": [],
+         "damage": 5, "idle": []},
+        {"kind": "jester", "seat": 0},
+        {"kind": "refresh", "seat": 0, "discarded": ["5C"], "counts": {"0": 8}, "jesters": 1,
+         "known": {"0": ["KS"]}},
+        {"kind": "draw", "seat": 0, "counts": {"0": 2, "1": 1}},
+        {"kind": "yield", "seat": 0},
+        {"kind": "shielded", "seat": 0},
+        {"kind": "discard", "seat": 0, "cards": ["9D"], "total": 9, "attack": 8},
+        {"kind": "choose", "seat": 0, "next": 1},
+        {"kind": "choose", "seat": 1, "next": 0},
+        {"kind": "prefer", "seat": 0, "wish": "yes"},
+        {"kind": "lost", "seat": 0, "reason": "attack", "attack": 20},
+        {"kind": "lost", "seat": 0, "reason": "stuck"},
+    ],
+    "ribauds": [
+        {"kind": "redeal", "seat": 0},
+        {"kind": "start", "seat": 0},
+        {"kind": "reveal", "seat": 0, "slot": 1, "card": "K"},
+        {"kind": "king_reveal", "seat": 0, "slot": 1, "card": "K"},
+        {"kind": "replace", "seat": 0, "slot": 1, "card": "A", "up": True, "taken": "K"},
+        {"kind": "replace", "seat": 0, "slot": 1, "up": False},
+        {"kind": "swap", "seat": 0, "slots": [0, 1]},
+        {"kind": "flip", "seat": 0, "slot": 1, "up": True, "card": "Q"},
+        {"kind": "draw", "seat": 0, "count": 2, "cards": ["K", "Q"]},
+        {"kind": "discard", "seat": 0, "cards": ["K", "Q"]},
+        {"kind": "peek", "seat": 0, "slots": [0, 1], "cards": ["K", "Q"]},
+        {"kind": "inspect", "seat": 0, "count": 2, "target": 1, "cards": ["Q"], "discarded": ["Q"]},
+        {"kind": "inspect", "seat": 1, "count": 2, "target": 0, "cards": ["Q"], "discarded": ["Q"]},
+        {"kind": "win", "seat": 0, "conspiracy": "murder"},
+    ],
+}
+# Third-person verbs the sentences use: after "you" each must lose its s.
+THIRD_PERSON = re.compile(r"\b[Yy]ou (plays|starts|flips|discards|draws|yields|chooses|reveals|"
+                          r"uses|places|takes|wins|has|does|is)\b|\b[Yy]ou's\b|\band takes\b")
+
+
+@pytest.mark.parametrize("game", ["regicide", "ribauds"])
+def test_the_log_says_you_with_verbs_that_agree(game):
+    """With seat 0 named "You" (the terminal's one human), every sentence of both games
+    agrees with it ("You play", "you draw 2", "Your Chevalier", "of your hand"); without a
+    name argument the sentences say "Player N" as before."""
+    from regalia.games.regicide.describe import seat_name
+
+    describe = regicide_describe if game == "regicide" else ribauds_describe
+    you = lambda s: "Nobody" if s is None else "You" if s == 0 else "Bot (heuristic)"  # noqa: E731
+    for event in SEAT_EVENTS[game]:
+        said = describe(event, you)
+        assert "Player 1" not in said and not THIRD_PERSON.search(said), said
+        assert ("You" in said or "you" in said), said
+        assert describe(event) == describe(event, seat_name), event
+        assert "Player 1" in describe(event) or "Player 2" in describe(event), event
+    assert describe(SEAT_EVENTS[game][1], you).startswith(
+        "You play 5♠" if game == "regicide" else "You play first")

@@ -241,7 +241,12 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
                                              "directory until it is over"),
          load: Optional[Path] = typer.Option(None, help="resume the unfinished game saved in "
                                              "this file (its bots too, unless --bots is given)"),
-         delay: float = typer.Option(0.0, help="seconds to pause after each bot move")) -> None:
+         delay: float = typer.Option(0.0, help="seconds to pause after each bot move"),
+         name: list[str] = typer.Option([], help="a human player's name, one per human seat "
+                                        "in seat order (repeatable: --name Ann --name Bea); "
+                                        "kept in the saved record (default: the names saved "
+                                        "with --load, else 'Player N', or 'You' for the one "
+                                        "human against bots)")) -> None:
     """Play a game in the terminal: humans (hot seat) and bots."""
     import shlex
 
@@ -254,11 +259,11 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
         g, players = match.game, _players(record)
         if bots is None:
             seats = {}
-            for s, name in record.bots.items():
+            for s, kind in record.bots.items():
                 if not 0 <= s < players:
                     _fail(f"{load}: bots: seat {s} does not exist (seats 0 to {players - 1})")
                 try:
-                    seats[s] = make_bot(g.name, name)
+                    seats[s] = make_bot(g.name, kind)
                 except KeyError as e:
                     _fail(f"{load}: {e.args[0]}")
         else:
@@ -289,9 +294,36 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
                 typer.echo(f"An unfinished game is kept from before{more}; resume it with:\n"
                            f"  {program()} play --load {shlex.quote(str(earlier[0]))}")
             keep = new_kept_file(g.name)
+    humans = [s for s in range(players) if s not in seats]
+    if name:
+        names = _human_names(name, humans)
+    else:
+        names = ({s: n for s, n in record.names.items() if s in humans}
+                 if load is not None else {})
     if any(type(b).__module__ in SEARCH_MODULES for b in seats.values()):
         _say_if_compiling("regalia.bots.regicide.policy", "the bots' search")
-    TerminalTable(match, seats, delay=delay, save=save, keep=keep).run()
+    TerminalTable(match, seats, delay=delay, save=save, keep=keep, names=names).run()
+
+
+def _human_names(given: list[str], humans: list[int]) -> dict[int, str]:
+    """Seat -> name for ``--name`` (one per human seat, in seat order); exits 2 naming a bad
+    name, a name given twice or more names than human seats."""
+    from regalia.cli.names import NAME_MAX, clean_name
+
+    seats = ", ".join(str(s + 1) for s in humans) or "none"
+    if len(given) > len(humans):
+        _fail(f"--name: {count(len(given), 'name')} for {count(len(humans), 'human seat')} "
+              f"(players {seats}); give one --name per human seat, in seat order")
+    names: dict[int, str] = {}
+    for seat, typed in zip(humans, given):
+        clean = clean_name(typed)
+        if clean is None:
+            _fail(f"--name {typed!r}: a name is 1 to {NAME_MAX} characters and does not read "
+                  "as a seat's label (You, Bot..., Player N, Nobody)")
+        if clean.casefold() in (n.casefold() for n in names.values()):
+            _fail(f"--name {typed!r}: given twice; each player needs a name of their own")
+        names[seat] = clean
+    return names
 
 
 # Bots whose rollouts run numba-compiled code (its first use compiles it for this machine).

@@ -3,7 +3,9 @@ whole game at once (each move and the table after it) when the output is not rea
 person at a terminal.
 
 ``ReplayScreen(record, seat)``: ``seat`` is whose eyes the game is shown through (0-based,
-as in the records), ``None`` for everything, every hand included.
+as in the records), ``None`` for everything, every hand included. The seats are named as
+they were in the game (the record's ``names`` and ``bots``, else "Player N"); ``seat`` is
+"You".
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from regalia.cli.names import SeatNames
 from regalia.cli.screens import indented, screen_for
 from regalia.core.game import log_events
 from regalia.core.records import GameRecord, Match, without_medal
@@ -39,15 +42,18 @@ class ReplayScreen:
         self.console = console or Console(highlight=False)
         self.steps = list(Match.replay(self.game, record))
         self.last = len(self.steps) - 1
+        players = len(self.game.view(self.steps[0][1], None)["hand_sizes"])
+        self.names = SeatNames(players, record.bots, record.names, seat)
 
     def sentences(self, n: int) -> list[str]:
         """The log sentences of move ``n`` (0: the deal) as ``seat`` saw them; seen by
         everyone (``seat`` None), an event shows what its own player saw, as the browser's
         replay does."""
         if n == 0:
-            return [self.screen.describe(e) for e in self.view(0)["log"]]
+            return [self.screen.describe(e, self.names) for e in self.view(0)["log"]]
         plain = without_medal if self.record.no_medal else (lambda obj: obj)
-        return [self.screen.describe(plain(e.seen_by(e.seat if self.seat is None else self.seat)))
+        return [self.screen.describe(plain(e.seen_by(e.seat if self.seat is None else self.seat)),
+                                     self.names)
                 for e in self.steps[n][2]]
 
     def view(self, n: int) -> dict[str, Any]:
@@ -75,14 +81,14 @@ class ReplayScreen:
         self.console.print(Text(self.heading(n), style="bold cyan"))
         for line in self.sentences(n):
             self.console.print(indented(line))
-        self.console.print(self.screen.render(view, self.record.bots))
+        self.console.print(self.screen.render(view, self.record.bots, self.names))
         if self.seat is None:
             for s in range(len(view["hand_sizes"])):
-                line = Text(f"{self.screen.seat_name(s)}'s hand: ", style="bold")
+                line = Text(f"{self.names(s)}'s hand: ", style="bold")
                 line.append_text(self.screen.cards_text(self.game.view(state, s)["hand"]))
                 self.console.print(line)
         if self.game.is_terminal(state):
-            self.console.print(self.screen.result(view))
+            self.console.print(self.screen.result(view, self.names))
 
     def print_all(self) -> None:
         """The whole game at once: a line on the record, then what stepping through it shows,

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from rich.console import Console
 from rich.markup import escape
 
+from regalia.cli.names import YOU, SeatNames, lower
 from regalia.cli.screens import indented, screen_for
 from regalia.core.errors import RegaliaError
 from regalia.core.game import Event
@@ -87,13 +88,15 @@ class TerminalTable:
     function (``Console.input`` by default, replaced in tests); ``delay``: pause after bot
     moves (seconds); ``save``: where to write the game record at the end; ``keep``: where
     to keep the game while it is unfinished when there is no ``save`` (written after every
-    move and when the game is left, removed once the game is over).
+    move and when the game is left, removed once the game is over); ``names``: seat -> the
+    name of a human seat (kept in the record). The seats are named as ``SeatNames`` says:
+    the one human of a game against bots (or solo) is "You".
     """
 
     def __init__(self, match: Match, bots: dict[int, Any], console: Console | None = None,
                  read: Callable[[str], str] | None = None, delay: float = 0.0,
                  save: Path | None = None, bot_seed: int | None = None,
-                 keep: Path | None = None) -> None:
+                 keep: Path | None = None, names: dict[int, str] | None = None) -> None:
         self.match = match
         self.game = match.game
         self.bots = bots
@@ -108,6 +111,9 @@ class TerminalTable:
         self.bot_rng = random.Random(bot_seed if bot_seed is not None else secrets.randbits(64))
         self.players = match.state.players if hasattr(match.state, "players") else 2
         self.humans = [s for s in range(self.players) if s not in bots]
+        kinds = {s: getattr(b, "name", "bot") for s, b in bots.items()}
+        self.names = SeatNames(self.players, kinds, names,
+                               self.humans[0] if len(self.humans) == 1 else None)
         self.shown: int | None = None  # the human seat whose screen is up
 
     # ------------------------------------------------------------------ main loop
@@ -143,6 +149,7 @@ class TerminalTable:
         if self.save:
             record = self.match.record()
             record.bots = {seat: bot.name for seat, bot in self.bots.items()}
+            record.names = dict(self.names.names)
             record.save(self.save)
             verb, command = (("replay", f"{program()} replay")
                              if self.game.is_terminal(self.match.state)
@@ -157,6 +164,7 @@ class TerminalTable:
             return False
         record = self.match.record()
         record.bots = {seat: bot.name for seat, bot in self.bots.items()}
+        record.names = dict(self.names.names)
         try:
             self.keep.parent.mkdir(parents=True, exist_ok=True)
             part = self.keep.with_name(self.keep.name + ".part")  # never half a file
@@ -176,15 +184,15 @@ class TerminalTable:
             return
         who = []
         for k in range(self.players):
-            role = (f"bot: {self.bots[k].name}" if k in self.bots
-                    else "you" if len(self.humans) == 1 else "human")
-            who.append(f"{self.screen.seat_name(k)} ({role})")
-        first = self.screen.seat_name(self.game.current_seat(self.match.state))
+            role = ("" if k in self.bots else " (you)" if len(self.humans) == 1 else " (human)")
+            who.append(self.names.label(k) + role)
+        first = self.names(self.game.current_seat(self.match.state))
         n = len(self.match.actions)
-        start = (f"{first} starts" if not n
-                 else f"Resumed after {n} move{'s' if n > 1 else ''}; {first} is to act")
+        start = (f"{first} {'start' if first == YOU else 'starts'}" if not n
+                 else f"Resumed after {n} move{'s' if n > 1 else ''}; {lower(first)} "
+                      f"{'are' if first == YOU else 'is'} to act")
         self.console.print(f"[bold]{TITLES.get(self.game.name, self.game.name)}[/bold]: "
-                           f"{escape(', '.join(who))}. {start}.")
+                           f"{escape(', '.join(who))}. {escape(start)}.")
 
     def _viewer(self) -> int | None:
         """Whose eyes the screen belongs to: the shown human, the only human, or nobody."""
@@ -196,7 +204,7 @@ class TerminalTable:
         events = self.match.play(action)
         viewer = self._viewer()
         for e in events:
-            self.console.print(indented(self.screen.describe(e.seen_by(viewer))))
+            self.console.print(indented(self.screen.describe(e.seen_by(viewer), self.names)))
         return events
 
     def _bot_turn(self, seat: int) -> None:
@@ -204,8 +212,7 @@ class TerminalTable:
         view = self.game.view(state, seat)
         legal = self.game.legal_actions(state)
         # said before it thinks: a search bot's first move may take a while
-        self.console.print(f"[dim]{self.screen.seat_name(seat)} (bot: {self.bots[seat].name}) "
-                           "thinks...[/dim]")
+        self.console.print(f"[dim]{escape(self.names(seat))} thinks...[/dim]")
         action = self.bots[seat].act(view, legal, self.bot_rng)
         self._apply(action)
         if self.delay:
@@ -214,7 +221,7 @@ class TerminalTable:
     def _hand_over(self, seat: int) -> None:
         if len(self.humans) > 1 and self.shown != seat:
             self.console.clear()
-            self.console.print(f"[bold]Pass the keyboard to {self.screen.seat_name(seat)}.[/bold] "
+            self.console.print(f"[bold]Pass the keyboard to {escape(self.names(seat))}.[/bold] "
                                "Nobody else should look at the screen.")
             self._ask("Press Enter when ready. ")
             self.console.clear()
@@ -231,17 +238,18 @@ class TerminalTable:
         while True:
             state = self.match.state
             view = self.game.view(state, seat)
-            self.console.print(self.screen.render(view, self.bots))
+            self.console.print(self.screen.render(view, self.bots, self.names))
             legal = list(self.game.legal_actions(state))
             menu = self.screen.menu(view, legal)
             for i, a in enumerate(menu, 1):
                 self.console.print(f"  [bold cyan]{i:>2}[/bold cyan]  "
-                                   f"{self.screen.label(self.game.action_to_text(state, a))}")
+                                   f"{escape(self.screen.label(self.game.action_to_text(state, a), self.names))}")
             if len(menu) < len(legal):
                 self.console.print(f"  [dim]... {len(legal) - len(menu)} more: type the "
                                    "cards yourself[/dim]")
             while True:
-                answer = self._ask(f"{self.screen.seat_name(seat)}, your move: ").strip()
+                who = self.names(seat)
+                answer = self._ask("Your move: " if who == YOU else f"{escape(who)}, your move: ").strip()
                 if not answer:
                     continue
                 low = answer.lower()
@@ -253,7 +261,7 @@ class TerminalTable:
                     continue
                 if low == "log":
                     for e in view["log"]:
-                        self.console.print(indented(self.screen.describe(e)))
+                        self.console.print(indented(self.screen.describe(e, self.names)))
                     continue
                 try:
                     action = self._parse(answer, menu, legal, view)
@@ -264,7 +272,7 @@ class TerminalTable:
                                        "the menu writes it, or 'help' to see what you can type.")
                     continue
                 except RegaliaError as e:
-                    self.console.print(f"[red]{escape(self.screen.refusal(str(e)))}[/red]")
+                    self.console.print(f"[red]{escape(self.screen.refusal(str(e), self.names))}[/red]")
                     continue
                 return
 
@@ -280,10 +288,10 @@ class TerminalTable:
             return menu[n - 1]
         typed = " ".join(answer.lower().split())
         for a in legal:
-            words = self.screen.label(self.game.action_to_text(self.match.state, a))
+            words = self.screen.label(self.game.action_to_text(self.match.state, a), self.names)
             if " ".join(words.lower().split()) == typed:
                 return a
-        text = self.screen.complete(answer, view)
+        text = self.screen.complete(answer, view, self.names)
         if text is None:
             raise NotUnderstood(answer)
         return self.game.action_from_text(self.match.state, text)
@@ -302,8 +310,10 @@ class TerminalTable:
             if seat in self.bots:
                 wish = self.bots[seat].wish(self.game.view(state, seat), self.bot_rng)
             else:
-                answer = self._ask(f"{self.screen.seat_name(seat)}: would you like to go next? "
-                                   "(y = yes, n = rather not, Enter = say nothing) ").strip().lower()
+                who = self.names(seat)
+                answer = self._ask(("Would" if who == YOU else f"{escape(who)}: would")
+                                   + " you like to go next? (y = yes, n = rather not, Enter = "
+                                   "say nothing) ").strip().lower()
                 wish = {"y": "yes", "yes": "yes", "n": "no", "no": "no"}.get(answer)
             if wish:
                 self._apply(self.game.action_from_text(state, f"prefer {seat} {wish}"))
@@ -312,5 +322,5 @@ class TerminalTable:
     def _finish(self) -> None:
         state = self.match.state
         viewer = self._viewer()
-        self.console.print(self.screen.render(self.game.view(state, viewer), self.bots))
-        self.console.print(self.screen.result(self.game.view(state, viewer)))
+        self.console.print(self.screen.render(self.game.view(state, viewer), self.bots, self.names))
+        self.console.print(self.screen.result(self.game.view(state, viewer), self.names))

@@ -6,11 +6,14 @@ action list. ``GameRecord`` is the JSON form saved to disk, replayed to the iden
 Record JSON::
 
     {"format": "regalia-record/1", "game": "regicide", "config": {"players": 2},
-     "seed": 42, "actions": ["play 5C", "discard 9D"], "bots": {"1": "heuristic"}}
+     "seed": 42, "actions": ["play 5C", "discard 9D"], "bots": {"1": "heuristic"},
+     "names": {"0": "Ann"}}
 
 ``bots`` (optional, written only when some seat is a bot) names the bot of each bot seat,
 seats 0-based as in every format, so that a game played at the terminal can be resumed with
-the same bots. ``hints`` (optional, written only when true): a solo game played with the Hint
+the same bots. ``names`` (optional, written only when some human seat was named, e.g. with
+``regalia play --name``) gives the name of each named human seat, seats 0-based likewise,
+so that resuming and replaying the game name its players as it was played. ``hints`` (optional, written only when true): a solo game played with the Hint
 button. ``bot_moves`` (optional, written only when some): the moves (0-based indexes in
 ``actions``) a bot played for a person (a seat handed to a bot, a time-out, a player who
 left). Either way the game earns no medal.
@@ -42,7 +45,8 @@ class GameRecord:
     """A finished or unfinished game: ``game`` name, ``config``, ``seed``, action texts,
     the bot name of each bot seat (``bots``: seat -> name, 0-based seats), ``hints``: a
     solo game played with the Hint button, and ``bot_moves``: the indexes of the actions a
-    bot played for a person; either earns no medal (``no_medal``)."""
+    bot played for a person; either earns no medal (``no_medal``). ``names``: seat -> the
+    name of a named human seat (0-based seats)."""
 
     game: str
     config: dict[str, Any]
@@ -51,6 +55,7 @@ class GameRecord:
     bots: dict[int, str] = field(default_factory=dict)
     hints: bool = False
     bot_moves: list[int] = field(default_factory=list)
+    names: dict[int, str] = field(default_factory=dict)
 
     @property
     def no_medal(self) -> bool:
@@ -58,8 +63,8 @@ class GameRecord:
         return self.hints or bool(self.bot_moves)
 
     def to_json(self) -> dict[str, Any]:
-        """The record as a JSON-able dict (``bots`` only when some seat is a bot, ``hints``
-        only when true)."""
+        """The record as a JSON-able dict (``bots`` only when some seat is a bot, ``names``
+        only when some seat is named, ``hints`` only when true)."""
         out = {"format": RECORD_FORMAT, "game": self.game, "config": self.config,
                "seed": self.seed, "actions": list(self.actions)}
         if self.bots:
@@ -68,6 +73,8 @@ class GameRecord:
             out["hints"] = True
         if self.bot_moves:
             out["bot_moves"] = sorted(self.bot_moves)
+        if self.names:
+            out["names"] = {str(seat): name for seat, name in sorted(self.names.items())}
         return out
 
     @classmethod
@@ -82,7 +89,7 @@ class GameRecord:
                                       f"(format {RECORD_FORMAT!r})")
             raise InvalidPosition(f"format: expected {RECORD_FORMAT!r}")
         extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots", "hints",
-                            "bot_moves"}
+                            "bot_moves", "names"}
         if extra:
             raise InvalidPosition(f"{sorted(extra)[0]}: unknown field of a game record")
         if not isinstance(obj.get("game"), str):
@@ -99,6 +106,12 @@ class GameRecord:
                 isinstance(k, str) and k.isdigit() and isinstance(v, str) for k, v in bots.items()):
             raise InvalidPosition('bots: must map seat numbers (0-based) to bot names, '
                                   'e.g. {"1": "heuristic"}')
+        names = obj.get("names", {})
+        if not isinstance(names, dict) or not all(
+                isinstance(k, str) and k.isdigit() and isinstance(v, str) and v.strip()
+                for k, v in names.items()):
+            raise InvalidPosition('names: must map seat numbers (0-based) to players\' names, '
+                                  'e.g. {"0": "Ann"}')
         if type(obj.get("hints", False)) is not bool:
             raise InvalidPosition("hints: must be true or false")
         by_bot = obj.get("bot_moves", [])
@@ -107,7 +120,8 @@ class GameRecord:
             raise InvalidPosition("bot_moves: must list the indexes (0-based) of the actions a "
                                   "bot played for a person, e.g. [3, 4]")
         return cls(obj["game"], dict(obj["config"]), obj["seed"], list(acts),
-                   {int(k): v for k, v in bots.items()}, obj.get("hints", False), list(by_bot))
+                   {int(k): v for k, v in bots.items()}, obj.get("hints", False), list(by_bot),
+                   {int(k): v for k, v in names.items()})
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON to ``path``."""

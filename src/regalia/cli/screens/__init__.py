@@ -1,13 +1,15 @@
 """Per-game terminal screens.
 
 A screen module offers ``HELP`` (what to type at its prompt), ``rules_now(view)`` (the
-rules of the decision at hand, shown by ``help``), ``seat_name(seat)``,
+rules of the decision at hand, shown by ``help``), ``seat_name(seat)`` ("Player N"),
 ``describe(event) -> str``, ``cards_text(cards)`` (cards, e.g. a hand, as Rich text),
 ``render(view, bots)`` (a Rich renderable of a seat's view, the seats in ``bots`` marked as
 bots), ``menu(view, legal) -> list`` (the actions to number),
 ``label(action_text) -> str``, ``complete(text, view) -> str | None`` (turns typed shorthand
 into action text; ``None``: the text is no move at all), ``refusal(message) -> str`` and
-``result(view)`` (the end-of-game line).
+``result(view)`` (the end-of-game line). ``describe``, ``render``, ``label``, ``complete``,
+``refusal`` and ``result`` take a last argument ``seat_names(seat) -> str`` that names the
+seats (``regalia.cli.names.SeatNames``; default ``seat_name``).
 """
 
 from __future__ import annotations

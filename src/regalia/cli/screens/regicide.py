@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Group
 from rich.panel import Panel
@@ -16,7 +16,8 @@ from regalia.core.errors import RegaliaError
 from regalia.core.words import count
 from regalia.games.regicide.cards import (SUIT_LETTERS, SUIT_SYMBOLS, VALUE, CardError,
                                           parse_card, pretty)
-from regalia.games.regicide.describe import describe, seat_name
+from regalia.games.regicide.describe import YOU, describe, inside, seat_name
+from regalia.games.regicide.describe import verb as agreeing
 from regalia.games.regicide.rules import discard_cost
 
 __all__ = ["HELP", "cards_text", "rules_now", "complete", "describe", "label", "menu", "refusal", "render",
@@ -80,8 +81,10 @@ def cards_text(texts: list[str]) -> Text:
     return out or Text("(none)", style="dim")
 
 
-def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
-    """The table as ``view['seat']`` sees it; the seats in ``bots`` marked as bots."""
+def render(view: dict[str, Any], bots: Collection[int] = (),
+           seat_names: Callable[[int | None], str] = seat_name) -> Panel:
+    """The table as ``view['seat']`` sees it, the seats named by ``seat_names``; the seats in
+    ``bots`` marked as bots (unless their names say it)."""
     rows: list[Any] = []
     if view["enemy"]:
         attack = f"attack {view['attack']}"
@@ -137,8 +140,12 @@ def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
         if view["preferences"][s]:
             marks.append("wants to go next" if view["preferences"][s] == "yes"
                          else "would rather not go next")
-        name = seat_name(s) + (" (you)" if s == view["seat"] else " (bot)" if s in bots else "")
-        seats.add_row(name, count(view["hand_sizes"][s], "card"), ", ".join(marks))
+        name = seat_names(s)
+        if s == view["seat"] and name != YOU:
+            name += " (you)"
+        elif s in bots and not name.startswith("Bot"):
+            name += " (bot)"
+        seats.add_row(Text(name), count(view["hand_sizes"][s], "card"), ", ".join(marks))
     rows.append(seats)
     if view["players"] == 1:
         rows.append(Text(f"Jesters (refreshes) left: {view['jesters']}"))
@@ -156,18 +163,24 @@ def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
     log = view["log"][-8:]
     if log:
         rows.append(Text("Last moves:", style="dim"))
-        rows.extend(indented(describe(e), style="dim") for e in log)
+        rows.extend(indented(describe(e, seat_names), style="dim") for e in log)
     title = f"Regicide — {view['enemies_defeated']} of 12 enemies defeated"
     return Panel(Group(*rows), title=title, width=FRAME_WIDTH)
 
 
-def label(text: str) -> str:
-    """An action text for people: ``"play 5C 5D"`` -> ``"play 5♣ 5♦"``."""
+def label(text: str, seat_names: Callable[[int | None], str] = seat_name) -> str:
+    """An action text for people: ``"play 5C 5D"`` -> ``"play 5♣ 5♦"``; ``"choose 1"`` ->
+    ``"choose Player 2 to go next"``, or with other ``seat_names`` the number as typed and
+    the name: ``"choose 2 to go next: Bot (heuristic)"``."""
     words = text.split()
     if words and words[0] in ("play", "discard"):
         return words[0] + " " + " ".join(pretty(parse_card(w)) for w in words[1:])
     if words and words[0] == "choose":
-        return f"choose {seat_name(int(words[1]))} to go next"
+        seat = int(words[1])
+        who = seat_names(seat)
+        if who == seat_name(seat):
+            return f"choose {who} to go next"
+        return f"choose {seat + 1} to go next: {inside(who)}"
     if words and words[0] == "jester":
         return "jester (flip a Jester: discard your hand, draw up to 8)"
     return text
@@ -187,16 +200,18 @@ def menu(view: dict[str, Any], legal: list[int]) -> list[int]:
 _SUIT_LETTER = str.maketrans(SUIT_SYMBOLS + "♧♢♡♤", SUIT_LETTERS * 2)
 
 
-def complete(text: str, view: dict[str, Any]) -> str | None:
+def complete(text: str, view: dict[str, Any],
+             seat_names: Callable[[int | None], str] = seat_name) -> str | None:
     """Typed text as action notation: cards as the screen writes them (``3♣``, ``Jester``)
     or in notation (``3C``, ``X``); cards alone mean ``play`` in Step 1 and ``discard`` in
-    Step 4; ``choose N`` names Player N, counted from 1 as on the screen. ``None`` when the
+    Step 4; ``choose N`` names Player N, counted from 1 as on the screen (a refusal names
+    the players by ``seat_names``). ``None`` when the
     text starts with no verb and is not cards alone (``blah blah``). Raises
     ``RegaliaError`` for a ``choose`` or ``prefer`` that cannot be typed here."""
     words = [w if w.lower() != "jester" else "X" for w in text.translate(_SUIT_LETTER).split()]
     first = words[0].lower()
     if first == "choose":
-        return _choose(words[1:], view["players"])
+        return _choose(words[1:], view["players"], seat_names)
     if first == "prefer":
         raise RegaliaError("wishes to go next are asked of each player after a Jester is "
                            "played: answer y or n then")
@@ -213,19 +228,24 @@ def complete(text: str, view: dict[str, Any]) -> str | None:
     return f"{verb} {' '.join(words)}"
 
 
-def _choose(words: list[str], players: int) -> str:
+def _choose(words: list[str], players: int,
+            seat_names: Callable[[int | None], str] = seat_name) -> str:
     """``choose`` with a player's number from 1 (``["2"]``, ``["player", "2"]``) as
     notation (``choose 1``)."""
     number = words[-1] if words and (len(words) == 1 or words[0].lower() == "player") else ""
+    named = seat_names(1) != seat_name(1) or seat_names(0) != seat_name(0)
+    which = ("; " + ", ".join(f"{s + 1} is {inside(seat_names(s))}" for s in range(players))
+             if named else "")
     if not number.isdigit():
         raise RegaliaError(f"write choose and a player's number from 1 to {players}, e.g. "
-                           "'choose 2' for Player 2, or pick it from the menu")
+                           f"'choose 2' for {inside(seat_names(1))}, or pick it from the "
+                           f"menu{which}")
     if not 1 <= int(number) <= players:
-        raise RegaliaError(f"there is no Player {number}: the players are 1 to {players}")
+        raise RegaliaError(f"there is no Player {number}: the players are 1 to {players}{which}")
     return f"choose {int(number) - 1}"
 
 
-def result(view: dict[str, Any]) -> Text:
+def result(view: dict[str, Any], seat_names: Callable[[int | None], str] = seat_name) -> Text:
     """The end-of-game announcement."""
     if view["phase"] == "won":
         medal = view.get("medal")
@@ -239,9 +259,19 @@ def result(view: dict[str, Any]) -> Text:
 NOTATION = re.compile(r"\b(?:10|[2-9TAJQK])[CDHS]\b|(?<=play )X\b|(?<=hold )X\b")
 
 
-def refusal(message: str) -> str:
-    """An engine refusal for people: "Refused: why", players numbered from 1 and cards
-    written as on screen (``seat 0 does not hold KS`` -> ``Player 1 does not hold K♠``)."""
+def refusal(message: str, seat_names: Callable[[int | None], str] = seat_name) -> str:
+    """An engine refusal for people: "Refused: why", players named by ``seat_names``
+    (default: numbered from 1) and cards written as on screen (``seat 0 does not hold KS``
+    -> ``Player 1 does not hold K♠``, or ``you do not hold K♠``)."""
     why = message.split(" is refused: ", 1)[-1]
-    why = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", why)
+    why = re.sub(r"\bseat (\d)\b( does| has| already shows)?",
+                 lambda m: _seat_words(seat_names(int(m[1])), m[2]), why)
     return "Refused: " + NOTATION.sub(lambda m: pretty(parse_card(m[0])), why)
+
+
+_PLAIN = {" does": " do", " has": " have", " already shows": " already show"}
+
+
+def _seat_words(who: str, said: str | None) -> str:
+    """A seat's name and the verb after it in a refusal: ``you do``, ``Player 1 does``."""
+    return inside(who) + (agreeing(who, said, _PLAIN[said]) if said else "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Group
 from rich.panel import Panel
@@ -15,7 +15,8 @@ from regalia.cli.screens import FRAME_WIDTH, indented
 from regalia.core.errors import RegaliaError
 from regalia.core.words import count
 from regalia.games.ribauds import actions as A
-from regalia.games.ribauds.describe import CONSPIRACIES, describe, name, names, seat_name
+from regalia.games.ribauds.describe import (CONSPIRACIES, YOU, describe, name, names, seat_name,
+                                            verb)
 
 __all__ = ["HELP", "cards_text", "rules_now", "complete", "describe", "label", "menu", "refusal", "render",
            "result", "seat_name"]
@@ -73,8 +74,10 @@ def cards_text(letters: list[str]) -> Text:
     return out or Text("(none)", style="dim")
 
 
-def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
-    """The Court and the hand as ``view['seat']`` sees them."""
+def render(view: dict[str, Any], bots: Collection[int] = (),
+           seat_names: Callable[[int | None], str] = seat_name) -> Panel:
+    """The Court and the hand as ``view['seat']`` sees them, the seats named by
+    ``seat_names``; the seats in ``bots`` marked as bots (unless their names say it)."""
     rows: list[Any] = []
     court = Table(show_header=True, header_style="bold", box=None, padding=(0, 2))
     for i in range(4):
@@ -87,8 +90,12 @@ def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
                      + (f" (top: {name(view['discard'][0])})" if view["discard"] else "")))
     for s in range(2):
         mark = "  to act" if s == view["current"] and view["phase"] != "won" else ""
-        you = " (you)" if s == view["seat"] else " (bot)" if s in bots else ""
-        rows.append(Text(f"{seat_name(s)}{you}: {count(view['hand_sizes'][s], 'card')}{mark}"))
+        who = seat_names(s)
+        if s == view["seat"] and who != YOU:
+            who += " (you)"
+        elif s in bots and not who.startswith("Bot"):
+            who += " (bot)"
+        rows.append(Text(f"{who}: {count(view['hand_sizes'][s], 'card')}{mark}"))
     if view.get("hand") is not None:
         hand = Text("Your hand: ", style="bold")
         hand.append_text(cards_text(view["hand"]))
@@ -101,11 +108,11 @@ def render(view: dict[str, Any], bots: Collection[int] = ()) -> Panel:
     log = view["log"][-8:]
     if log:
         rows.append(Text("Last moves:", style="dim"))
-        rows.extend(indented(describe(e), style="dim") for e in log)
+        rows.extend(indented(describe(e, seat_names), style="dim") for e in log)
     return Panel(Group(*rows), title="Le Roy des Ribauds — the Court", width=FRAME_WIDTH)
 
 
-def label(text: str) -> str:
+def label(text: str, seat_names: Callable[[int | None], str] = seat_name) -> str:
     """An action text for people: ``"replace 2 Q up"`` -> ``"replace C3 with Reine face up"``."""
     w = text.split()
     if not w:
@@ -140,7 +147,8 @@ _FILLER = {"and", "with", "your", "face", "at", "the", "in", "into", "then"}
 _SLOT_VERBS = ("reveal", "replace", "swap", "flip", "peek")
 
 
-def complete(text: str, view: dict[str, Any]) -> str | None:
+def complete(text: str, view: dict[str, Any],
+             seat_names: Callable[[int | None], str] = seat_name) -> str | None:
     """Typed text as the screen and the menu write it, in notation (formats.md 2.3): slots
     C1-C4, card names and the menu's own words (``replace C3 with your Roi face up`` and
     ``replace C3 Roi up`` are ``replace 2 K up``; ``look at C1 and C2`` is ``peek 0 1``;
@@ -170,13 +178,16 @@ def complete(text: str, view: dict[str, Any]) -> str | None:
     return " ".join(words)
 
 
-def result(view: dict[str, Any]) -> Text:
-    """The end-of-game announcement: the winner and the conspiracy."""
+def result(view: dict[str, Any], seat_names: Callable[[int | None], str] = seat_name) -> Text:
+    """The end-of-game announcement: the winner (named by ``seat_names``) and the
+    conspiracy."""
     if view["winner"] is None:
         return Text("The game is not finished.")
     lost = view["seat"] is not None and view["seat"] != view["winner"]
-    you = " — you lose." if lost else " — you win!" if view["seat"] == view["winner"] else ""
-    return Text(f"{seat_name(view['winner'])} wins by "
+    who = seat_names(view["winner"])
+    you = (" — you lose." if lost else "" if who == YOU
+           else " — you win!" if view["seat"] == view["winner"] else "")
+    return Text(f"{who} {verb(who, 'wins', 'win')} by "
                 f"{CONSPIRACIES.get(view['conspiracy'], view['conspiracy'])}{you}",
                 style="bold red" if lost else "bold green")
 
@@ -207,11 +218,12 @@ _NOW = {
 }
 
 
-def refusal(message: str) -> str:
+def refusal(message: str, seat_names: Callable[[int | None], str] = seat_name) -> str:
     """An engine refusal for people, written as the screen writes things: "Refused: why",
     the typed text not echoed, players numbered from 1, slots C1-C4, cards by name, the
     game's phases in words, moves as the menu writes them (``slot 0 is face up; seat 0 may:
-    reveal 1`` -> ``C1 is face up; Player 1 may: reveal C2``), and more than
+    reveal 1`` -> ``C1 is face up; Player 1 may: reveal C2``; players named by
+    ``seat_names``: ``you may: reveal C2``), and more than
     ``SHORT_LIST`` moves shortened to their kinds and a few examples (all are on the menu)."""
     why = message.split(" is refused: ", 1)[-1]
     why = re.sub(r"^'[^']*': ", "", why)
@@ -229,8 +241,15 @@ def refusal(message: str) -> str:
     why = re.sub(r"'([^']+)'", lambda m: f"'{_as_menu(m.group(1))}'", why)
     why = re.sub(r"\bslot (\d)\b", lambda m: f"C{int(m.group(1)) + 1}", why)
     why = why.replace("slots are 0 to 3", "slots are C1 to C4")
-    why = re.sub(r"\bseat (\d)\b", lambda m: f"Player {int(m.group(1)) + 1}", why)
+    why = re.sub(r"\bseat (\d)\b( has| won)?", lambda m: _seat_words(seat_names(int(m[1])), m[2]),
+                 why)
     return "Refused: " + why
+
+
+def _seat_words(who: str, said: str | None) -> str:
+    """A seat's name and the verb after it in a refusal: ``you have``, ``Player 1 has``."""
+    plain = {" has": " have", " won": " won"}
+    return ("you" if who == YOU else who) + (verb(who, said, plain[said]) if said else "")
 
 
 def _not_now(m: re.Match[str]) -> str:
