@@ -138,6 +138,9 @@ def test_the_time_the_server_was_down_is_not_charged(db_url):
     with running_app(db_url, clock_presets=PRESETS) as c:
         time.sleep(0.3)
         after = c.get(f"/api/tables/{d['id']}").json()["clock"]
+        # stored too: a read of the table again from the database finds the resumed clock
+        resumed = c.app.state.manager.store.load_table(d["id"]).clock_state
+        assert resumed["since"] > state["since"] + 15, (state, resumed)
     r = after["running"]
     assert after["started"] and r == before["running"]
     assert before["remaining"][r] - 5 < after["remaining"][r] <= before["remaining"][r], \

@@ -285,6 +285,12 @@ class Store(Database):
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
                          .values(bot_replaces=on))
 
+    def set_clock(self, table_id: str, clock_state: dict[str, Any]) -> None:
+        """Store the table's clocks alone (``clock_state``: ``Clock.to_json()``)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(GameTable).where(GameTable.id == table_id)
+                         .values(clock_state=clock_state))
+
     def update_seat(self, table_id: str, seat: int, clock_state: dict[str, Any] | None = None,
                     expect: dict[str, Any] | None = None, **values: Any) -> None:
         """Change a seat's ``name``, ``claimed`` or ``token_hash`` (with the table's clocks

@@ -14,6 +14,7 @@ that hands a seat to a bot when its time runs out.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -23,12 +24,20 @@ from regalia.server.storage.models import HUMAN, Conflict
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables.core import TableCore
 
+log = logging.getLogger("regalia.server")
+
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
 
 
 def wall() -> float:
     """Seconds since the epoch (wall clock: it must mean the same after a restart)."""
     return time.time()
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    """A background store of the clocks that failed: logged (the next change stores them)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("storing a table's resumed clock failed: %s", task.exception())
 
 
 @dataclass
@@ -185,13 +194,23 @@ class TableClock:
 
     def resume(self) -> None:
         """The table was just loaded where its clock runs (a server's start): the running
-        seat is charged from now, not for the time no server served the table. Kept in
-        memory; the next change stores it."""
+        seat is charged from now, not for the time no server served the table; stored soon
+        (``_store_resumed``), so that a read of the table again finds it too."""
         running = self.running_seat()
         if running is not None and self.data.since is not None and self.data.since < wall():
             clock = self.data.copy()
             clock.since = wall()
             self.set(clock)
+            task = asyncio.get_running_loop().create_task(self._store_resumed(clock))
+            task.add_done_callback(_log_failure)
+
+    async def _store_resumed(self, clock: Clock) -> None:
+        """Store the resumed ``clock`` unless a change stored a newer one first (the table's
+        lock orders them)."""
+        async with self.core.lock:
+            if self.data is clock:
+                await self.writer.write(self.writer.store.set_clock, self.core.id,
+                                        clock.to_json())
 
     def stop(self) -> None:
         if self._timer is not None:
