@@ -153,15 +153,16 @@ def test_a_write_refused_at_the_timeout_is_not_stored_later(db_url):
 
 class HeldAfterCommit:
     """``store.<name>`` committed, then held before its answer until ``gate`` is set (a slow
-    disk sync); ``calls``: when each began."""
+    disk sync); ``calls``: when each committed (recorded once the real call returned, so a
+    test that saw a call may read what it stored)."""
 
     def __init__(self, store, name: str) -> None:
         self.gate, self.calls, self.real = threading.Event(), [], getattr(store, name)
         setattr(store, name, self)
 
     def __call__(self, *args, **kwargs):
-        self.calls.append(time.monotonic())
         out = self.real(*args, **kwargs)
+        self.calls.append(time.monotonic())
         assert self.gate.wait(5)
         return out
 
