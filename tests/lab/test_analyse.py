@@ -15,7 +15,8 @@ from regalia.bots import make_bot
 from regalia.cli.app import app
 from regalia.core.records import GameRecord, Match
 from regalia.games.regicide import REGICIDE as G
-from regalia.lab.analyse import MARK_FROM, MARKED, analyse_record, decision_chances
+from regalia.lab.analyse import (MARK_FROM, MARKED, Decision, analyse_record,
+                                  decision_chances, paired_range)
 
 runner = CliRunner()
 
@@ -86,12 +87,35 @@ def test_analysis_of_a_record_marks_the_three_costliest_moves_of_the_seat(monkey
         assert d.cost == pytest.approx(max(0.0, d.best_win - d.played_win))
         for chance, (lo, hi) in ((d.played_win, d.played_range), (d.best_win, d.best_range)):
             assert 0.0 <= lo <= chance <= hi <= 1.0 and hi - lo > 0  # each chance's interval
+        lo, hi = d.cost_range  # the paired difference's interval holds the cost
+        assert -1.0 <= lo <= d.cost <= hi <= 1.0 or (lo == hi == d.cost == 0.0)
     marked = [d for d in decisions if d.marked]
-    # the three costliest, of those that lost MARK_FROM or more (a smaller gap is noise)
-    assert len(marked) == min(MARKED, sum(d.cost >= MARK_FROM for d in decisions))
+    # the three costliest of the mistakes: beyond the noise and at least MARK_FROM
+    mistakes = [d for d in decisions if d.cost_range[0] > 0 and d.cost >= MARK_FROM]
+    assert len(marked) == min(MARKED, len(mistakes))
     if marked:
-        assert min(d.cost for d in marked) >= max(d.cost for d in decisions if not d.marked)
-        assert all(d.cost >= MARK_FROM for d in marked)
+        assert min(d.cost for d in marked) >= max(d.cost for d in mistakes if not d.marked)
+
+
+def test_a_mistake_is_marked_only_when_the_paired_interval_is_above_zero():
+    """Paired sampling: the positions where both moves end alike add no spread; a gap
+    within the noise is no mistake, however large its point estimate."""
+    same = np.array([1, 0, 1, 1, 0, 0, 1, 0] * 5)
+    assert paired_range(same, same) == (0.0, 0.0)
+    lost = same.copy()
+    lost[same == 1] = 0  # the played move lost every game the best one won
+    lo, hi = paired_range(same, lost)
+    assert 0.3 < lo < 0.5 < hi < 0.7  # cost 0.5 measured on 40 positions
+    few = paired_range(np.array([1, 0, 1, 0]), np.array([0, 0, 0, 1]))  # cost 0.25, n=4
+    assert few[0] < 0 < 0.25 < few[1]
+    decision = Decision(0, "play", "5C", 0.25, "JS", 0.5, 0.25, 8)
+    assert not decision.mistake  # no interval given: (-1, 1)
+    decision.cost_range = few
+    assert not decision.mistake
+    decision.cost_range = (lo, hi)
+    assert decision.mistake
+    decision.cost, decision.cost_range = MARK_FROM / 2, (0.01, 0.04)
+    assert not decision.mistake  # beyond the noise, but negligible
 
 
 def test_cli_analyse(tmp_path):

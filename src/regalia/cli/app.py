@@ -558,8 +558,8 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
     typer.echo(f"player {seat}: {len(decisions)} decisions with a choice; win chance of the "
                f"move played and of the best move ({worlds} positions sampled from the "
                f"player's view each: half pick the best move, the other {worlds - worlds // 2} "
-               f"estimate both chances, each with its 95% interval); ! marks the three costliest, from 5 "
-               f"points lost")
+               f"estimate both chances, each with its 95% interval); ! marks the three costliest "
+               f"mistakes: 5 points lost or more, and the loss's own interval above zero")
     def words(action: str) -> str:  # "play TC 5C" -> "play 10♣ 5♣", as the log writes cards
         verb, *rest = action.split()
         try:
@@ -575,7 +575,8 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
         typer.echo(f"{'!' if d.marked else ' '} {d.index + 1:3d} {steps.get(d.phase, d.phase):7s} "
                    f"{words(d.played):22s} {100 * d.played_win:5.1f}% {span(d.played_range)}   "
                    f"best {words(d.best):22s} {100 * d.best_win:5.1f}% {span(d.best_range)}"
-                   + (f"  ({100 * d.cost:.1f} points lost)" if d.cost else ""))
+                   + (f"  ({100 * d.cost:.1f} points lost, {span(d.cost_range)})"
+                      if d.cost else ""))
 
 
 def main() -> None:

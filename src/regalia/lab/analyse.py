@@ -12,9 +12,11 @@ same positions and random streams for every candidate). The win chance of a move
 fraction of those playouts that end in a win. Candidates: the policy's best ``candidates``
 legal moves, plus the move played. The best move is picked on the first half of the sampled
 positions and both chances are measured on the other half, so that picking the best of
-several noisy estimates does not inflate it. The three decisions whose played move lost the
-most win chance against the best move are marked, if it lost at least ``MARK_FROM`` (a
-smaller gap is within the sampling noise).
+several noisy estimates does not inflate it. A move's cost is the win chance lost against
+the best move, with the 95% interval of that paired difference (the same positions for
+both: ``paired_range``); a move is a mistake only when that interval lies above zero (the
+loss is real, not sampling noise) and the cost is at least ``MARK_FROM`` (not negligible);
+the three costliest mistakes of the seat are marked.
 
 Hidden cards never reach the estimate: ``decision_chances`` takes the view, not the state,
 and its result for two positions with the same view is the same.
@@ -38,6 +40,21 @@ DEFAULT_WORLDS = 200
 DEFAULT_CANDIDATES = 8
 MARKED = 3  # how many costliest moves are marked
 MARK_FROM = 0.05  # the least cost (win chance lost: 5 points) that is marked
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+
+
+def paired_range(best: np.ndarray, played: np.ndarray) -> tuple[float, float]:
+    """The 95% interval of ``mean(best - played)``, two 0/1 playout results per sampled
+    position (``best``, ``played``: arrays of the same length n >= 2, the same positions
+    and random streams for both), by the normal approximation of the mean of the paired
+    differences; ``(low, high)`` within -1..1. The positions where both moves end alike add
+    no spread, so a difference is found with far fewer positions than two separate
+    intervals need."""
+    d = best.astype(np.float64) - played.astype(np.float64)
+    n = len(d)
+    half = Z95 * float(d.std(ddof=1)) / np.sqrt(n) if n > 1 else 2.0
+    mean = float(d.mean())
+    return max(-1.0, mean - half), min(1.0, mean + half)
 
 
 @dataclass
@@ -45,9 +62,9 @@ class Decision:
     """One analysed decision: ``index`` of the action in the record (0-based), the
     ``phase`` it was taken in, the move ``played`` and its win chance ``played_win``, the
     ``best`` candidate and ``best_win``, ``cost`` (= best_win - played_win, >= 0),
-    ``worlds`` sampled and ``marked`` (one of the three costliest); ``played_range`` and
-    ``best_range``: each chance's 95% interval (Wilson, over the positions that measured
-    it), ``(low, high)`` in 0..1."""
+    ``worlds`` sampled and ``marked`` (one of the three costliest mistakes: ``mistake``); ``played_range`` and ``best_range``: each chance's 95%
+    interval (Wilson, over the positions that measured it), ``(low, high)`` in 0..1;
+    ``cost_range``: the 95% interval of the cost (``paired_range``), in -1..1."""
 
     index: int
     phase: str
@@ -60,6 +77,13 @@ class Decision:
     marked: bool = False
     played_range: tuple[float, float] = (0.0, 1.0)
     best_range: tuple[float, float] = (0.0, 1.0)
+    cost_range: tuple[float, float] = (-1.0, 1.0)
+
+    @property
+    def mistake(self) -> bool:
+        """The move lost win chance beyond the sampling noise (the cost's 95% interval lies
+        above zero), and at least ``MARK_FROM``."""
+        return self.cost_range[0] > 0.0 and self.cost >= MARK_FROM
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "phase": self.phase, "played": self.played,
@@ -67,7 +91,8 @@ class Decision:
                 "best_win": round(self.best_win, 4), "cost": round(self.cost, 4),
                 "worlds": self.worlds, "marked": self.marked,
                 "played_range": [round(x, 4) for x in self.played_range],
-                "best_range": [round(x, 4) for x in self.best_range]}
+                "best_range": [round(x, 4) for x in self.best_range],
+                "cost_range": [round(x, 4) for x in self.cost_range]}
 
 
 def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
@@ -104,7 +129,7 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
                    candidates: int = DEFAULT_CANDIDATES, seed: int = 0) -> list[Decision]:
     """The decisions of ``seat`` (0-based) in a Regicide ``record`` with more than one
     legal move, each estimated from that seat's view at that moment; the ``MARKED``
-    costliest are marked (of those that cost ``MARK_FROM`` or more). Raises ``ValueError``
+    costliest mistakes are marked (``Decision.mistake``: beyond the noise). Raises ``ValueError``
     for a record of another game or a seat out of range, ``IllegalAction`` when the record
     does not replay."""
     if record.game != "regicide":
@@ -138,8 +163,10 @@ def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,
                                     g.action_to_text(before, cands[best]), float(chance[best]),
                                     max(0.0, float(chance[best] - chance[mine])), worlds,
                                     played_range=wilson(int(measured[:, mine].sum()), n),
-                                    best_range=wilson(int(measured[:, best].sum()), n)))
+                                    best_range=wilson(int(measured[:, best].sum()), n),
+                                    cost_range=paired_range(measured[:, best],
+                                                            measured[:, mine])))
         before = state
-    for d in sorted((d for d in out if d.cost >= MARK_FROM), key=lambda d: -d.cost)[:MARKED]:
+    for d in sorted((d for d in out if d.mistake), key=lambda d: -d.cost)[:MARKED]:
         d.marked = True
     return out

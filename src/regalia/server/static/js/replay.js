@@ -53,7 +53,7 @@ function show(i) {
 }
 
 // The analysis panel (Regicide): each decision of the chosen player, the win chance of the
-// move played and of the best move; the three costliest marked. A row is named by its move
+// move played and of the best move; the three costliest mistakes marked. A row is named by its move
 // as the replay names its steps ("Move 20" is step "move 20 / 41", whose caption is that
 // move's sentence): a click shows that step, the choice made and its outcome; the position
 // where it was chosen is one step back (the left arrow).
