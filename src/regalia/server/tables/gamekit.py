@@ -281,12 +281,14 @@ DELETED_PLAYER = "deleted player"
 _RESERVED_WORDS = (
     "strongest", "strong", "medium", "weak", "máximo", "fuerte", "medio", "débil",
     "o mais forte", "forte", "médio", "fraco",
-    "random", "simple", "heuristic", "tactical", "monte carlo", "montecarlo", "ismcts",
-    "is-mcts", "search", "monte carlo search", "is-mcts search", "medal",
+    "random", "simple", "heuristic", "tactical", "search", "medal",
+    "aleatorio", "aleatório", "simples", "heurístico", "táctico", "tático", "busca",
+    "búsqueda",
     "bot", "robot", "you", "nobody", "spectator", "player", "admin", "regalia",
     DELETED_PLAYER)
 _LEET = str.maketrans("013457", "oleast")
-_SKELETON_LABELS = re.compile(r"(bot|player|jogador|jugador|seat|assento|asiento)\d*$")
+_SKELETON_LABELS = re.compile(r"(bot|player|jogador|jugador|seat|assento|asiento)\d*$"
+                             r"|.*(montecarlo|ismcts)")  # a search bot's label, in any words
 
 
 def fold_name(name: str) -> str:
