@@ -43,6 +43,20 @@ def test_signing_up_in_the_lobby_adopts_the_browsers_table_and_names_it(server, 
         linked = db.execute("SELECT s.table_id, s.seat FROM seats s JOIN accounts a "
                             "ON a.id = s.account_id WHERE a.name = 'Lena'").fetchall()
     assert linked == [(table["id"], 0)]
+    later = post(server, "/api/tables", {"game": "regicide", "players": 1,
+                                         "seats": [{"kind": "human"}]})
+    page.goto(server.url + later["seats"][0]["link"])  # signed in: the table page adopts it
+    page.wait_for_function("() => window.regalia && window.regalia.M.state")
+    for _ in range(50):
+        with sqlite3.connect(server.db) as db:
+            if db.execute("SELECT account_id FROM seats WHERE table_id = ?",
+                          (later["id"],)).fetchone()[0] is not None:
+                break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the table page did not adopt its seat")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#account-name")
     page.click("#account-name")
     page.wait_for_selector("#player-name")
     assert page.text_content("#player-name") == "Lena"

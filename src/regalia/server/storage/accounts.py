@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
 from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict, GameTable,
@@ -132,7 +132,7 @@ class AccountStore:
     def session_account(self, token_hash: str, touch_after: timedelta) -> AccountData | None:
         """The account of the session whose token hashes to ``token_hash``, or ``None``
         (unknown or expired). Its ``last_seen`` is written when older than
-        ``touch_after`` (not at every request)."""
+        ``touch_after`` (not at every request; skipped while the database is busy)."""
         t = now()
         with self.engine.connect() as conn:
             row = conn.execute(
@@ -142,21 +142,18 @@ class AccountStore:
             if row is None or utc(row.expires_at) <= t:
                 return None
             if utc(row.last_seen) < t - touch_after:
-                conn.execute(update(SessionRow).where(SessionRow.token_hash == token_hash)
-                             .values(last_seen=t))
-                conn.commit()
+                try:
+                    conn.execute(update(SessionRow).where(SessionRow.token_hash == token_hash)
+                                 .values(last_seen=t))
+                    conn.commit()
+                except OperationalError:  # a busy database: the next request writes it
+                    conn.rollback()
         return _account(row)
 
     def close_session(self, token_hash: str) -> None:
         """Delete the session whose token hashes to ``token_hash`` (none: nothing)."""
         with self.engine.begin() as conn:
             conn.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash))
-
-    def sessions_of(self, account_id: int) -> int:
-        """How many sessions ``account_id`` has stored (expired ones included)."""
-        with self.engine.connect() as conn:
-            return conn.execute(select(func.count()).select_from(SessionRow)
-                                .where(SessionRow.account_id == account_id)).scalar_one()
 
     # -- seats -----------------------------------------------------------------------
 

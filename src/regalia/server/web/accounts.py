@@ -55,11 +55,11 @@ from regalia.server.storage.accounts import AccountData, AccountStore, NameTaken
 from regalia.server.storage.models import FINISHED, now, token_hash
 from regalia.server.tables import gamekit
 from regalia.server.tables.seats import valid_token
-from regalia.server.web.deps import Address, Config, Registry, Replays, Tables
+from regalia.server.web.deps import Address, Config, Registry, Replays
 from regalia.server.web.guard import same_origin
 from regalia.server.web.passwords import Passwords, password_problem
-from regalia.server.web.schemas import (AdoptTables, ConfirmPassword, Credentials, Me,
-                                        Problem, Profile, Adopted)
+from regalia.server.web.schemas import (Adopted, AdoptTables, ConfirmPassword, Credentials,
+                                        Me, Problem, Profile)
 
 log = logging.getLogger("regalia.server")
 
@@ -217,12 +217,13 @@ async def adopt_tables(body: AdoptTables, request: Request, a: Service) -> Any:
 
 @router.delete("/account", response_model=Me, dependencies=SAME_SITE)
 async def delete_account(body: ConfirmPassword, request: Request, response: Response,
-                         a: Service, m: Tables, replays: Replays, address: Address) -> Any:
+                         a: Service, replays: Replays, address: Address) -> Any:
     account = await a.signed_in(request)
     await a.m.limits.hit("sign_in_rate", address)
     ok, _ = await a.passwords.check(account.password_hash, body.password)
     if not ok:
         raise Refusal("bad_credentials", "wrong password: the account was not deleted")
+    m = a.m
     tables = await m.writer.write(a.store.delete, account.id, gamekit.DELETED_PLAYER)
     for table_id in tables:  # the names shown: read again here, and by the other replicas
         replays.forget(table_id)

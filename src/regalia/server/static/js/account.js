@@ -9,23 +9,40 @@ import { myTables } from "./mytables.js";
 import { setMyName } from "./names.js";
 
 const JSON_POST = { "Content-Type": "application/json" };
+// The account's name while this browser is signed in (the cookie itself is out of the
+// pages' reach): a table page adopts its seat only then, asking nothing of anonymous players.
+const KEY = "regalia.account";
+
+function noted(account) {
+  if (account) localStorage.setItem(KEY, account.name);
+  else localStorage.removeItem(KEY);
+  return account;
+}
 
 // The account this browser is signed in to ({name, created_at, profile}) or null.
 export async function whoAmI() {
   try {
     const r = await fetch("/api/account");
-    return r.ok ? (await r.json()).account : null;
+    return r.ok ? noted((await r.json()).account) : null;
   } catch (e) {
     return null;
   }
 }
 
+async function adopt(tables) {
+  if (!tables.length) return;
+  await fetch("/api/account/tables", { method: "POST", headers: JSON_POST, body: JSON.stringify({ tables }) }).catch(() => null);
+}
+
 // Link to the account the seats whose tokens this browser keeps (the server links only
 // those whose token proves the seat).
 export async function adoptTables() {
-  const tables = myTables().filter((e) => e.token && e.id).slice(0, 100).map((e) => ({ id: String(e.id), token: String(e.token) }));
-  if (!tables.length) return;
-  await fetch("/api/account/tables", { method: "POST", headers: JSON_POST, body: JSON.stringify({ tables }) }).catch(() => null);
+  await adopt(myTables().filter((e) => e.token && e.id).slice(0, 100).map((e) => ({ id: String(e.id), token: String(e.token) })));
+}
+
+// A table page's seat, opened by its link: adopted when this browser is signed in.
+export async function adoptSeat(id, token) {
+  if (localStorage.getItem(KEY) && id && token) await adopt([{ id: String(id), token: String(token) }]);
 }
 
 // A refusal of the account API in the page's language.
@@ -66,7 +83,7 @@ export async function accountArea(box, changed = () => {}) {
   }
 
   async function signedIn(acc) {
-    account = acc;
+    account = noted(acc);
     setMyName(acc.name);
     await adoptTables();
     render();
@@ -75,7 +92,7 @@ export async function accountArea(box, changed = () => {}) {
 
   async function signOut() {
     await send("/api/account/sign-out", {}).catch(() => null);
-    account = null;
+    account = noted(null);
     render();
     changed(null);
   }
