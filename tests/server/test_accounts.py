@@ -375,12 +375,15 @@ def test_a_rematch_keeps_the_account_of_a_seat_and_a_new_token_cuts_it(client):
                                  "seat = 0"), {"t": r.json()["id"]}).scalar() is None
 
 
-def test_deleting_an_account_keeps_its_games_anonymised(client):
+def test_deleting_an_account_keeps_its_games_anonymised_and_its_chat_deleted(client):
     d = finished_ribauds(client, seed=5)
     client.get(f"/api/tables/{d['id']}/replay")  # a replay built and kept with the names
     sign_up(client, "Delia")
     adopt(client, (d["id"], d["seats"][0]["token"]))
-    client.app.state.manager.store.update_seat(d["id"], 0, name="Delia")
+    store = client.app.state.manager.store
+    store.update_seat(d["id"], 0, name="Delia")
+    store.add_message(d["id"], 0, "chat", {"kind": "chat", "seat": 0, "text": "I am Delia"})
+    store.add_message(d["id"], 1, "chat", {"kind": "chat", "seat": 1, "text": "gg"})
     assert client.get("/api/players/delia").status_code == 200
     r = client.request("DELETE", "/api/account", json={"password": "not the password"})
     assert r.status_code == 401 and r.json()["code"] == "bad_credentials"
@@ -390,9 +393,9 @@ def test_deleting_an_account_keeps_its_games_anonymised(client):
     assert cookie_of(r)["max-age"] == "0"
     assert me(client) is None and stored_sessions(client) == []
     assert client.get("/api/players/delia").status_code == 404
-    store = client.app.state.manager.store
     t = store.load_table(d["id"])
     assert t.seats[0].name == gamekit.DELETED_PLAYER and len(t.moves) > 0
+    assert [m["text"] for m in t.messages] == ["gg"]  # its own words gone, the others' kept
     with store.engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM accounts")).scalar() == 0
         assert conn.execute(text("SELECT count(*) FROM seats WHERE account_id IS NOT NULL")

@@ -20,7 +20,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
 from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict, GameTable,
-                                           MoveRow, SeatRow, SessionRow, now, utc)
+                                           MessageRow, MoveRow, SeatRow, SessionRow, now,
+                                           utc)
 
 __all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink"]
 
@@ -101,11 +102,18 @@ class AccountStore:
 
     def delete(self, account_id: int, label: str) -> list[str]:
         """Delete an account and its sessions; its seats keep their games but not the
-        account: their names become ``label`` and their link is cut. Returns the ids of the
-        tables whose seats were renamed (in one transaction)."""
+        account: their names become ``label``, their free chat lines (words of their own,
+        unlike the rules' fixed sayings, which stay with the game) are deleted, and their
+        link is cut. Returns the ids of the tables whose seats were renamed (in one
+        transaction)."""
         with self.engine.begin() as conn:
-            tables = sorted({r[0] for r in conn.execute(
-                select(SeatRow.table_id).where(SeatRow.account_id == account_id))})
+            seats = conn.execute(select(SeatRow.table_id, SeatRow.seat)
+                                 .where(SeatRow.account_id == account_id)).all()
+            tables = sorted({r.table_id for r in seats})
+            for r in seats:
+                conn.execute(delete(MessageRow).where(MessageRow.table_id == r.table_id,
+                                                      MessageRow.seat == r.seat,
+                                                      MessageRow.kind == "chat"))
             conn.execute(update(SeatRow).where(SeatRow.account_id == account_id)
                          .values(name=label, account_id=None))
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id))

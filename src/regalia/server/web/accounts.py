@@ -19,8 +19,9 @@ ever; an account adds a name that is one person's, and a profile of the games it
   id and the seat's token from its link), linked to the account when the token proves the
   seat (a human seat whose link was used, linked to no other account); 200 ``Adopted``;
   401 ``signed_out``.
-* ``DELETE /api/account`` (``ConfirmPassword``): the account, its sessions and its links
-  deleted; its seats' games stay, their names made ``DELETED_PLAYER``. 401
+* ``DELETE /api/account`` (``ConfirmPassword``): the account, its sessions, its links and
+  its seats' chat lines deleted; its seats' games stay, their names made
+  ``DELETED_PLAYER``. 401
   ``bad_credentials`` for a wrong password (counted in ``sign_in_rate``), ``signed_out``.
 * ``GET /api/players/{name}``: ``Profile`` (the name in any case or width): games played and
   won per game and player count, and the latest ended games with their replays' links; 404
