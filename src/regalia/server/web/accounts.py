@@ -230,7 +230,7 @@ async def delete_account(body: ConfirmPassword, request: Request, response: Resp
         replays.forget(table_id)
         loaded = m.tables.get(table_id)
         if loaded is not None:
-            loaded.request_sync()
+            await loaded.replica.sync_now(a.settings.write_timeout)
         m.peers.publish(table_id, {"k": "sync"})
     clear_cookie(request, response)
     return {"account": None}
