@@ -8,17 +8,23 @@ from __future__ import annotations
 import json
 
 import pytest
+from argon2 import PasswordHasher
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server_helpers import join, new_table, running_app
+from regalia.server.web.passwords import Passwords
 
 pytestmark = pytest.mark.slow
 
 FUZZ = settings(max_examples=120, deadline=None,
                 suppress_health_check=list(HealthCheck))
 OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
-              ("/api/tables/{table_id}", "GET"), ("/api/tables/{table_id}/replay", "GET")]
+              ("/api/tables/{table_id}", "GET"), ("/api/tables/{table_id}/replay", "GET"),
+              ("/api/account/sign-up", "POST"), ("/api/account/sign-in", "POST"),
+              ("/api/account/sign-out", "POST"), ("/api/account", "GET"),
+              ("/api/account/tables", "POST"), ("/api/account", "DELETE"),
+              ("/api/players/{name}", "GET")]
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)
@@ -30,12 +36,16 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
     db = f"sqlite:///{tmp_path / 'fuzz.sqlite3'}"
     with running_app(db) as c:  # a table being played, which no request may change
         d = new_table(c, "regicide", ["human", "human"])
+        c.post("/api/account/sign-up", json={"name": "Fuzzy", "password": "fuzzy password"})
         seated = [join(c, d, s) for s in (0, 1)]  # both seats opened: the game starts
         p = seated[c.get(f"/api/tables/{d['id']}").json()["current"]]
         p.act(p.state["legal"][0])
         p.state_at(1)
         before = c.app.state.manager.store.load_table(d["id"]).moves
     app = create_app(db, bot_processes=False, table_rate="100000/second",
+                     sign_up_rate="100000/second", sign_in_rate="100000/second",
+                     passwords=Passwords(PasswordHasher(time_cost=1, memory_cost=1024,
+                                                        parallelism=1)),
                      allowed_hosts=("testserver",))  # the ASGI test client's Host
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     operation = schema[path][method]

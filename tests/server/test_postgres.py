@@ -48,3 +48,43 @@ def test_postgres_migrates_stores_moves_once_and_plays():
         human, spectator = join(client, d, 0), join(client, d, None)
         play_randomly({0: human}, spectator, random.Random(5), chatter=False)
         assert client.get(f"/api/tables/{d['id']}").json()["status"] == "finished"
+
+
+def test_postgres_keeps_accounts_sessions_and_the_seats_they_adopted():
+    """Accounts on PostgreSQL: the name unique in any case, a session cookie, a finished
+    game's seat adopted, counted on the profile and kept by the rematch (an UPDATE whose
+    value reads the old table's seats), and the deletion that anonymises."""
+    assert URL, "REGALIA_TEST_POSTGRES_URL must name a PostgreSQL database in CI"
+    from argon2 import PasswordHasher
+    from sqlalchemy import text
+
+    from regalia.server.web.passwords import Passwords
+    from server_helpers import join, new_table, play_randomly, running_app
+
+    name = f"Pg{random.randrange(10**8)}"
+    cheap = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    with running_app(URL, passwords=cheap, sign_up_rate="1000/second") as c:
+        body = {"name": name, "password": "correct horse battery"}
+        assert c.post("/api/account/sign-up", json=body).status_code == 201
+        assert c.post("/api/account/sign-up", json={**body, "name": name.upper()}
+                      ).status_code == 409
+        d = new_table(c, "ribauds", ["human", "random"], seed=6)
+        human, spectator = join(c, d, 0), join(c, d, None)
+        play_randomly({0: human}, spectator, random.Random(6), chatter=False)
+        token = d["seats"][0]["token"]
+        r = c.post("/api/account/tables", json={"tables": [{"id": d["id"], "token": token}]})
+        assert r.json() == {"adopted": [{"id": d["id"], "seat": 0}]}
+        winner = c.get(f"/api/tables/{d['id']}").json()["outcome"]["winner"]
+        p = c.get(f"/api/players/{name.lower()}").json()
+        assert p["games"] == [{"game": "ribauds", "players": 2, "played": 1,
+                               "won": int(winner == 0)}]
+        again = c.post(f"/api/tables/{d['id']}/rematch", json={"token": token}).json()
+        store = c.app.state.manager.store
+        with store.engine.connect() as conn:
+            linked = conn.execute(text("SELECT seat FROM seats WHERE table_id = :t AND "
+                                       "account_id IS NOT NULL"), {"t": again["id"]}).all()
+        assert linked == [(0,)]
+        r = c.request("DELETE", "/api/account", json={"password": body["password"]})
+        assert r.status_code == 200
+        assert store.load_table(d["id"]).seats[0].name == "deleted player"
+        assert c.get(f"/api/players/{name}").status_code == 404

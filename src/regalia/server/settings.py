@@ -122,6 +122,11 @@ class Settings(BaseSettings):
     presence_every: float = Field(5.0, description=(
         "seconds between two changes of a seat's connected flag as the others see it (a "
         "player away for less stays shown connected)"))
+    sign_up_rate: str = Field("10/hour", description="accounts created per client address")
+    sign_in_rate: str = Field("10/minute", description=(
+        "sign-ins per client address (refused ones too)"))
+    session_days: float = Field(30.0, description=(
+        "days a browser stays signed in to an account (a new sign-in starts anew)"))
     sqlite_sync: str = Field("full", description=(
         "SQLite's disk syncs: full (a stored move survives a power cut) or normal (it "
         "survives a crash of the server; a power cut may lose the last moves)"),
@@ -134,7 +139,7 @@ class Settings(BaseSettings):
         return v
 
     @field_validator("table_rate", "message_rate", "talk_rate", "join_rate", "analysis_rate",
-                     "replay_rate", "hint_rate")
+                     "replay_rate", "hint_rate", "sign_up_rate", "sign_in_rate")
     @classmethod
     def _rate(cls, v: str, info) -> str:
         try:

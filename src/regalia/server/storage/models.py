@@ -7,6 +7,12 @@ A table is its game, config and seed, its seats, and its append-only move log (d
 impossible to store two moves at one ply, so a stale or duplicate submission can never be
 applied twice, even by two server processes. The schema is created and upgraded by the
 Alembic migrations (``engine.migrate``), never by ``create_all``.
+
+Accounts are optional (migration 0009): an ``AccountRow`` (a unique name after case and
+width folding, a password hash or none, so that a later table of passkeys may sign in an
+account without a password), its browser sessions (``SessionRow``: only a hash of each
+session token), and a seat linked to the account that proved the seat's token
+(``SeatRow.account_id``). Playing needs none of them.
 """
 
 from __future__ import annotations
@@ -84,6 +90,11 @@ class SeatRow(Base):
     bot_replaces: Mapped[bool] = mapped_column(Boolean, default=False)
     name: Mapped[str | None] = mapped_column(String(64), nullable=True)  # migration 0004
     claimed: Mapped[bool] = mapped_column(Boolean, default=False)  # someone holds the seat
+    # migration 0009: the account that proved the seat's token (``Accounts.adopt``), and
+    # whether the seat won, once a finished game's result was worked out (``Accounts.results``)
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", name="fk_seats_account_id"), nullable=True, index=True)
+    won: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 class MoveRow(Base):
@@ -111,6 +122,31 @@ class MessageRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     body: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class AccountRow(Base):
+    """An account (migration 0009): ``name`` as its owner chose it, ``folded`` its unique
+    key (``accounts.fold``: NFKC, then case folding); ``password_hash`` an Argon2 hash, or
+    none for an account that signs in another way."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(64))
+    folded: Mapped[str] = mapped_column(String(128), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class SessionRow(Base):
+    """A signed-in browser (migration 0009): the SHA-256 of its cookie's token, never the
+    token; valid until ``expires_at``."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 metadata = Base.metadata

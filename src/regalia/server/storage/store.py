@@ -66,7 +66,8 @@ class Store(Database):
         spectators' token, which shows only the public view, is kept to hand it to the
         seats). ``after``: the finished table this one is the rematch of (its
         ``next_table`` is set in the same transaction; ``Conflict`` when it already has
-        one, nothing stored); ``hints``: a solo table with the Hint button; ``creator``: an
+        one, nothing stored; each seat that reuses a token of that table keeps the account
+        linked to it there); ``hints``: a solo table with the Hint button; ``creator``: an
         open table's creator key (``open_tables_of``)."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
@@ -95,6 +96,12 @@ class Store(Database):
                     update(GameTable).where(GameTable.id == after, GameTable.next_table.is_(None))
                     .values(next_table=table_id)).rowcount != 1:
                 raise Conflict(f"table {after} already has its rematch")  # rolled back
+            if after is not None:  # a seat with the same token keeps its account
+                old = SeatRow.__table__.alias("old")
+                conn.execute(update(SeatRow).where(SeatRow.table_id == table_id).values(
+                    account_id=select(old.c.account_id).where(
+                        old.c.table_id == after, old.c.token_hash == SeatRow.token_hash,
+                        old.c.token_hash.is_not(None)).limit(1).scalar_subquery()))
         return TableData(table_id, game, dict(config), seed, PLAYING, t, stored, watch,
                          is_open=bool(is_open), clock=clock, clock_state=clock_state,
                          hints=bool(hints)), tokens
@@ -295,8 +302,12 @@ class Store(Database):
                     expect: dict[str, Any] | None = None, **values: Any) -> None:
         """Change a seat's ``name``, ``claimed`` or ``token_hash`` (with the table's clocks
         when they start). ``expect``: the seat's stored values the change needs (e.g.
-        ``{"claimed": False}``); raises ``Conflict`` and changes nothing when they differ."""
+        ``{"claimed": False}``); raises ``Conflict`` and changes nothing when they differ. A
+        new ``token_hash`` cuts the seat's link to an account (the account proved the old
+        token, not the new one)."""
         expect = expect or {}
+        if "token_hash" in values:
+            values["account_id"] = None
         statement = seat_update(tuple(values), tuple((k, v is None) for k, v in expect.items()))
         params = {"p_table_id": table_id, "p_seat": seat, "p_t": now(),
                   "p_clock_state": clock_state}

@@ -265,6 +265,83 @@ def clean_name(name: Any) -> str | None:
     return name
 
 
+ACCOUNT_NAME_MIN, ACCOUNT_NAME_MAX = 3, 20
+ACCOUNT_NAME_RULE = (f"name: {ACCOUNT_NAME_MIN} to {ACCOUNT_NAME_MAX} letters, digits, spaces, "
+                     "'-', '_' or '.', starting with a letter or a digit; not a bot's, a "
+                     "bot level's or a seat's label (Bot..., Player N, strong...)")
+"""What an account's name may be, in the refusals' words."""
+
+DELETED_PLAYER = "deleted player"
+"""The name a deleted account's seats keep (their games stay, anonymised)."""
+
+# The bots' levels as the pages name them (static/i18n, "botlevel.*", in the three
+# languages), the bots' kinds and labels ("bot.*"), and the other labels of seats: an
+# account's name must not read as one of them, whatever its case, accents, spaces,
+# punctuation or digits written for letters ("Str0ng", "Médio", "IS-MCTS").
+_RESERVED_WORDS = (
+    "strongest", "strong", "medium", "weak", "máximo", "fuerte", "medio", "débil",
+    "o mais forte", "forte", "médio", "fraco",
+    "random", "simple", "heuristic", "tactical", "search", "medal",
+    "aleatorio", "aleatório", "simples", "heurístico", "táctico", "tático", "busca",
+    "búsqueda",
+    "bot", "robot", "you", "nobody", "spectator", "player", "admin", "regalia",
+    DELETED_PLAYER)
+_LEET = str.maketrans("013457", "oleast")
+_SKELETON_LABELS = re.compile(r"(bot|player|jogador|jugador|seat|assento|asiento)\d*$"
+                             r"|.*(montecarlo|ismcts)")  # a search bot's label, in any words
+
+
+def fold_name(name: str) -> str:
+    """An account name's unique key: NFKC (full-width and compatibility forms made
+    plain), then case folding ("ÅSA" and "åsa" are one name, and so are "Ａｎｎ" and
+    "ann")."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _skeleton(name: str, leet: bool = True) -> str:
+    """What a name reads as: folded, accents and every character but letters and digits
+    dropped, and (``leet``) digits that pass for letters made those letters."""
+    plain = unicodedata.normalize("NFKD", fold_name(name))
+    kept = "".join(ch for ch in plain if ch.isalnum())
+    return kept.translate(_LEET) if leet else kept
+
+
+_RESERVED = frozenset(_skeleton(w) for w in _RESERVED_WORDS) | frozenset(
+    _skeleton(b) for g in GAME_NAMES for b in bot_names(g))
+
+
+def clean_account_name(name: Any) -> str | None:
+    """An account's name: a nickname (``clean_name``: the same cleaning, the same labels
+    refused) that is also ``ACCOUNT_NAME_MIN`` to ``ACCOUNT_NAME_MAX`` characters of
+    letters, digits, spaces, '-', '_' and '.' (a name reads the same in a link to its
+    profile), starts with a letter or a digit, and does not read as a bot's kind, a bot
+    level's name or a seat's label (``_RESERVED``); ``None`` otherwise
+    (``ACCOUNT_NAME_RULE`` says why)."""
+    name = clean_name(name)
+    if name is None or not ACCOUNT_NAME_MIN <= len(name) <= ACCOUNT_NAME_MAX:
+        return None
+    if not name[0].isalnum() or not all(
+            ch.isalnum() or ch in " -_." or unicodedata.category(ch)[0] == "M" for ch in name):
+        return None
+    keys = (_skeleton(name), _skeleton(name, leet=False))
+    if any(k in _RESERVED or _SKELETON_LABELS.match(k) for k in keys):
+        return None
+    return name
+
+
+def seat_results(game: str, config: dict[str, Any], seed: int, moves: list[str]) -> list[bool]:
+    """Which seats won a finished game, worked out again from its record (config, seed and
+    move log: design.md, "records"): ``[won by seat 0, ...]`` (Regicide: every seat or
+    none; Le Roy des Ribauds: the winner). Raises ``RegaliaError`` for a record that the
+    rules refuse."""
+    from regalia.core.records import Match
+
+    m = Match(get_game(game), config, seed)
+    for action in moves:
+        m.play(action)
+    return [r > 0 for r in m.game.returns(m.state)]
+
+
 # Joiners that shape scripts and emoji (zero-width non-joiner, zero-width joiner): kept.
 _JOINERS = frozenset("\u200c\u200d")
 

@@ -153,6 +153,17 @@ class Replica:
             return
         self._sync_task = asyncio.get_running_loop().create_task(self._sync_loop(then))
 
+    async def sync_now(self, timeout: float) -> None:
+        """``request_sync``, then wait (at most ``timeout`` seconds) until this copy shows
+        what the database holds (a change stored from outside the table's parts)."""
+        self.request_sync()
+        task = self._sync_task
+        if task is not None and not task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), timeout)
+            except asyncio.TimeoutError:
+                pass  # it goes on; the next reader may see the old copy meanwhile
+
     async def _sync_loop(self, then: dict[str, Any] | None) -> None:
         while True:
             self._sync_again = False

@@ -14,7 +14,9 @@ from regalia.server.web import schemas
 
 STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,
           "too_many_open": 429,
-          "no_access": 403, "not_finished": 409, "analysis_failed": 503, "not_found": 404}
+          "no_access": 403, "not_finished": 409, "analysis_failed": 503, "not_found": 404,
+          "busy": 503, "bad_credentials": 401, "signed_out": 401, "name_taken": 409,
+          "cross_origin": 403}
 """HTTP status by refusal code (others: 400)."""
 
 BAD_BODY = "There was an error parsing the body"  # FastAPI's words for undecodable bytes

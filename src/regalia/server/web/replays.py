@@ -25,6 +25,11 @@ class Replays:
             self._done.move_to_end(table_id)
         return body
 
+    def forget(self, table_id: str) -> None:
+        """Drop ``table_id``'s kept replay (its seats' names changed: built again when
+        asked)."""
+        self._done.pop(table_id, None)
+
     def building(self, table_id: str) -> bool:
         """Whether a build of ``table_id``'s replay is under way (an ask waits for it)."""
         return table_id in self._building

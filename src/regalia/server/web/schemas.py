@@ -10,12 +10,14 @@ client reads the same sentence whichever layer refused.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from regalia.games import GAME_NAMES, get_game
 from regalia.server.tables import gamekit
+from regalia.server.web.passwords import PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE
 
 GameName = Literal[GAME_NAMES]  # type: ignore[valid-type] - the games registry's names
 
@@ -132,9 +134,94 @@ class Problem(BaseModel):
     retry_after: Optional[int] = None
 
 
+# -- accounts (``web.accounts``) ---------------------------------------------------------
+
+ACCOUNT_NAME = {"minLength": gamekit.ACCOUNT_NAME_MIN, "maxLength": gamekit.ACCOUNT_NAME_MAX}
+PASSWORD = {"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}
+
+
+class Credentials(Closed):
+    """``POST /api/account/sign-up`` and ``POST /api/account/sign-in``."""
+
+    name: StrictStr = Field(max_length=64, json_schema_extra=ACCOUNT_NAME, description=(
+        "the account's name (unique whatever its case or width)"))
+    password: StrictStr = Field(max_length=256, json_schema_extra=PASSWORD)
+
+
+class SeatProof(Closed):
+    """A seat this browser holds: its table and its secret token (from its link)."""
+
+    id: StrictStr = Field(max_length=32, description="the table's id")
+    token: StrictStr = Field(max_length=100, description="the seat's token")
+
+
+class AdoptTables(Closed):
+    """``POST /api/account/tables``: the seats this browser holds, to link to the account."""
+
+    tables: list[SeatProof] = Field(max_length=100)
+
+
+class ConfirmPassword(Closed):
+    """``DELETE /api/account``: the account's password, again."""
+
+    password: StrictStr = Field(max_length=256)
+
+
+class AccountInfo(BaseModel):
+    name: str
+    created_at: datetime
+    profile: str = Field(description="the account's profile page")
+
+
+class Me(BaseModel):
+    """Who the browser is signed in as (``account``: ``null`` when it is not)."""
+
+    account: Optional[AccountInfo]
+
+
+class SeatAdopted(BaseModel):
+    id: str
+    seat: int
+
+
+class Adopted(BaseModel):
+    """The seats linked to the account (now or before), in the order asked."""
+
+    adopted: list[SeatAdopted]
+
+
+class GameCount(BaseModel):
+    game: str
+    players: int
+    played: int = Field(description="finished games")
+    won: int
+
+
+class RecentGame(BaseModel):
+    id: str
+    game: str
+    players: int
+    seat: int
+    status: Literal["finished", "abandoned"]
+    won: Optional[bool] = Field(description="null for an abandoned game")
+    ended_at: Optional[datetime]
+    replay: str
+
+
+class Profile(BaseModel):
+    """``GET /api/players/{name}``: an account's games."""
+
+    name: str
+    created_at: datetime
+    games: list[GameCount] = Field(description="per game and player count")
+    recent: list[RecentGame] = Field(description="the latest ended games, newest first")
+
+
 BODIES: dict[str, type[BaseModel]] = {
     "/api/tables": CreateTable, "/api/tables/{table_id}/join": JoinTable,
-    "/api/tables/{table_id}/rematch": Rematch}
+    "/api/tables/{table_id}/rematch": Rematch,
+    "/api/account/sign-up": Credentials, "/api/account/sign-in": Credentials,
+    "/api/account/tables": AdoptTables, "/api/account": ConfirmPassword}
 """Each route's body model, by its path (the refusals name the model's fields)."""
 _SEAT = "(a seat has kind, and bot for a bot seat)"
 
@@ -161,10 +248,12 @@ def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
         return "bad_request", (f"unknown field {field[:40]!r}; the fields are "
                                f"{', '.join(CreateTable.model_fields)}")
     return ("no_access" if field == "token" else "bad_request"), _said(field, loc, kind, body,
-                                                                      presets, error["msg"])
+                                                                      presets, error["msg"],
+                                                                      model)
 
 
-def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg: str) -> str:
+def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg: str,
+          model: type[BaseModel] | None = None) -> str:
     if field == "game":
         return f"game: choose one of {', '.join(GAME_NAMES)}"
     if field == "players":
@@ -188,7 +277,9 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
     if field == "clock":
         return "clock: null (no clock) or one of " + ", ".join(presets)
     if field == "name":
-        return gamekit.NAME_RULE
+        return gamekit.ACCOUNT_NAME_RULE if model is Credentials else gamekit.NAME_RULE
+    if field == "password":
+        return PASSWORD_RULE
     if field == "hints":
         return "hints: true (a Hint button, no medal) or false"
     if field == "token":

@@ -6,6 +6,7 @@ import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
 import { botLevel, botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText } from "./social.js";
+import { accountArea } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -292,7 +293,8 @@ function prefill() {
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  langSwitch($("lang"), () => { renderForm(); renderMine(); renderClocks(); renderOpen(); });
+  const account = await accountArea($("account"), (acc) => { if (acc) $("nickname").value = myName(); renderMine(); });
+  langSwitch($("lang"), () => { account.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); });
   $("nickname").value = myName();
   $("nickname").addEventListener("change", () => { $("nickname").value = setMyName($("nickname").value) || myName(); });
   $("open-tables").after(el("p", { id: "open-error", class: "error-text", role: "alert" }));

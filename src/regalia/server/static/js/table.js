@@ -10,6 +10,7 @@ import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
 import { carryInvites, invitesFor, remember } from "./mytables.js";
+import { adoptSeat } from "./account.js";
 import { linkRow, showGameTitle, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText, renderSocialBar, socialEnd } from "./social.js";
@@ -151,6 +152,7 @@ function onMessage(msg) {
       M.said = null;
       if (token && msg.seat !== null) {
         remember({ id: tableId, game: msg.game, players: msg.players, seat: msg.seat, token, role: "player", spectate: msg.spectate });
+        adoptSeat(tableId, token);  // signed in: the account adopts the seat
       }
       setupChrome();
       break;

@@ -1,0 +1,79 @@
+// A player's profile (/players/NAME): games played and won per game and player count, the
+// latest ended games with their replays; on one's own profile, deleting the account.
+import { applyStatic, detectLang, langSwitch, loadLang, t } from "./i18n.js";
+import { el } from "./cards.js";
+import { accountError, whoAmI } from "./account.js";
+
+const $ = (id) => document.getElementById(id);
+const NAME = decodeURIComponent(location.pathname.replace(/^\/players\//, ""));
+let profile = null;
+let me = null;
+
+function date(iso) {
+  return iso ? new Date(iso).toLocaleDateString(document.documentElement.lang) : "";
+}
+
+function render() {
+  const box = $("profile");
+  box.innerHTML = "";
+  if (!profile) {
+    box.append(el("p", { class: "muted", id: "player-missing" }, t("player.not_found")));
+    return;
+  }
+  document.title = `Regalia · ${profile.name}`;
+  box.append(el("h1", { id: "player-name" }, profile.name),
+    el("p", { class: "muted" }, t("player.since", { date: date(profile.created_at) })));
+  box.append(el("h2", {}, t("player.games")));
+  if (!profile.games.length) box.append(el("p", { class: "muted" }, t("player.none")));
+  else {
+    box.append(el("table", { class: "counts", id: "player-counts" },
+      el("thead", {}, el("tr", {}, ["player.game", "player.players", "player.played", "player.won"].map((k) => el("th", { scope: "col" }, t(k))))),
+      el("tbody", {}, profile.games.map((g) => el("tr", { dataset: { game: g.game, players: g.players } },
+        el("td", {}, t("game." + g.game)), el("td", {}, String(g.players)), el("td", {}, String(g.played)), el("td", {}, String(g.won)))))));
+  }
+  box.append(el("h2", {}, t("player.recent")));
+  if (!profile.recent.length) box.append(el("p", { class: "muted" }, t("player.none")));
+  else {
+    box.append(el("ul", { class: "my-tables", id: "player-recent" }, profile.recent.map((g) => {
+      const how = g.status === "abandoned" ? t("player.abandoned") : (g.won ? t("player.won") : t("player.lost"));
+      return el("li", { class: "my-table", dataset: { id: g.id } },
+        el("div", { class: "my-head" },
+          el("div", { class: "my-title" }, el("b", {}, t("game." + g.game)),
+            el("small", { class: "muted" }, `${t("player.players_n", { n: g.players })} · ${date(g.ended_at)}`)),
+          el("span", { class: "status" + (g.won ? " done" : " done lost") }, how)),
+        el("div", { class: "my-actions" }, el("a", { class: "btn small", href: g.replay }, t("end.replay"))));
+    })));
+  }
+  if (me && profile && me.name === profile.name) box.append(deleteArea());
+}
+
+// Deleting one's own account: the password again, then the account, its name and its
+// sessions are gone; its games stay under "deleted player".
+function deleteArea() {
+  const password = el("input", { type: "password", id: "delete-password", autocomplete: "current-password", "aria-label": t("account.password") });
+  const error = el("p", { class: "error-text", role: "alert", id: "delete-error" });
+  return el("section", { class: "delete-account" },
+    el("h2", {}, t("account.delete")),
+    el("p", { class: "muted small" }, t("account.delete_explain")),
+    el("form", { class: "account-form", onsubmit: async (e) => {
+      e.preventDefault();
+      error.textContent = "";
+      const r = await fetch("/api/account", { method: "DELETE", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: password.value }) });
+      const data = await r.json().catch(() => ({}));
+      if (!r.ok) { error.textContent = data.code === "bad_credentials" ? t("account.wrong_password") : accountError(data); return; }
+      location.href = "/";
+    } }, el("label", { for: "delete-password" }, el("b", {}, t("account.password"))), password, error,
+    el("button", { type: "submit", class: "btn", id: "delete-account" }, t("account.delete_confirm"))));
+}
+
+async function main() {
+  await loadLang(detectLang());
+  applyStatic();
+  langSwitch($("lang"), render);
+  const [r, who] = await Promise.all([fetch(`/api/players/${encodeURIComponent(NAME)}`), whoAmI()]);
+  profile = r.ok ? await r.json() : null;
+  me = who;
+  render();
+}
+
+main();

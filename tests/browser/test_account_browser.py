@@ -1,0 +1,75 @@
+"""Accounts in the browser: the lobby's top bar signs up, and the account adopts the table
+this browser holds and takes its name as the nickname; the profile page shows the account;
+signing out leaves the lobby as it was, with no account needed to play."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def post(server, path: str, body: dict) -> dict:
+    req = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(req, timeout=20) as r:
+        return json.loads(r.read())
+
+
+def test_signing_up_in_the_lobby_adopts_the_browsers_table_and_names_it(server, chromium, shots):
+    table = post(server, "/api/tables", {"game": "regicide", "players": 1,
+                                         "seats": [{"kind": "human"}]})
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])  # the seat's link: claimed, remembered
+    page.wait_for_function("() => window.regalia && window.regalia.M.state")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#sign-in-open")
+    page.click("#sign-in-open")
+    page.fill("#account-name-input", "Lena")
+    page.fill("#account-password", "correct horse battery")
+    page.click("#sign-up")
+    page.wait_for_selector("#account-name")
+    assert page.text_content("#account-name") == "Lena"
+    assert page.input_value("#nickname") == "Lena"
+    assert page.evaluate("() => localStorage.getItem('regalia.name')") == "Lena"
+    assert page.evaluate("() => document.cookie") == ""  # HttpOnly: the page cannot read it
+    shots(page, "lobby-signed-in", full_page=False)
+    with sqlite3.connect(server.db) as db:  # the seat whose token the browser holds
+        linked = db.execute("SELECT s.table_id, s.seat FROM seats s JOIN accounts a "
+                            "ON a.id = s.account_id WHERE a.name = 'Lena'").fetchall()
+    assert linked == [(table["id"], 0)]
+    later = post(server, "/api/tables", {"game": "regicide", "players": 1,
+                                         "seats": [{"kind": "human"}]})
+    page.goto(server.url + later["seats"][0]["link"])  # signed in: the table page adopts it
+    page.wait_for_function("() => window.regalia && window.regalia.M.state")
+    for _ in range(50):
+        with sqlite3.connect(server.db) as db:
+            if db.execute("SELECT account_id FROM seats WHERE table_id = ?",
+                          (later["id"],)).fetchone()[0] is not None:
+                break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the table page did not adopt its seat")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#account-name")
+    page.click("#account-name")
+    page.wait_for_selector("#player-name")
+    assert page.text_content("#player-name") == "Lena"
+    shots(page, "player-profile")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#sign-out")
+    page.click("#sign-out")
+    page.wait_for_selector("#sign-in-open")
+    page.click("#sign-in-open")
+    page.fill("#account-name-input", "Lena")
+    page.fill("#account-password", "not the password")
+    page.click("#sign-in")
+    page.wait_for_function("() => document.getElementById('account-error').textContent")
+    assert page.text_content("#account-error") == "Wrong name or password."
+    shots(page, "lobby-sign-in-refused", full_page=False)
+    ctx.close()
