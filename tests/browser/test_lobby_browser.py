@@ -128,3 +128,49 @@ def test_a_phones_lobby_shows_the_open_tables_before_the_form(server, chromium, 
     assert lang["width"] >= 44 and lang["height"] >= 44, lang
     shots(page, "lobby-phone", full_page=False)
     ctx.close()
+
+
+def test_the_seat_menu_offers_the_bot_levels_in_the_page_language(server, chromium, shots):
+    """The levels come first, weakest first (medium suggested in Le Roy des Ribauds, where
+    the bot is the opponent), each saying what it plays: as the option's title, and for the
+    chosen one under the seat; a level seat is created as asked."""
+    ctx, page = open_lobby(chromium, server)
+    page.click('label[for="game-ribauds"]')
+    page.wait_for_selector("#seat-1")
+    labels = page.locator("#seat-1 optgroup").evaluate_all("gs => gs.map((g) => g.label)")
+    assert labels == ["Bots by level", "Bots by name"]
+    levels = page.locator("#seat-1 optgroup").first.locator("option")
+    assert levels.evaluate_all("os => os.map((o) => o.value)") == [
+        "bot:easy", "bot:medium", "bot:hard", "bot:strongest"]
+    assert levels.evaluate_all("os => os.map((o) => o.title)") == [
+        "plays at random", "takes a sure win, avoids handing you one",
+        "a short search; answers at once", "the full search; thinks longest per move"]
+    assert not page.is_visible("#seat-help-1")           # a friend: nothing to say
+    page.select_option("#seat-1", "bot:medium")
+    assert page.inner_text("#seat-help-1") == "takes a sure win, avoids handing you one"
+    shots(page, "lobby-levels")
+    page.select_option("#lang", "es")
+    page.wait_for_function("() => document.querySelector('#seat-1 optgroup').label === 'Bots por nivel'")
+    assert page.locator("#seat-1 option:checked").inner_text() == "Bot, medio (sugerido)"
+    assert page.inner_text("#seat-help-1") == "aprovecha una victoria segura y evita regalarte una"
+    page.select_option("#lang", "pt-BR")
+    page.wait_for_function("() => document.querySelector('#seat-1 optgroup').label === 'Bots por nível'")
+    page.select_option("#seat-1", "bot:easy")
+    assert page.locator("#seat-1 option:checked").inner_text() == "Bot, fácil"
+    assert page.inner_text("#seat-help-1") == "joga ao acaso"
+    page.select_option("#lang", "en")
+    page.click('label[for="game-regicide"]')       # Regicide: the partner suggested is the strongest
+    page.click('.seg[data-players="2"]')
+    page.wait_for_selector("#seat-1 optgroup", state="attached")
+    texts = page.locator("#seat-1 optgroup").first.locator("option").all_inner_texts()
+    assert texts == ["Bot, easy", "Bot, medium", "Bot, hard", "Bot, strongest (suggested)"]
+    page.click('label[for="game-ribauds"]')
+    page.wait_for_selector("#seat-1 optgroup", state="attached")
+    page.select_option("#seat-1", "bot:medium")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("() => window.regalia && window.regalia.M.state")
+    seats = page.evaluate("() => window.regalia.M.state.seats")
+    assert seats[1]["kind"] == "bot" and seats[1]["bot"] == "medium"
+    page.wait_for_function("() => document.body.innerText.includes('Bot (medium)')")
+    ctx.close()

@@ -20,10 +20,11 @@ def test_a_whole_ribauds_game_against_a_bot(server, chromium, shots):
     page.wait_for_selector(".game-tile")
     page.click('label[for="game-ribauds"]')
     page.wait_for_selector("#seat-1")
-    # the bots are listed from the strongest, which says so
+    # the bots by level, weakest first, medium suggested; then by their own names
     options = page.locator("#seat-1 option").all_inner_texts()
-    assert options == ["A friend (invitation link)", "Bot, strongest: IS-MCTS search",
-                       "Bot, strong: tactical", "Bot, medium: heuristic", "Bot: random"]
+    assert options == ["A friend (invitation link)", "Bot, easy", "Bot, medium (suggested)",
+                       "Bot, hard", "Bot, strongest",
+                       "Bot: IS-MCTS search", "Bot: heuristic", "Bot: random", "Bot: tactical"]
     page.select_option("#seat-1", "bot:random")
     shots(page, "lobby-ribauds")
     page.click("#create-btn")

@@ -12,10 +12,27 @@ at the best solo medal rather than at any win); what a seat knows and the positi
 from it are ``regicide.belief``. Le Roy des Ribauds (``ribauds/``): ``random``,
 ``heuristic``, ``tactical`` and ``ismcts`` (information-set MCTS) in ``ribauds.play``, from
 the positions ``ribauds.belief`` samples.
+
+Levels for people (``levels``): ``easy``, ``medium``, ``hard`` and ``strongest``, each a bot
+of the game with given parameters; ``make_bot`` builds them too, ``bot_choices`` lists the
+levels and the bots, ``level_names``, ``level_descriptions`` and ``default_level`` (the
+level offered first) describe them.
 """
 
 from __future__ import annotations
 
-from regalia.bots.base import Bot, RandomBot, bot_descriptions, bot_names, default_bot, make_bot
+from regalia.bots.base import (
+    Bot,
+    RandomBot,
+    bot_choices,
+    bot_descriptions,
+    bot_names,
+    default_bot,
+    make_bot,
+    unknown_bot,
+)
+from regalia.bots.levels import LEVEL_NAMES, default_level, level_descriptions, level_names
 
-__all__ = ["Bot", "RandomBot", "bot_descriptions", "bot_names", "default_bot", "make_bot"]
+__all__ = ["LEVEL_NAMES", "Bot", "RandomBot", "bot_choices", "bot_descriptions", "bot_names",
+           "default_bot", "default_level", "level_descriptions", "level_names", "make_bot",
+           "unknown_bot"]

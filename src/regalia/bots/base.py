@@ -3,14 +3,18 @@
 ``BOTS`` is the one table of every game's bots (name -> ``"module:attribute"`` of a factory
 and a one-line description); ``make_bot(game, name)`` imports a bot's module when it builds
 one (``KeyError`` for a name not in the table), so ``bot_names`` and ``bot_descriptions``
-import no bot module.
+import no bot module. ``make_bot`` also builds a level (``levels.LEVELS``: ``easy``,
+``medium``, ``hard``, ``strongest``, a bot with given parameters); ``bot_choices`` lists
+every name a seat's bot may be given: the levels, then the bots.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from regalia.bots.levels import level_names, level_of
 
 
 class Bot(Protocol):
@@ -94,17 +98,42 @@ def bot_descriptions(game: str) -> dict[str, str]:
     return {n: table[n][1] if n in table else RANDOM_DESCRIPTION for n in bot_names(game)}
 
 
+def bot_choices(game: str) -> list[str]:
+    """Every name a bot of ``game`` may be asked by: its levels (weakest first), then its
+    bots (``bot_names``)."""
+    return level_names(game) + bot_names(game)
+
+
+def unknown_bot(game: str, name: object) -> str:
+    """The sentence refusing ``name`` as a bot of ``game``, listing the allowed names (a
+    long name is cut to 40 characters)."""
+    levels = level_names(game)
+    shown = repr(name[:40]) if isinstance(name, str) else "that"
+    choose = (f"choose a level ({', '.join(levels)}) or a bot ({', '.join(bot_names(game))})"
+              if levels else f"the bots are {', '.join(bot_names(game))}")
+    return f"unknown {game} bot {shown}; {choose}"
+
+
 def make_bot(game: str, name: str) -> Bot:
-    """A new bot ``name`` for ``game``; raises ``KeyError`` listing the available names."""
-    if name == "random":
-        return RandomBot()
-    try:
-        path = BOTS[game][name][0]
-    except KeyError:
-        raise KeyError(f"unknown {game} bot {name!r}; the bots are "
-                       f"{', '.join(bot_names(game))}") from None
-    module, _, attr = path.partition(":")
-    factory: Callable[[], Bot] = getattr(importlib.import_module(module), attr)
-    bot = factory()
-    bot.name = name  # the name it was asked by: a "-medal" variant keeps its suffix
+    """A new bot ``name`` for ``game``: a level of ``levels.LEVELS`` (its bot built with the
+    level's parameters) or a bot of ``BOTS``; its ``name`` is the name asked for. Raises
+    ``KeyError`` listing the levels and the bots (``unknown_bot``)."""
+    level = level_of(game, name)
+    if level is not None:
+        bot = _build(game, level.bot, level.params)
+    elif name == "random" or name in BOTS.get(game, {}):
+        bot = _build(game, name, {})
+    else:
+        raise KeyError(unknown_bot(game, name))
+    bot.name = name  # the name it was asked by: a "-medal" variant or a level keeps it
     return bot
+
+
+def _build(game: str, name: str, params: Mapping[str, Any]) -> Bot:
+    """Bot ``name`` of ``game`` (``random`` or one of ``BOTS``), its factory called with
+    ``params``."""
+    if name == "random":
+        return RandomBot(**params)
+    module, _, attr = BOTS[game][name][0].partition(":")
+    factory: Callable[..., Bot] = getattr(importlib.import_module(module), attr)
+    return factory(**params)

@@ -1,8 +1,9 @@
 """The ``regalia`` command line (formats.md section 3).
 
 Commands: ``new``, ``apply``, ``legal`` (the position contract), ``replay`` (a saved game
-move by move), ``play`` (a game in the terminal), ``solve`` (the clairvoyant solo solver), ``analyse``
-(win chances of a seat's moves in a saved game). A refused action or position prints one
+move by move), ``play`` (a game in the terminal), ``levels`` (the bot levels people choose
+from), ``solve`` (the clairvoyant solo solver), ``analyse`` (win chances of a seat's moves
+in a saved game). A refused action or position prints one
 line on standard error, nothing on standard output, and exits with status 2.
 """
 
@@ -191,8 +192,10 @@ def replay(file: Path = typer.Argument(..., help="a game record saved by 'regali
 
 
 def _bot_seats(game: Any, bots: str, bot: str, players: int) -> dict[int, Any]:
-    """Seat -> bot for ``--bots`` (1-based player numbers) and ``--bot``; exits 2 when bad."""
-    from regalia.bots import default_bot, make_bot
+    """Seat -> bot for ``--bots`` (1-based player numbers) and ``--bot`` (a level or a bot's
+    name; none: the game's default level, ``regalia.bots.default_level``); exits 2 when
+    bad."""
+    from regalia.bots import make_bot
 
     seats: dict[int, Any] = {}
     for part in filter(None, (p.strip() for p in bots.split(","))):
@@ -200,10 +203,94 @@ def _bot_seats(game: Any, bots: str, bot: str, players: int) -> dict[int, Any]:
             example = "--bots 1" if players == 1 else f"--bots {players}"
             _fail(f"--bots {bots!r}: give player numbers from 1 to {players}, e.g. {example}")
         try:
-            seats[int(part) - 1] = make_bot(game.name, bot or default_bot(game.name))
+            seats[int(part) - 1] = make_bot(game.name, bot or _default_level(game.name))
         except KeyError as e:
             _fail(e.args[0])
     return seats
+
+
+def _default_level(game: str) -> str:
+    """The bot ``regalia play`` seats without ``--bot``: the game's default level (medium in
+    Le Roy des Ribauds, strongest in Regicide), else the tables' default bot."""
+    from regalia.bots import default_bot, default_level
+
+    return default_level(game) or default_bot(game)
+
+
+def level_lines(game: str) -> list[str]:
+    """The levels of ``game`` as ``regalia levels`` and ``regalia play``'s question list
+    them: number, name, what it plays, the default marked; then the other bots' names."""
+    from regalia.bots import bot_names, level_descriptions
+
+    default = _default_level(game)
+    lines = []
+    for i, (name, text) in enumerate(level_descriptions(game).items(), 1):
+        mark = "  (suggested)" if name == default else ""
+        lines.append(f"  {i}  {name:<10} {text}{mark}")
+    lines.append(f"  or a bot by its name: {', '.join(bot_names(game))}")
+    return lines
+
+
+def read_level(game: str, answer: str) -> str | None:
+    """The bot an answer to ``regalia play``'s level question names: a level's number
+    (from 1) or name, a bot's name, or nothing for the default level; ``None`` when it
+    names none of them."""
+    from regalia.bots import bot_choices, level_names
+
+    answer = answer.strip().lower()
+    if not answer:
+        return _default_level(game)
+    levels = level_names(game)
+    if answer.isdigit() and 1 <= int(answer) <= len(levels):
+        return levels[int(answer) - 1]
+    return answer if answer in bot_choices(game) else None
+
+
+def _ask_level(game: str) -> str:
+    """Ask at the terminal which level the bots play at (``level_lines``) until the answer
+    names one (``read_level``); the default level at the end of the input."""
+    typer.echo(f"How well should the bots play? The levels of {TITLES[game]}:")
+    for line in level_lines(game):
+        typer.echo(line)
+    while True:
+        try:
+            answer = input(f"Level (number or name; Enter: {_default_level(game)}): ")
+        except EOFError:
+            return _default_level(game)
+        name = read_level(game, answer)
+        if name is not None:
+            return name
+        typer.echo(f"{answer.strip()!r} is no level here: type a number from the list, "
+                   "a level's name or a bot's name.")
+
+
+def _interactive() -> bool:
+    """Whether a person types at a terminal (standard input and output are terminals)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+@app.command()
+def levels(game: Optional[str] = typer.Argument(None, help="regicide or ribauds (default: both)")) -> None:
+    """List the bot levels (easy, medium, hard, strongest) and what each plays.
+
+    Give one to 'regalia play' with --bot LEVEL; the bots' own names are accepted too.
+    """
+    from regalia.bots import level_names
+    from regalia.bots.levels import level_of
+
+    names = [_game(game).name] if game else [g for g in GAME_NAMES if level_names(g)]
+    for i, name in enumerate(names):
+        if i:
+            typer.echo("")
+        typer.echo(f"{TITLES[name]} (regalia play {name} --bot LEVEL):")
+        for line in level_lines(name):
+            typer.echo(line)
+        configs = []
+        for lv in level_names(name):
+            spec = level_of(name, lv)
+            params = ", ".join(f"{k}={v}" for k, v in spec.params.items())
+            configs.append(f"{lv} = {spec.bot}" + (f"({params})" if params else ""))
+        typer.echo("  as bots: " + ", ".join(configs))
 
 
 def _resume(load: Path, game: Optional[str], players: Optional[int], seed: Optional[int],
@@ -231,8 +318,11 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
          players: Optional[int] = typer.Option(None, help="number of players (Regicide 1-4, Ribauds 2)"),
          bots: Optional[str] = typer.Option(None, help="seats played by bots, 1-based, comma "
                                             "separated, e.g. '2,3' (Ribauds: 2)"),
-         bot: str = typer.Option("", help="which bot plays the bot seats (default: the "
-                                           "tables' default, see README 'Bots and evaluation')"),
+         bot: str = typer.Option("", help="how the bot seats play: a level, easy, medium, "
+                                           "hard or strongest ('regalia levels' describes "
+                                           "them), or a bot by its name (default: asked at a "
+                                           "terminal; else medium in Ribauds, strongest in "
+                                           "Regicide)"),
          seed: Optional[int] = typer.Option(None, help="seed of the deal (default: random)"),
          option: list[str] = typer.Option([], help="rule option KEY=VALUE (repeatable)"),
          save: Optional[Path] = typer.Option(None, help="save the game record to this file "
@@ -282,6 +372,8 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
         config["players"] = players
         if bots is None:
             bots = "2" if g.name == "ribauds" else ""
+        if not bot and bots.strip() and _interactive():
+            bot = _ask_level(g.name)
         seats = _bot_seats(g, bots, bot, players)
         try:
             match = Match(g, config, seed if seed is not None else secrets.randbits(32))

@@ -42,13 +42,12 @@ def run_eval(game: str, players: list[int], bot: str, opponents: list[str], deal
                          "offset of 0 or more")
     if game not in ("regicide", "ribauds"):
         raise ValueError(f"--game {game!r}: choose regicide or ribauds")
-    from regalia.bots import bot_names
+    from regalia.bots import bot_choices, unknown_bot
 
     makers = dict(makers or {})
     for name in [bot] + (opponents if game == "ribauds" else []):
-        if name not in bot_names(game) and name not in makers:
-            raise ValueError(f"unknown {game} bot {name!r}; the bots are "
-                             f"{', '.join(bot_names(game))}")
+        if name not in bot_choices(game) and name not in makers:
+            raise ValueError(unknown_bot(game, name))
     tasks: list[E.Task] = []
     groups: list[tuple[str, Any]] = []
     if game == "regicide":

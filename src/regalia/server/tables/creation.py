@@ -8,7 +8,7 @@ import ipaddress
 from dataclasses import dataclass
 from typing import Any
 
-from regalia.bots import bot_names
+from regalia.bots import bot_choices, unknown_bot
 from regalia.core.errors import RegaliaError
 from regalia.core.records import Match
 from regalia.games import GAME_NAMES, get_game
@@ -95,9 +95,8 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
             kinds.append((HUMAN, None))
         elif kind == BOT:
             name = s.get("bot", gamekit.default_bot(game))
-            if not isinstance(name, str) or name not in bot_names(game):
-                raise Refusal("bad_request", f"seats[{i}].bot: one of "
-                                             f"{', '.join(bot_names(game))}")
+            if not isinstance(name, str) or name not in bot_choices(game):
+                raise Refusal("bad_request", f"seats[{i}].bot: {unknown_bot(game, name)}")
             kinds.append((BOT, name))
         else:
             raise Refusal("bad_request", f"seats[{i}].kind: human or bot")

@@ -1,7 +1,8 @@
 """What the server needs to know about each game beyond the Game protocol: lobby metadata
 and the communication its rules allow. No rule of play lives here.
 
-* ``games_info()``: names, player counts, rule options (for the lobby form) and bots.
+* ``games_info()``: names, player counts, rule options (for the lobby form), bots and
+  their levels for people.
 * ``options_problem(game, options)``: why a new table may not have these rule options by
   their names (``first_player``, or one the server does not offer); the engine checks values.
 * Legal actions on the wire: ``legal_message(game, state)`` writes them out, except
@@ -21,7 +22,7 @@ import re
 import unicodedata
 from typing import Any
 
-from regalia.bots import bot_names
+from regalia.bots import bot_names, default_level, level_descriptions
 from regalia.bots import default_bot as table_bot
 from regalia.core.game import Game
 from regalia.games import GAME_NAMES, TITLES, get_game
@@ -81,7 +82,10 @@ NAME_MAX = 24  # characters of a player's nickname
 
 
 def games_info() -> list[dict[str, Any]]:
-    """The lobby's view of every game."""
+    """The lobby's view of every game: its names, player counts, rule options, talk, its
+    ``bots`` by name with ``default_bot`` (the one a bot seat created without a name
+    gets), and its ``levels`` for people (``regalia.bots.levels``: name and description,
+    weakest first) with ``default_level``, the one the lobby's form offers first."""
     out = []
     for name in GAME_NAMES:
         try:
@@ -96,6 +100,9 @@ def games_info() -> list[dict[str, Any]]:
             "max_players": g.max_players,
             "bots": bots,
             "default_bot": default_bot(name),
+            "levels": [{"name": n, "description": d}
+                       for n, d in level_descriptions(name).items()],
+            "default_level": default_level(name),
             "options": OPTIONS.get(name, []),
             "talk": g.talk,
             "sayings": sayings(g),

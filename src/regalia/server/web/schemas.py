@@ -39,8 +39,9 @@ class SeatRequest(Closed):
     """One seat of a new table: a person's or a bot's."""
 
     kind: Literal["human", "bot"]
-    bot: Optional[StrictStr] = Field(None, description="a bot of the game (GET /api/games); "
-                                                       "default: the game's default bot")
+    bot: Optional[StrictStr] = Field(None, description=(
+        "a level (easy, medium, hard, strongest) or a bot of the game, by name (GET "
+        "/api/games: levels, bots); default: the game's default bot"))
 
 
 class CreateTable(Closed):
@@ -270,7 +271,8 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
         if kind == "extra_forbidden":
             return f"seats[{loc[1]}]: unknown field {str(loc[2])[:40]!r} {_SEAT}"
         if len(loc) > 2 and loc[2] == "bot":
-            return f"seats[{loc[1]}].bot: the name of a bot of the game (GET /api/games)"
+            return (f"seats[{loc[1]}].bot: the name of a level (easy, medium, hard, "
+                    "strongest) or of a bot of the game (GET /api/games)")
         return f"seats[{loc[1]}].kind: human or bot"
     if field == "open":
         return "open: true (listed in the lobby) or false"

@@ -4,7 +4,7 @@ import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
-import { botLevel, botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
+import { botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText } from "./social.js";
 import { accountArea } from "./account.js";
 
@@ -32,7 +32,8 @@ function renderGames() {
 function resetSeats() {
   const g = info();
   form.seats = Array.from({ length: form.players }, (_, i) => (i === 0 ? { kind: "human" } : (form.seats[i] || { kind: "human" })));
-  form.seats = form.seats.map((s) => (s.kind === "bot" && !g.bots.includes(s.bot) ? { kind: "bot", bot: g.default_bot } : s));
+  const known = (b) => g.bots.includes(b) || g.levels.some((l) => l.name === b);
+  form.seats = form.seats.map((s) => (s.kind === "bot" && !known(s.bot) ? { kind: "bot", bot: g.default_level || g.default_bot } : s));
 }
 
 function renderPlayers() {
@@ -55,24 +56,53 @@ function renderSeats() {
     let control;
     if (i === 0) control = el("span", { class: "seat-you" }, icon("person"), t("lobby.you"));
     else {
-      const sel = el("select", { id: "seat-" + i, "aria-label": t("seat.player", { n: i + 1 }),
-        onchange: () => { const v = sel.value; form.seats[i] = v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) }; } });
+      const help = el("small", { class: "seat-help", id: "seat-help-" + i });
+      const sel = el("select", { id: "seat-" + i, "aria-label": t("seat.player", { n: i + 1 }), "aria-describedby": help.id,
+        onchange: () => { const v = sel.value; form.seats[i] = v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) };
+          help.textContent = levelHelp(g, form.seats[i]); } });
       sel.append(el("option", { value: "human", selected: s.kind === "human" }, t("lobby.seat_human")));
-      // medals are solo only, and the solo seat is the creator's: no "aims at medals" bots here
+      sel.append(levelChoices(g, s));
+      // the bots by their technical names, for those who study them; medals are solo only,
+      // and the solo seat is the creator's: no "aims at medals" bots here
+      const others = el("optgroup", { label: t("lobby.other_bots") });
       for (const b of botsByStrength(form.game, g.bots.filter((name) => !name.endsWith("-medal")))) {
         const name = has("bot." + b) ? t("bot." + b) : b;
-        const level = botLevel(form.game, b);
-        sel.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b },
-          level ? t("lobby.seat_bot_level", { name, level: t("botlevel." + level) }) : t("lobby.seat_bot", { name })));
+        others.append(el("option", { value: "bot:" + b, selected: s.kind === "bot" && s.bot === b }, t("lobby.seat_bot", { name })));
       }
-      control = sel;
+      sel.append(others);
+      help.textContent = levelHelp(g, s);
+      control = [sel, help];
     }
     box.append(el("div", { class: "seat-row" }, el("span", { class: "seat-num" }, t("seat.player", { n: i + 1 })), control));
   });
 }
 
-// How strong each bot plays, as measured (README, "Bots and evaluation"): the seat menus
-// list them from the strongest, and say so.
+// The bot levels of game g (regalia.bots.levels), weakest first, by name; what each plays
+// is the option's title and, for the chosen one, the line under the seat (levelHelp): a
+// phone's menu shows short names. The game's default level (medium in Le Roy des Ribauds,
+// where the bot is the opponent) says it is the one suggested. `s`: the seat's choice.
+function levelChoices(g, s) {
+  const group = el("optgroup", { label: t("lobby.bot_levels") });
+  for (const lv of g.levels) {
+    const level = t("botlevel." + lv.name);
+    group.append(el("option", { value: "bot:" + lv.name, selected: s.kind === "bot" && s.bot === lv.name,
+      title: levelText(g, lv) },
+      t(lv.name === g.default_level ? "lobby.seat_level_suggested" : "lobby.seat_level", { level })));
+  }
+  return group;
+}
+
+// What level lv of game g plays, in the page's language (the server's English otherwise).
+function levelText(g, lv) {
+  const key = `botlevel.${g.name}.${lv.name}`;
+  return has(key) ? t(key) : lv.description;
+}
+
+// The line under a seat: what its level plays ("" for a person or a bot chosen by name).
+function levelHelp(g, s) {
+  const lv = s.kind === "bot" && g.levels.find((l) => l.name === s.bot);
+  return lv ? levelText(g, lv) : "";
+}
 
 function renderOptions() {
   const g = info();

@@ -32,28 +32,34 @@ export function cleanName(name) {
   return chars.some((ch) => !BLANK.test(ch)) ? chars.join("").trim() : "";
 }
 
-// How strong each bot plays, by game (the evaluations in the README); the others (random)
-// have no level.
-const BOT_LEVEL = {
-  regicide: { montecarlo: "strongest", ismcts: "strong", heuristic: "medium", simple: "weak" },
-  ribauds: { ismcts: "strongest", tactical: "strong", heuristic: "medium" },
-};
-const LEVELS = ["strongest", "strong", "medium", "weak"];
+// The levels people choose a bot by (regalia.bots.levels; GET /api/games gives each game's
+// "levels" with "default_level"), weakest first. A bot seated by its level says it in its
+// name ("Bot (medium)").
+export const LEVELS = ["easy", "medium", "hard", "strongest"];
 
-// A bot's level ("strongest", "strong", "medium", "weak") or undefined.
+// The level a bot seated by its technical name plays at (the level that is that bot as the
+// tables seat it, README "Bots and evaluation"); the other bots have none.
+const BOT_LEVEL = {
+  regicide: { montecarlo: "strongest", heuristic: "medium", simple: "easy" },
+  ribauds: { ismcts: "strongest", heuristic: "medium", random: "easy" },
+};
+
+// The level of a bot seated by its technical name ("easy" to "strongest") or undefined.
 export function botLevel(game, bot) {
   return (BOT_LEVEL[game] || {})[bot];
 }
 
-// Bot names, strongest first (those without a level last).
+// Technical bot names, strongest first (those without a level last).
 export function botsByStrength(game, bots) {
-  const rank = (b) => { const i = LEVELS.indexOf(botLevel(game, b)); return i < 0 ? LEVELS.length : i; };
-  return [...bots].sort((a, b) => rank(a) - rank(b));
+  const rank = (b) => { const i = LEVELS.indexOf(botLevel(game, b)); return i < 0 ? -1 : i; };
+  return [...bots].sort((a, b) => rank(b) - rank(a));
 }
 
-// A bot's name: "Bot (search)", or with its seat number n, "Bot 3 (search)".
+// A bot's name: "Bot (search)", or with its seat number n, "Bot 3 (search)"; a level's
+// bot: "Bot (medium)", in the page's language.
 export function botLabel(kind, n = null) {
-  return t(n === null ? "social.bot_named" : "social.bot_named_n", { kind: has("bot." + kind) ? t("bot." + kind) : kind, n });
+  const shown = has("bot." + kind) ? t("bot." + kind) : LEVELS.includes(kind) ? t("botlevel." + kind) : kind;
+  return t(n === null ? "social.bot_named" : "social.bot_named_n", { kind: shown, n });
 }
 
 // The name of seat k from a seat list (the server's "seats"); never HTML: shown as text.
