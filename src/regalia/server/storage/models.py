@@ -7,6 +7,14 @@ A table is its game, config and seed, its seats, and its append-only move log (d
 impossible to store two moves at one ply, so a stale or duplicate submission can never be
 applied twice, even by two server processes. The schema is created and upgraded by the
 Alembic migrations (``engine.migrate``), never by ``create_all``.
+
+A game the players end before its rules do (a concession, a stop agreed by all:
+``core.records.Ending``) ends its move log with one *ending row*: at the ply after the last
+move, ``seat`` the conceding (or proposing) seat, ``action`` ``ENDING_MARK`` and the
+ending's ``how`` (``"@conceded"``, ``"@stopped"``; no action of any game begins with
+``@``). It takes a ply as a move does, so a move and an ending that race (on two replicas)
+cannot both be stored: the first one stored is the truth. The store reads it apart from the
+moves (``TableData.ending``).
 """
 
 from __future__ import annotations
@@ -19,11 +27,30 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from regalia.core.records import ENDINGS, Ending
+
 PLAYING = "playing"
 FINISHED = "finished"
 ABANDONED = "abandoned"
 HUMAN = "human"
 BOT = "bot"
+ENDING_MARK = "@"  # the action of an ending row begins with it (module docstring)
+
+
+def ending_action(ending: Ending) -> str:
+    """The action text of ``ending``'s row in the move log (``"@conceded"``)."""
+    return ENDING_MARK + ending.how
+
+
+def read_ending(seat: int | None, action: str) -> Ending | None:
+    """The ending a move row stores (``None``: a move of the game); raises ``ValueError``
+    for a row marked as an ending that is none."""
+    if not action.startswith(ENDING_MARK):
+        return None
+    how = action[len(ENDING_MARK):]
+    if how not in ENDINGS or seat is None:
+        raise ValueError(f"an ending row that is no ending: {action!r} of seat {seat}")
+    return Ending(how, seat)
 
 
 def now() -> datetime:
@@ -158,6 +185,7 @@ class TableData:
     next_table: str | None = None
     hints: bool = False  # a solo table with the Hint button (no medal)
     bot_moves: list[int] = field(default_factory=list)  # plies a bot played for a human seat
+    ending: Ending | None = None  # the players ended the game (its ending row), after ``moves``
 
 
 @dataclass
