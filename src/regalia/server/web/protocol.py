@@ -51,9 +51,12 @@ Sent by the client
 Sent by the server
 ==================
 
-``welcome`` ``{"table", "game", "seat", "players", "options", "talk", "sayings", ...}``
+``welcome`` ``{"table", "game", "seat", "players", "options", "talk", "sayings",
+"early_end", ...}``
     The connection is seated (``seat``) or watching (``seat: null``); ``talk`` says how
-    this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``).
+    this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``);
+    ``early_end`` how they may end it before its rules do (``"concede"``: ``concede``;
+    ``"agree"``: ``stop``).
 ``state``
     The seat's view of the game (``view``; a spectator's: the public one), with ``ply``,
     ``clock`` and ``waiting`` (a human seat was never taken and no bot plays it: nobody
