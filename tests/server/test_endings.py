@@ -95,6 +95,27 @@ def test_a_concession_ends_the_game_and_the_opponent_wins_for_everyone(db_url):
         assert "Player 2 conceded" in text and "Player 1 wins: Player 2 conceded" in text
 
 
+def test_a_concession_after_a_move_another_replica_stored_is_refused_then_goes_through(client):
+    """The ending row takes the ply after the last move: when another server stored a move
+    at that ply first (as another replica would), the concession is refused as stale, the
+    table reads the move, and a concession then ends the game after it."""
+    d = new_table(client, "ribauds", ["human", "human"], seed=11)
+    a, b = join(client, d, 0), join(client, d, 1)
+    st = a.state
+    mover = a if st["current"] == 0 else b
+    other = b if mover is a else a
+    client.app.state.manager.store.append_move(d["id"], 0, st["current"], mover.state["legal"][0])
+    other.send({"type": "concede"})
+    assert error_of(other)["code"] == "stale"
+    other.state_at(1)  # read again from the database
+    assert stored(client, d["id"]).ending is None
+    other.send({"type": "concede"})
+    st = other.finished(timeout=5)
+    assert st["ply"] == 1 and st["outcome"]["ending"]["seat"] == other.state["seat"]
+    data = stored(client, d["id"])
+    assert len(data.moves) == 1 and data.ending == Ending(CONCEDED, other.state["seat"])
+
+
 def test_a_player_may_concede_before_any_move_against_a_bot_and_the_bot_stops(db_url):
     with running_app(db_url) as c:
         d = new_table(c, "ribauds", ["human", "random"], seed=4)
@@ -300,3 +321,21 @@ def test_stop_messages_out_of_place_are_refused(client):
     settled(watcher, *peers.values())
     assert watcher.state["stop"] is None and not watcher.state["finished"]
     assert stored(client, d["id"]).ending is None
+
+
+def test_proposals_to_stop_are_counted_as_talk(db_url):
+    """A proposal to stop says something to the others (rules 1.15): proposing and
+    withdrawing again and again is held to the talk rate, as sayings are."""
+    with running_app(db_url, talk_rate="2/minute") as c:
+        d, peers, watcher = regicide_table(c, ("human", "human"))
+        a = peers[0]
+        for _ in range(2):
+            a.send({"type": "stop", "agree": True})
+            stop_field(watcher, bool)
+            a.send({"type": "stop", "agree": False})
+            stop_field(watcher, lambda s: s is None)
+        a.send({"type": "stop", "agree": True})
+        err = error_of(a)
+        assert err["code"] == "too_fast" and err["limit"]["what"] == "talk"
+        settled(watcher)
+        assert watcher.state["stop"] is None

@@ -157,9 +157,7 @@ class Endings:
                 agreed = p.agreed | {seat}
             answer = {"type": "stop", "seat": seat, "agree": agree, "ply": core.ply}
             if agree and all(k in agreed for k in self.needed()):
-                p.agreed = agreed
-                self.proposal = p
-                await self._end(Ending(STOPPED, p.by), answer)  # refused: nothing applied
+                await self._end(Ending(STOPPED, p.by), answer)  # refused: nothing changed
                 return
             if agree:
                 p.agreed = agreed
@@ -268,8 +266,8 @@ class Endings:
         told; when every seat agreed, the game stops (stored from here: the first ending
         stored is the one)."""
         pid, ply = event["id"], event["ply"]
-        if pid in self._closed or self.core.finished:
-            return
+        if pid in self._closed or self.core.finished or ply < self.core.ply:
+            return  # (a move made since cancelled it)
         p = self.proposal
         if not event["agree"]:
             if p is not None and p.ply == ply:

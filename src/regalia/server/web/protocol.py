@@ -37,10 +37,10 @@ Sent by the client
     (``waiting``), a seat a bot plays (``bot_seat``) and in Regicide (``no_concede``).
 ``stop`` ``{"agree": true | false}``
     Regicide: ``true`` proposes to stop (counted with the talk) or accepts the proposal
-    under way; ``false`` declines it (the proposer's withdraws it). Every other human seat
-    must accept (a seat a bot plays counts as agreeing; a player alone with bots stops at
-    once); a decline or any move cancels the proposal. When all agree, the game ends as a
-    loss, stopped by agreement. Refused as ``concede`` is (``no_stop`` in Ribauds), and
+    under way; ``false`` declines it (from the proposer: withdraws it). Every other human
+    seat must accept (a seat a bot plays counts as agreeing; a player alone with bots stops
+    at once); a decline or any move cancels the proposal. When all agree, the game ends as
+    a loss, stopped by agreement. Refused as ``concede`` is (``no_stop`` in Ribauds), and
     ``bad_message`` (``agree`` not a boolean), ``no_proposal`` (``false`` with none under
     way), ``already_agreed`` (twice).
 ``hint``
