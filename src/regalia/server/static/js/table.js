@@ -385,7 +385,8 @@ function render() {
 
 // Concede (a game a player may concede) or Propose to stop (a cooperative game, when no
 // proposal is under way): for a seated player whose own seat no bot plays, while the game
-// is on.
+// is on; at the foot of the game log, away from the moves (and from a phone's narrow
+// topbar).
 function renderEndButtons() {
   const s = M.state;
   const mine = s.seat === null ? null : (s.seats || [])[s.seat];
@@ -393,6 +394,7 @@ function renderEndButtons() {
   const how = M.welcome.early_end;
   $("concede-btn").hidden = !(on && how === "concede");
   $("stop-btn").hidden = !(on && how === "agree" && !s.stop);
+  $("end-controls").hidden = $("concede-btn").hidden && $("stop-btn").hidden;
 }
 
 // The board is drawn anew at every change: a keyboard player's focus stays on the same
