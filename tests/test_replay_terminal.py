@@ -145,3 +145,22 @@ def test_play_load_refuses_contradicting_flags_and_bad_files(tmp_path):
     assert r.exit_code == 2 and "bots:" in r.stderr
     r = CliRunner().invoke(app, ["play", "--load", str(tmp_path / "missing.json")])
     assert r.exit_code == 2 and "cannot read" in r.stderr
+
+
+def test_a_records_ending_is_read_and_checked():
+    """A record's ``ending`` (the players ended the game) is written only when there is one
+    and read back; one that is no ending is refused, naming the field."""
+    import pytest
+
+    from regalia.core.errors import InvalidPosition
+    from regalia.core.records import STOPPED, Ending
+
+    plain = GameRecord("regicide", {"players": 2}, 5, [])
+    assert "ending" not in plain.to_json()
+    ended = GameRecord("regicide", {"players": 2}, 5, [], ending=Ending(STOPPED, 1))
+    assert ended.to_json()["ending"] == {"how": "stopped", "seat": 1}
+    assert GameRecord.from_json(ended.to_json()) == ended
+    for bad in ({"how": "resigned", "seat": 0}, {"how": "stopped"}, {"how": "stopped", "seat": -1},
+                {"how": "stopped", "seat": 2}, "stopped"):
+        with pytest.raises(InvalidPosition, match="ending"):
+            GameRecord.from_json({**plain.to_json(), "ending": bad})

@@ -806,3 +806,36 @@ def test_refusals_and_the_choose_menu_name_the_seats():
                           "2 is Bot (heuristic)")
     else:
         raise AssertionError("choose 3 was not refused")
+
+
+def test_ribauds_concede_ends_the_game_and_the_bot_wins(tmp_path):
+    """`concede` at a Ribauds prompt, once confirmed, ends the game: the bot wins, the record
+    says who conceded and replays as such; a 'no' to the question changes nothing; in
+    Regicide nobody concedes."""
+    from regalia.core.records import CONCEDED, Ending
+    from regalia.games.ribauds import RIBAUDS
+
+    save = tmp_path / "game.json"
+    out = io.StringIO()
+    match = Match(RIBAUDS, {"players": 2}, 3)
+    table = TerminalTable(match, {1: make_bot("ribauds", "random")},
+                          console=Console(file=out, width=200), save=save, bot_seed=1,
+                          read=scripted(["concede", "n", "concede", "y"]))
+    table.run()
+    text = out.getvalue()
+    assert "Not conceded: the game goes on." in text
+    assert "You conceded." in text and "Bot (random) wins: you conceded" in text
+    assert "Game left unfinished" not in text and "replay it with" in text
+    record = GameRecord.load(save)
+    assert record.ending == Ending(CONCEDED, 0) and record.actions == match.actions
+    assert not RIBAUDS.is_terminal(Match.from_record(RIBAUDS, record).state)
+    shown = CliRunner().invoke(app, ["replay", str(save)])
+    assert shown.exit_code == 0 and "Bot (random) wins: Player 1 conceded" in shown.output
+    again = CliRunner().invoke(app, ["play", "--load", str(save)])
+    assert again.exit_code == 2 and "this game is over" in again.stderr
+    out = io.StringIO()
+    solo = Match(REGICIDE, {"players": 1}, 3)
+    TerminalTable(solo, {}, console=Console(file=out, width=200),
+                  read=scripted(["concede", "quit"])).run()
+    assert "Nobody concedes in this cooperative game" in out.getvalue()
+    assert "Game left unfinished" in out.getvalue()

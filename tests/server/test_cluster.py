@@ -97,6 +97,46 @@ def test_a_move_stored_by_one_replica_reaches_the_players_of_the_other(replicas)
     assert health(a)["redis"] == health(b)["redis"] == "ok"
 
 
+def test_a_concession_on_one_replica_ends_the_game_on_the_other(replicas):
+    a, b = replicas
+    t = new_table(a, "ribauds", ["human", "human"])
+    pa, pb = join(a, t, 0), join(b, t, 1)
+    watcher = join(b, t, None)
+    pa.send({"type": "concede"})
+    for p in (pa, pb, watcher):
+        st = p.finished(timeout=5)
+        assert st["outcome"]["ending"] == {"how": "conceded", "seat": 0}
+        assert st["outcome"]["winner"] == 1 and p.log[-1]["kind"] == "conceded"
+    assert b.get(f"/api/tables/{t['id']}").json()["ending"] == {"how": "conceded", "seat": 0}
+    pb.send({"type": "concede"})  # the other replica knows the game is over
+    assert pb.recv_until(lambda m: m["type"] == "error")["code"] == "finished"
+
+
+def test_a_proposal_to_stop_is_answered_through_the_other_replica(replicas):
+    a, b = replicas
+    t = new_table(a, "regicide", ["human", "human", "human"])
+    pa, pb, pc = join(a, t, 0), join(b, t, 1), join(b, t, 2)
+    pa.send({"type": "stop", "agree": True})
+    st = pb.recv_until(lambda m: m["type"] == "state" and m["stop"])
+    assert st["stop"] == {"by": 0, "agreed": [0], "waiting": [1, 2]}
+    pb.send({"type": "stop", "agree": True})
+    st = pa.recv_until(lambda m: m["type"] == "state" and m["stop"] and 1 in m["stop"]["agreed"])
+    assert st["stop"]["waiting"] == [2] and not st["finished"]
+    pc.send({"type": "stop", "agree": False})  # a decline on b cancels it on a
+    assert pa.recv_until(lambda m: m["type"] == "stop" and not m["agree"])["seat"] == 2
+    for p in (pa, pb, pc):
+        p.recv_until(lambda m: m["type"] == "state" and m["stop"] is None)
+    pa.send({"type": "stop", "agree": True})  # again: this time everyone agrees
+    pb.recv_until(lambda m: m["type"] == "state" and m["stop"])
+    pb.send({"type": "stop", "agree": True})
+    pc.recv_until(lambda m: m["type"] == "state" and m["stop"] and 1 in m["stop"]["agreed"])
+    pc.send({"type": "stop", "agree": True})
+    for p in (pa, pb, pc):
+        st = p.finished(timeout=5)
+        assert st["outcome"]["ending"] == {"how": "stopped", "seat": 0}
+        assert st["outcome"]["result"] == "lost"
+
+
 def test_redis_carries_no_card_a_player_may_not_see(replicas, redis_url):
     """Everything published between the replicas is what every player of the table may see:
     a move's event says only that a move was stored at a ply (a Ribauds face-down card

@@ -146,6 +146,30 @@ def test_a_ply_is_stored_once(db_url):
     s.close()
 
 
+def test_an_ending_takes_a_ply_so_a_move_and_an_ending_cannot_both_be_stored(db_url):
+    """The players' ending of a game is stored as the move log's last row (``@conceded`` at
+    the ply after the last move), read apart from the moves: a move at its ply is refused as
+    a second move would be, and an ending at a ply a move took is refused too."""
+    from regalia.core.records import CONCEDED, STOPPED, Ending
+    from regalia.server.storage.models import ending_action
+
+    s = Store(db_url)
+    tid = s.create_table("ribauds", {"players": 2}, 5, [("human", None)] * 2)[0]
+    s.append_move(tid, 0, 0, "reveal 1")
+    with pytest.raises(Conflict):  # a move took ply 0: an ending there came too late
+        s.append_move(tid, 0, 1, ending_action(Ending(CONCEDED, 1)), True)
+    s.append_move(tid, 1, 1, ending_action(Ending(CONCEDED, 1)), True)
+    with pytest.raises(Conflict):  # the ending took ply 1: a move there came too late
+        s.append_move(tid, 1, 1, "reveal 2")
+    t = s.load_table(tid)
+    assert t.moves == [(0, 0, "reveal 1")] and t.ending == Ending(CONCEDED, 1)
+    assert t.status == "finished" and s.active_table_ids() == []
+    assert ending_action(Ending(STOPPED, 0)) == "@stopped"
+    other = s.create_table("ribauds", {"players": 2}, 6, [("human", None)] * 2)[0]
+    assert s.load_table(other).ending is None
+    s.close()
+
+
 def test_a_new_table_is_answered_as_it_would_be_read_back(db_url):
     """``new_table`` answers the table as stored without reading it back: the same values
     as ``load_table`` gives, the creation time in UTC on every database."""

@@ -308,7 +308,7 @@ def _resume(load: Path, game: Optional[str], players: Optional[int], seed: Optio
         match = Match.from_record(get_game(record.game), record)
     except RegaliaError as e:
         _fail(f"{load}: the record does not replay: {e}")
-    if match.game.is_terminal(match.state):
+    if match.game.is_terminal(match.state) or record.ending is not None:
         _fail(f"{load}: this game is over; watch it with: {program()} replay {load}")
     return match, record
 

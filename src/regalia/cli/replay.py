@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from regalia.cli.names import SeatNames
-from regalia.cli.screens import indented, screen_for
+from regalia.cli.screens import ending_result, ending_sentence, indented, screen_for
 from regalia.core.game import log_events
 from regalia.core.records import GameRecord, Match, without_medal
 from regalia.core.words import count
@@ -50,11 +50,15 @@ class ReplayScreen:
         everyone (``seat`` None), an event shows what its own player saw, as the browser's
         replay does."""
         if n == 0:
-            return [self.screen.describe(e, self.names) for e in self.view(0)["log"]]
-        plain = without_medal if self.record.no_medal else (lambda obj: obj)
-        return [self.screen.describe(plain(e.seen_by(e.seat if self.seat is None else self.seat)),
-                                     self.names)
+            out = [self.screen.describe(e, self.names) for e in self.view(0)["log"]]
+        else:
+            plain = without_medal if self.record.no_medal else (lambda obj: obj)
+            out = [self.screen.describe(
+                plain(e.seen_by(e.seat if self.seat is None else self.seat)), self.names)
                 for e in self.steps[n][2]]
+        if n == self.last and self.record.ending is not None:  # the players ended it
+            out.append(ending_sentence(self.record.ending, self.names))
+        return out
 
     def view(self, n: int) -> dict[str, Any]:
         """The view of the position after move ``n`` as ``seat`` saw it; seen by everyone,
@@ -87,7 +91,10 @@ class ReplayScreen:
                 line = Text(f"{self.names(s)}'s hand: ", style="bold")
                 line.append_text(self.screen.cards_text(self.game.view(state, s)["hand"]))
                 self.console.print(line)
-        if self.game.is_terminal(state):
+        if n == self.last and self.record.ending is not None:
+            self.console.print(ending_result(self.record.ending, self.names,
+                                             self.names.players, view))
+        elif self.game.is_terminal(state):
             self.console.print(self.screen.result(view, self.names))
 
     def print_all(self) -> None:
@@ -99,7 +106,10 @@ class ReplayScreen:
                            f"{count(self.last, 'move')}"
                            + (", played with hints (no medal)" if self.record.hints else "")
                            + (", a bot played for a person (no medal)"
-                              if self.record.bot_moves else ""))
+                              if self.record.bot_moves else "")
+                           + ({"conceded": ", ended by a concession",
+                               "stopped": ", stopped by agreement"}[self.record.ending.how]
+                              if self.record.ending else ""))
         for n in range(self.last + 1):
             self.show(n)
 

@@ -2,8 +2,10 @@
 
 ``TerminalTable(match, bots).run()`` plays a ``Match`` to its end. Each human sees only their
 own seat's view; between two different human seats a hand-over screen hides the last hand.
-Bad input gets a message and a new prompt, never a traceback. The per-game drawing lives in
-``regalia.cli.screens``.
+Bad input gets a message and a new prompt, never a traceback. In a game a player may
+concede (``Game.early_end``: Le Roy des Ribauds), ``concede`` at a human's prompt resigns,
+once confirmed: the opponent wins, and the record says so (``ending``). The per-game drawing
+lives in ``regalia.cli.screens``.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from regalia.cli.names import YOU, SeatNames, lower
-from regalia.cli.screens import indented, screen_for
+from regalia.cli.screens import ending_result, ending_sentence, indented, screen_for
 from regalia.core.errors import RegaliaError
 from regalia.core.game import Event
-from regalia.core.records import Match
+from regalia.core.records import CONCEDED, Ending, Match
 from regalia.games import TITLES
 
 
@@ -115,6 +117,11 @@ class TerminalTable:
         self.names = SeatNames(self.players, kinds, names,
                                self.humans[0] if len(self.humans) == 1 else None)
         self.shown: int | None = None  # the human seat whose screen is up
+        self.ending: Ending | None = None  # a player conceded
+
+    def over(self) -> bool:
+        """The game is over: its rules ended it, or a player conceded."""
+        return self.ending is not None or self.game.is_terminal(self.match.state)
 
     # ------------------------------------------------------------------ main loop
 
@@ -122,7 +129,7 @@ class TerminalTable:
         """Play until the game ends or a human quits; then show the result."""
         self._opening()
         try:
-            while not self.game.is_terminal(self.match.state):
+            while not self.over():
                 self._side_window()
                 seat = self.game.current_seat(self.match.state)
                 if seat in self.bots:
@@ -150,9 +157,9 @@ class TerminalTable:
             record = self.match.record()
             record.bots = {seat: bot.name for seat, bot in self.bots.items()}
             record.names = dict(self.names.names)
+            record.ending = self.ending
             record.save(self.save)
-            verb, command = (("replay", f"{program()} replay")
-                             if self.game.is_terminal(self.match.state)
+            verb, command = (("replay", f"{program()} replay") if self.over()
                              else ("resume", f"{program()} play --load"))
             self.console.print(f"Game record saved; {verb} it with:")
             # the command on a line of its own, never wrapped (copied as it is)
@@ -160,7 +167,7 @@ class TerminalTable:
 
     def _keep(self) -> bool:
         """Write the unfinished game to ``self.keep`` (if any); whether it was written."""
-        if not self.keep or self.game.is_terminal(self.match.state):
+        if not self.keep or self.over():
             return False
         record = self.match.record()
         record.bots = {seat: bot.name for seat, bot in self.bots.items()}
@@ -255,6 +262,10 @@ class TerminalTable:
                 low = answer.lower()
                 if low in ("q", "quit", "exit"):
                     raise Quit()
+                if low == "concede":
+                    if self._concede(seat):
+                        return
+                    continue
                 if low in ("h", "help", "?", "rules"):
                     self.console.print(self.screen.HELP)
                     self.console.print(self.screen.rules_now(view), style="yellow")
@@ -275,6 +286,22 @@ class TerminalTable:
                     self.console.print(f"[red]{escape(self.screen.refusal(str(e), self.names))}[/red]")
                     continue
                 return
+
+    def _concede(self, seat: int) -> bool:
+        """``seat`` typed ``concede``: in a game a player may concede, once confirmed, the
+        game ends and the opponent wins (whether it ended). Raises ``Quit`` at the end of
+        the input."""
+        if self.game.early_end != "concede":
+            self.console.print("[red]Nobody concedes in this cooperative game: 'quit' leaves "
+                               "it unfinished.[/red]")
+            return False
+        if self._ask("Concede the game? Your opponent wins. (y = yes) ").strip().lower() \
+                not in ("y", "yes"):
+            self.console.print("Not conceded: the game goes on.")
+            return False
+        self.ending = Ending(CONCEDED, seat)
+        self.console.print(indented(ending_sentence(self.ending, self.names)))
+        return True
 
     def _parse(self, answer: str, menu: list[int], legal: list[int],
                view: dict[str, Any]) -> int:
@@ -322,5 +349,9 @@ class TerminalTable:
     def _finish(self) -> None:
         state = self.match.state
         viewer = self._viewer()
-        self.console.print(self.screen.render(self.game.view(state, viewer), self.bots, self.names))
-        self.console.print(self.screen.result(self.game.view(state, viewer), self.names))
+        view = self.game.view(state, viewer)
+        self.console.print(self.screen.render(view, self.bots, self.names))
+        if self.ending is not None:
+            self.console.print(ending_result(self.ending, self.names, self.players, view))
+        else:
+            self.console.print(self.screen.result(view, self.names))

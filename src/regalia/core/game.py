@@ -84,6 +84,10 @@ class Game(ABC):
                         # messages whose parameters come from the public view
     solo_hints: bool = False  # a solo table may be created with hints (the default bot's move)
     analysable: bool = False  # a finished game can be analysed decision by decision
+    # How the players may end a game before its rules do, at a table (never an action of
+    # the rules: the record's ``ending``): "concede": one player resigns and the others win;
+    # "agree": every player agrees to stop, a loss for all (a cooperative game).
+    early_end: str = "concede"
 
     @abstractmethod
     def new_game(self, config: dict[str, Any], rng: random.Random) -> Any:

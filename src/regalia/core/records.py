@@ -16,7 +16,11 @@ the same bots. ``names`` (optional, written only when some human seat was named,
 so that resuming and replaying the game name its players as it was played. ``hints`` (optional, written only when true): a solo game played with the Hint
 button. ``bot_moves`` (optional, written only when some): the moves (0-based indexes in
 ``actions``) a bot played for a person (a seat handed to a bot, a time-out, a player who
-left). Either way the game earns no medal.
+left). Either way the game earns no medal. ``ending`` (optional, written only when the
+players ended the game before its rules did, after the last action; ``Ending``):
+``{"how": "conceded", "seat": 1}`` (that seat resigned: the others win) or ``{"how":
+"stopped", "seat": 0}`` (every player agreed to stop, as that seat proposed: a loss for
+all).
 """
 
 from __future__ import annotations
@@ -34,6 +38,39 @@ from regalia.core.rng import DrawOnUse
 RECORD_FORMAT = "regalia-record/1"
 
 
+CONCEDED = "conceded"
+STOPPED = "stopped"
+ENDINGS = (CONCEDED, STOPPED)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the players ended a game before its rules did (``Game.early_end``), after its
+    last action: ``how`` is ``CONCEDED`` (``seat`` resigned; the others win) or ``STOPPED``
+    (every player agreed to stop, as ``seat`` proposed; a loss for all). It is no action of
+    the rules: the game's state stays as the last action left it."""
+
+    how: str
+    seat: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"how": self.how, "seat": self.seat}
+
+    @classmethod
+    def from_json(cls, obj: Any) -> "Ending":
+        """Ending from ``{"how", "seat"}``; raises ``InvalidPosition`` naming the problem."""
+        if (not isinstance(obj, dict) or set(obj) != {"how", "seat"}
+                or obj["how"] not in ENDINGS or type(obj["seat"]) is not int or obj["seat"] < 0):
+            raise InvalidPosition('ending: must be {"how": "conceded" or "stopped", "seat": '
+                                  'a seat number (0-based)}')
+        return cls(obj["how"], obj["seat"])
+
+    def returns(self, players: int) -> list[float]:
+        """Per-seat result (1 win, 0 loss): conceded, every other seat wins; stopped, all
+        lose."""
+        return [1.0 if self.how == CONCEDED and k != self.seat else 0.0 for k in range(players)]
+
+
 def without_medal(obj: dict[str, Any] | None) -> dict[str, Any] | None:
     """A view, outcome or log entry with its solo medal removed (a game played with hints,
     or one a bot played any part of for a person, earns none)."""
@@ -46,7 +83,8 @@ class GameRecord:
     the bot name of each bot seat (``bots``: seat -> name, 0-based seats), ``hints``: a
     solo game played with the Hint button, and ``bot_moves``: the indexes of the actions a
     bot played for a person; either earns no medal (``no_medal``). ``names``: seat -> the
-    name of a named human seat (0-based seats)."""
+    name of a named human seat (0-based seats). ``ending``: how the players ended the game
+    before its rules did (``Ending``), or ``None``."""
 
     game: str
     config: dict[str, Any]
@@ -56,6 +94,7 @@ class GameRecord:
     hints: bool = False
     bot_moves: list[int] = field(default_factory=list)
     names: dict[int, str] = field(default_factory=dict)
+    ending: Ending | None = None
 
     @property
     def no_medal(self) -> bool:
@@ -75,6 +114,8 @@ class GameRecord:
             out["bot_moves"] = sorted(self.bot_moves)
         if self.names:
             out["names"] = {str(seat): name for seat, name in sorted(self.names.items())}
+        if self.ending is not None:
+            out["ending"] = self.ending.to_json()
         return out
 
     @classmethod
@@ -89,7 +130,7 @@ class GameRecord:
                                       f"(format {RECORD_FORMAT!r})")
             raise InvalidPosition(f"format: expected {RECORD_FORMAT!r}")
         extra = set(obj) - {"format", "game", "config", "seed", "actions", "bots", "hints",
-                            "bot_moves", "names"}
+                            "bot_moves", "names", "ending"}
         if extra:
             raise InvalidPosition(f"{sorted(extra)[0]}: unknown field of a game record")
         if not isinstance(obj.get("game"), str):
@@ -119,9 +160,14 @@ class GameRecord:
                 type(i) is int and 0 <= i < len(acts) for i in by_bot):
             raise InvalidPosition("bot_moves: must list the indexes (0-based) of the actions a "
                                   "bot played for a person, e.g. [3, 4]")
+        ending = Ending.from_json(obj["ending"]) if "ending" in obj else None
+        players = obj["config"].get("players")
+        if ending is not None and type(players) is int and ending.seat >= players:
+            raise InvalidPosition(f"ending: seat {ending.seat} does not exist (seats 0 to "
+                                  f"{players - 1})")
         return cls(obj["game"], dict(obj["config"]), obj["seed"], list(acts),
                    {int(k): v for k, v in bots.items()}, obj.get("hints", False), list(by_bot),
-                   {int(k): v for k, v in names.items()})
+                   {int(k): v for k, v in names.items()}, ending)
 
     def save(self, path: str | Path) -> None:
         """Write the record as JSON to ``path``."""

@@ -26,7 +26,8 @@ HELP = ("Type the number of a move, or the move as the menu writes it (e.g. 'rev
         "'discard Reine and Assassin'); shorter forms work too ('replace C3 Roi up', "
         "'swap 1 4'). Court cards are C1 to C4, as on the screen; a number after a move "
         "counts the same way ('reveal 2' reveals C2). (Only the command-line tools' "
-        "notation numbers the slots 0 to 3.) 'log' shows the whole log, 'quit' leaves the game.")
+        "notation numbers the slots 0 to 3.) 'log' shows the whole log, 'concede' resigns (your "
+        "opponent wins), 'quit' leaves the game unfinished.")
 
 STYLE = {"K": "bold yellow", "Q": "bold magenta", "N": "bold cyan", "A": "bold red"}
 PHASE_HELP = {

@@ -33,6 +33,7 @@ class Regicide(Game):
     talk = "say"  # no free talk (rules 1.15)
     solo_hints = True
     analysable = True
+    early_end = "agree"  # cooperative: the players stop together, a loss for all
 
     def new_game(self, config: dict[str, Any], rng: random.Random) -> State:
         return _rules.new_game(config, rng)

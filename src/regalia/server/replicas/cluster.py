@@ -10,8 +10,10 @@ What Redis carries (redis-py's asyncio client), all under the ``regalia:`` prefi
   card): a move (``{"k": "move", "ply"}``: every replica that holds the table reads the
   moves it lacks from the database, and the clocks, and applies them with the engine), talk
   (``"talk"``), a rematch (``"rematch"``), a connection count (``"presence"``: which seats
-  are connected to that replica) and ``"sync"`` for every other change (seats, clocks,
-  expiry: the receivers read the table again from the database, which is the truth). A
+  are connected to that replica), an answer to a proposal to stop (``"stop"``, with the
+  seats that agreed: ``tables.endings``) and ``"sync"`` for every other change (seats,
+  clocks, expiry, a game's ending: the receivers read the table again from the database,
+  which is the truth). A
   replica that misses events (a gap in the plies, a lost Redis connection) reads the table
   again from the database. Moves of one table are serialised by the database: the unique
   (table, ply) row refuses a second move at a ply, and its submitter gets the usual

@@ -13,6 +13,14 @@ width folding, a password hash or none, so that a later table of passkeys may si
 account without a password), its browser sessions (``SessionRow``: only a hash of each
 session token), and a seat linked to the account that proved the seat's token
 (``SeatRow.account_id``). Playing needs none of them.
+
+A game the players end before its rules do (a concession, a stop agreed by all:
+``core.records.Ending``) ends its move log with one *ending row*: at the ply after the last
+move, ``seat`` the conceding (or proposing) seat, ``action`` ``ENDING_MARK`` and the
+ending's ``how`` (``"@conceded"``, ``"@stopped"``; no action of any game begins with
+``@``). It takes a ply as a move does, so a move and an ending that race (on two replicas)
+cannot both be stored: the first one stored is the truth. The store reads it apart from the
+moves (``TableData.ending``).
 """
 
 from __future__ import annotations
@@ -25,11 +33,30 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from regalia.core.records import ENDINGS, Ending
+
 PLAYING = "playing"
 FINISHED = "finished"
 ABANDONED = "abandoned"
 HUMAN = "human"
 BOT = "bot"
+ENDING_MARK = "@"  # the action of an ending row begins with it (module docstring)
+
+
+def ending_action(ending: Ending) -> str:
+    """The action text of ``ending``'s row in the move log (``"@conceded"``)."""
+    return ENDING_MARK + ending.how
+
+
+def read_ending(seat: int | None, action: str) -> Ending | None:
+    """The ending a move row stores (``None``: a move of the game); raises ``ValueError``
+    for a row marked as an ending that is none."""
+    if not action.startswith(ENDING_MARK):
+        return None
+    how = action[len(ENDING_MARK):]
+    if how not in ENDINGS or seat is None:
+        raise ValueError(f"an ending row that is no ending: {action!r} of seat {seat}")
+    return Ending(how, seat)
 
 
 def now() -> datetime:
@@ -194,6 +221,7 @@ class TableData:
     next_table: str | None = None
     hints: bool = False  # a solo table with the Hint button (no medal)
     bot_moves: list[int] = field(default_factory=list)  # plies a bot played for a human seat
+    ending: Ending | None = None  # the players ended the game (its ending row), after ``moves``
 
 
 @dataclass

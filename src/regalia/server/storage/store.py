@@ -31,7 +31,8 @@ from regalia.server.storage.database import (DEFAULT_DATABASE_URL, Database, Not
                                              StoreUnavailable, TooLate, io_error, reason)
 from regalia.server.storage.models import (ABANDONED, BOT, HUMAN, PLAYING, Conflict,
                                            GameTable, MoveRow, SeatData, SeatHandedOver,
-                                           SeatRow, TableData, NewSeat, now, token_hash, utc)
+                                           SeatRow, TableData, NewSeat, now, read_ending,
+                                           token_hash, utc)
 from regalia.server.storage.statements import (INSERT_MESSAGE, INSERT_MOVES, INSERT_SEATS,
                                                INSERT_TABLE, LOAD_MESSAGES, LOAD_MOVES,
                                                LOAD_SEATS, LOAD_TABLE, SEAT_HANDED_OVER,
@@ -107,7 +108,9 @@ class Store(Database):
                          hints=bool(hints)), tokens
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
-        """The stored table with its seats, moves (in ply order) and latest messages."""
+        """The stored table with its seats, moves (in ply order), its ending when the
+        players ended it (its ending row, read apart from the moves: ``models``) and latest
+        messages."""
         with self.engine.connect() as conn:
             key = {"p_table_id": table_id}
             row = conn.execute(LOAD_TABLE, key).mappings().first()
@@ -117,7 +120,12 @@ class Store(Database):
                               r.name, bool(r.claimed))
                      for r in conn.execute(LOAD_SEATS, key)]
             rows = conn.execute(LOAD_MOVES, key).all()
-            moves = [(r.ply, r.seat, r.action) for r in rows]
+            moves, ending = [], None
+            for r in rows:  # an ending row is the last (models)
+                ending = read_ending(r.seat, r.action)
+                if ending is not None:
+                    break
+                moves.append((r.ply, r.seat, r.action))
             msgs = [dict(r.body) for r in conn.execute(
                 LOAD_MESSAGES, {"p_table_id": table_id, "p_limit": messages})]
         msgs.reverse()
@@ -125,7 +133,7 @@ class Store(Database):
                          row["status"], utc(row["created_at"]), seats, row["watch_token"],
                          moves, msgs, bool(row["is_open"]), row["clock"], row["clock_state"],
                          row["next_table"], bool(row["hints"]),
-                         [r.ply for r in rows if r.by_bot])
+                         [r.ply for r in rows if r.by_bot], ending)
 
     def active_table_ids(self) -> list[str]:
         """Ids of the tables still being played that have a bot seat or a seat handed to a
@@ -207,7 +215,8 @@ class Store(Database):
                     human: bool = False, by_bot: bool = False) -> None:
         """Store the move at ``ply`` in one transaction (and mark the table finished when the
         move ends the game; ``clock_state``: the table's clocks after the move; ``by_bot``: a
-        bot played it for a human seat). Raises
+        bot played it for a human seat). An ending row (``models.ending_action``, with
+        ``finished``) is stored the same way, at the ply after the last move. Raises
         ``Conflict`` when that ply is already stored, and ``SeatHandedOver`` when ``human``
         (a human's own move on a table with clocks) and the seat is stored as played by a bot.
 

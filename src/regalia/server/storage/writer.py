@@ -40,7 +40,8 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Protocol
 
 from regalia.server.refusal import Refusal
-from regalia.server.storage.models import Conflict
+from regalia.core.records import Ending
+from regalia.server.storage.models import Conflict, ending_action
 from regalia.server.storage.store import NotSynced, Store, TooLate, io_error, reason
 
 log = logging.getLogger("regalia.server")
@@ -293,6 +294,15 @@ class Writer:
         if self._watch is None:
             self._watch = loop.call_later(self.write_timeout, self._overdue)
         await fut
+
+    async def append_ending(self, table_id: str, ply: int, ending: Ending,
+                            clock_state: dict[str, Any] | None = None) -> None:
+        """Store the players' ending of a game (a concession, a stop agreed by all) as its
+        ending row at ``ply``, the number of moves played (``models``), marking the table
+        finished; as ``append_move`` (stored with the moves, the same refusals: ``Conflict``
+        when a move took that ply first)."""
+        await self.append_move(table_id, ply, ending.seat, ending_action(ending), True,
+                               clock_state)
 
     def _overdue(self) -> None:
         """The moves' deadlines: a move still waiting for its transaction is dropped and

@@ -194,6 +194,7 @@ class Audience:
         conn.put({"type": "welcome", "table": core.id, "game": core.game.name, "seat": seat,
                   "players": len(core.seats), "options": core.options,
                   "talk": core.game.talk, "sayings": gamekit.sayings(core.game),
+                  "early_end": core.game.early_end,
                   "spectate": f"/t/{core.id}#s={core.watch_token}" if core.watch_token else None,
                   "open": core.is_open})
         self._send_state(conn, core.game.view(core.state, seat, log=False))

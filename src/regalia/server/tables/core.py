@@ -1,7 +1,8 @@
 """The core state of a table (``TableCore``), which the table and its parts share: its
 match (config + seed + move log, so it is rebuilt identically from the database), its seats,
-its status, its lock and the event that wakes its bots. Only the table changes the match
-(``try_move`` then ``apply``); the parts read it and change their own state."""
+its status, its ending (the players ended the game: ``end``), its lock and the event that
+wakes its bots. Only the table changes the match (``try_move`` then ``apply``) and only its
+``endings`` part ends it; the parts read it and change their own state."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from regalia.core.errors import RegaliaError
 from regalia.core.game import Event, events_since
-from regalia.core.records import Match
+from regalia.core.records import Ending, Match
 from regalia.games import get_game
 from regalia.server.refusal import Refusal
 from regalia.server.storage.models import BOT, HUMAN, TableData
@@ -49,9 +50,9 @@ class Move:
 
 
 class TableCore:
-    """What a table is, read by all its parts: its match and game log, seats, status and
-    open/closing/broken state, its lock (every stored change is written and applied under
-    it) and ``wake`` (set when its bots may have something to do)."""
+    """What a table is, read by all its parts: its match and game log, seats, status,
+    ending and open/closing/broken state, its lock (every stored change is written and
+    applied under it) and ``wake`` (set when its bots may have something to do)."""
 
     def __init__(self, data: TableData) -> None:
         self.id = data.id
@@ -85,6 +86,9 @@ class TableCore:
             move = self.try_move(seat, action)
             move.by_bot = ply in bot_moves
             self.apply(move)
+        self.ending: Ending | None = None
+        if data.ending is not None:
+            self.end(data.ending)
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.wake.set()
@@ -102,7 +106,19 @@ class TableCore:
 
     @property
     def finished(self) -> bool:
-        return self.game.is_terminal(self.match.state)
+        """The game is over: its rules ended it, or its players did (``ending``)."""
+        return self.ending is not None or self.game.is_terminal(self.match.state)
+
+    def current_seat(self) -> int | None:
+        """The seat to act (``Game.current_seat``); ``None`` once the game is over."""
+        return None if self.ending is not None else self.game.current_seat(self.match.state)
+
+    def end(self, ending: Ending) -> None:
+        """The players ended the game (stored already: its ending row): it accepts no more
+        moves, and its log ends with an event of kind ``ending.how`` (``"conceded"``,
+        ``"stopped"``) by ``ending.seat``, the table's and no rule's."""
+        self.ending = ending
+        self.events.append(Event(ending.how, ending.seat, {}))
 
     @property
     def expired(self) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 from regalia.bots import bot_names, default_level, level_descriptions
 from regalia.bots import default_bot as table_bot
 from regalia.core.game import Game
+from regalia.core.records import CONCEDED, STOPPED, Ending
 from regalia.games import GAME_NAMES, TITLES, get_game
 from regalia.games.regicide import actions as R_ACTIONS
 from regalia.games.regicide import cards as R_CARDS
@@ -381,8 +382,21 @@ def _encodable(text: str) -> bool:
         return False
 
 
-def outcome(game: Game, state: Any) -> dict[str, Any] | None:
-    """A finished game's public result (the game's ``outcome`` when it has one)."""
+def outcome(game: Game, state: Any, ending: Ending | None = None,
+            players: int | None = None) -> dict[str, Any] | None:
+    """A finished game's public result (the game's ``outcome`` when it has one), with its
+    ``returns`` (per seat: 1 win, 0 loss). A game its ``players`` ended (``ending``, a table's
+    event and no rule's) has ``{"ending": {"how", "seat"}, "returns"}``, and besides:
+    conceded at two players, the ``winner`` (the other seat); stopped by agreement (a
+    cooperative game), ``"result": "lost"`` and no ``medal``."""
+    if ending is not None:
+        n = players if players is not None else len(game.returns(state))
+        out: dict[str, Any] = {"ending": ending.to_json(), "returns": ending.returns(n)}
+        if ending.how == CONCEDED and n == 2:
+            out["winner"] = 1 - ending.seat
+        if ending.how == STOPPED:
+            out.update(result="lost", medal=None)
+        return out
     if not game.is_terminal(state):
         return None
     fn = getattr(game, "outcome", None)

@@ -76,7 +76,8 @@ class Replica:
     and the clocks it carries), ``stored_clock(config, state)`` (take the stored clocks;
     whether they changed), ``heard(body)`` and ``missed_talk(bodies)`` (talk said through
     another replica), ``rematch(table_id)`` and ``show_change()`` (another replica's change
-    is in this copy: tell the connections, re-arm the clock and the bots)."""
+    is in this copy: tell the connections, re-arm the clock and the bots) and
+    ``stop_heard(event)`` (a proposal to stop answered through another replica)."""
 
     def __init__(self, core: TableCore, peers: Peers, writer: Writer, *,
                  local_presence: Callable[[], tuple[list[int], int]],
@@ -87,6 +88,7 @@ class Replica:
                  heard: Callable[[dict[str, Any]], None],
                  missed_talk: Callable[[list[dict[str, Any]]], None],
                  rematch: Callable[[str], None],
+                 stop_heard: Callable[[dict[str, Any]], None],
                  show_change: Callable[[], None]) -> None:
         self.core = core
         self.peers = peers
@@ -99,6 +101,7 @@ class Replica:
         self.heard = heard
         self.missed_talk = missed_talk
         self.rematch = rematch
+        self.stop_heard = stop_heard
         self.show_change = show_change
         # replica -> (seat counts, spectators, when)
         self.remote: dict[str, tuple[list[int], int, float]] = {}
@@ -134,6 +137,8 @@ class Replica:
             self.heard(event["body"])
         elif kind == "rematch":
             self.rematch(event["table"])
+        elif kind == "stop":
+            self.stop_heard(event)
         elif kind == "presence":
             self.remote[event["r"]] = (list(event["seats"]), int(event["spectators"]),
                                        time.monotonic())
@@ -184,8 +189,9 @@ class Replica:
                 return
 
     async def sync(self) -> None:
-        """Catch up with the database: the moves stored since this copy's ply, then the
-        seats, clocks, status and latest talk as stored (another replica changed them)."""
+        """Catch up with the database: the moves stored since this copy's ply and the
+        game's ending (the players ended it), then the seats, clocks, status and latest talk
+        as stored (another replica changed them)."""
         data: TableData | None = await self.writer.db(self.writer.store.load_table,
                                                       self.core.id)
         if data is None:
@@ -199,6 +205,9 @@ class Replica:
             move = core.try_move(seat, action)
             move.by_bot = ply in bot_moves
             self.commit(move)
+            changed = True
+        if data.ending is not None and core.ending is None and core.ply == len(data.moves):
+            core.end(data.ending)
             changed = True
         for s, d in zip(core.seats, data.seats):
             new = (d.kind, d.bot, d.token_hash, d.bot_replaces, d.name, d.claimed)

@@ -11,12 +11,14 @@ and none imports a sibling part above it:
 * ``seats.Seating``: who holds each seat, names, hand-over to bots and back;
 * ``clocks.TableClock``: the clocks, written from this one part, and the time-out alarm;
 * ``talk.Talk``: table talk, the rematch's address, hints;
+* ``endings.Endings``: the players end the game before its rules do (a concession, a stop
+  everyone agreed to);
 * ``peers.Replica``: the other replicas (``peers.SOLO`` with one process: nothing to do);
 * ``botrunner.BotLoop``: the task that plays the bot seats.
 
 The web layer calls the parts (``table.seating.claim``, ``table.audience.join``,
-``table.talk.say``) and ``Table.submit``. Every submission goes through ``Table.submit``
-under the table's lock:
+``table.talk.say``, ``table.endings.concede``) and ``Table.submit``. Every submission goes
+through ``Table.submit`` under the table's lock:
 
 1. the seat may act (the seat to act, or a side action of its own), and the client's ply is
    current (a stale or duplicate submission is refused: two tabs, a double click);
@@ -72,6 +74,7 @@ from regalia.server.tables.audience import Audience
 from regalia.server.tables.botrunner import BotLoop, BotPool
 from regalia.server.tables.clocks import Clock, TableClock
 from regalia.server.tables.core import Move, TableCore
+from regalia.server.tables.endings import Endings
 from regalia.server.tables.limits import RateLimits
 from regalia.server.tables.peers import Peers, Replica
 from regalia.server.tables.seats import Seating
@@ -113,8 +116,9 @@ class Table:
     parts it is composed of, each handed what it needs when the table is built: ``core``
     (``core.TableCore``: the match, seats and status they all read), ``replica``
     (``peers.Replica``: the other replicas), ``clock`` (``clocks.TableClock``),
-    ``audience`` (``audience.Audience``: its connections), ``seating`` (``seats.Seating``)
-    and ``talk`` (``talk.Talk``: talk, rematch, hints)."""
+    ``audience`` (``audience.Audience``: its connections), ``seating`` (``seats.Seating``),
+    ``talk`` (``talk.Talk``: talk, rematch, hints) and ``endings`` (``endings.Endings``: a
+    concession, a stop agreed by all)."""
 
     def __init__(self, data: TableData, services: TableServices) -> None:
         self.writer = services.writer
@@ -134,6 +138,7 @@ class Table:
             heard=lambda body: self.talk.heard(body),
             missed_talk=lambda bodies: self.talk.missed(bodies),
             rematch=lambda table_id: self.talk.announce_rematch(table_id),
+            stop_heard=lambda event: self.endings.heard(event),
             show_change=self._show_change)
         self.clock = clock = TableClock(
             Clock.load(data.clock, data.clock_state, len(core.seats)) if data.clock else None,
@@ -146,11 +151,15 @@ class Table:
             presence_every=self.settings.presence_every)
         self.seating = Seating(
             core, clock, self.writer, self.limits, replica, presence=replica.presence,
-            seen_at=audience.seen_at, broadcast_state=audience.broadcast_state,
+            seen_at=audience.seen_at, broadcast_state=self._seats_moved,
             seats_changed=audience.seats_changed, tell_others=replica.tell_others)
         self.talk = Talk(core, self.writer, self.limits, self.bot_pool, self.settings,
                          self.bot_rng, replica, list(data.messages),
                          broadcast=audience.broadcast, tell_others=replica.tell_others)
+        self.endings = Endings(core, clock, self.writer, self.limits, replica,
+                               broadcast=audience.broadcast,
+                               broadcast_state=audience.broadcast_state,
+                               tell_others=replica.tell_others)
         self.bots = BotLoop(self)
         self._legal_cache: tuple[int, list[str], dict[str, Any] | None] = (-1, [], None)
 
@@ -194,10 +203,12 @@ class Table:
         core = self.core
         return {"id": core.id, "game": core.game.name, "players": len(core.seats),
                 "status": FINISHED if core.finished else core.status, "ply": core.ply,
-                "current": core.game.current_seat(core.state), "seats": self.seats_info(),
+                "current": core.current_seat(), "seats": self.seats_info(),
                 "options": core.options,
                 "created_at": core.created_at.isoformat() if core.created_at else None,
-                "outcome": self.outcome(), "broken": core.broken,
+                "outcome": self.outcome(),
+                "ending": core.ending.to_json() if core.ending else None,
+                "broken": core.broken,
                 "open": core.is_open, "waiting": core.waiting, "clock": self.clock.info(),
                 "next_table": core.next_table, "hints": core.hints,
                 "bot_played": core.bot_played}
@@ -208,9 +219,11 @@ class Table:
         return self.audience.shown(self.seating.seats_info(for_seat), for_seat)
 
     def outcome(self) -> dict[str, Any] | None:
-        """The finished game's public result (``None`` while playing); no medal for a game
-        played with hints or one a bot played any part of for a person."""
-        out = gamekit.outcome(self.core.game, self.core.state)
+        """The finished game's public result (``None`` while playing; ``gamekit.outcome``,
+        which says how its players ended it, when they did); no medal for a game played with
+        hints or one a bot played any part of for a person."""
+        out = gamekit.outcome(self.core.game, self.core.state, self.core.ending,
+                              len(self.core.seats))
         return without_medal(out) if self.core.no_medal else out
 
     def state_message(self, seat: int | None, view: dict[str, Any],
@@ -218,10 +231,11 @@ class Table:
         """The ``state`` message for a connection of ``seat``: its view (``Game.view``
         without the log), the log's events from ``log_from`` as ``seat`` sees them, and its
         legal actions when it is to act (``legal`` and ``discards``:
-        ``gamekit.legal_message``)."""
+        ``gamekit.legal_message``), and the proposal to stop under way (``stop``:
+        ``Endings.info``)."""
         core = self.core
         g, st = core.game, core.state
-        current = g.current_seat(st)
+        current = core.current_seat()
         legal: list[str] = []
         discards = None
         side: list[str] = []
@@ -244,7 +258,8 @@ class Table:
                 "broken": core.broken, "expired": core.expired, "waiting": core.waiting,
                 "open": core.is_open,
                 "clock": self.clock.info(), "next_table": core.next_table,
-                "hints": core.hints, "bot_played": core.bot_played}
+                "hints": core.hints, "bot_played": core.bot_played,
+                "stop": self.endings.info()}
 
     def mark_broken(self, reason: str) -> None:
         """The table cannot go on: its players are told, ``/healthz`` reports it."""
@@ -362,10 +377,18 @@ class Table:
         return move.events
 
     def _timed_out(self, msg: dict[str, Any]) -> None:
-        """A seat's time-out is stored and applied (``TableClock``): everyone is told."""
+        """A seat's time-out is stored and applied (``TableClock``): everyone is told (and
+        a proposal to stop the seat's player had not answered may now be agreed)."""
         self.audience.broadcast(msg)
         self.audience.broadcast_state()
         self.replica.tell_others("sync", msg=msg)
+        self.endings.recheck()
+
+    def _seats_moved(self) -> None:
+        """A seat changed hands (``Seating``): everyone is told, and a proposal to stop may
+        now be agreed (a seat a bot plays counts as agreeing)."""
+        self.audience.broadcast_state()
+        self.endings.recheck()
 
     def _show_change(self) -> None:
         """Another replica's change is now in this copy: tell the connections here, and
@@ -374,6 +397,7 @@ class Table:
         self.audience.broadcast_state()
         self.clock.arm()
         self.core.wake.set()
+        self.endings.recheck()
 
     # -- the other replicas (``peers.Replica``; the cluster's ``LeasedTable``) ---------
 

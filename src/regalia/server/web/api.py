@@ -7,7 +7,8 @@ the request and answer models are in ``schemas`` (and ``/openapi.json``).
   link per human seat (each with its secret token) and the spectator link (with the
   spectators' secret token). The server draws the seed and the first player from a secret
   source; a ``seed`` or ``options.first_player`` is refused (400). 429 over ``table_rate``.
-* ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks).
+* ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks,
+  the ``outcome`` and, when the players ended the game, its ``ending``).
 * ``GET /api/tables/{id}/replay``: a finished or abandoned game, every position in full
   (409 before); built once and kept (``web.replays``), 429 over ``replay_rate`` for a
   replay not built yet.
@@ -148,13 +149,17 @@ def replay_of(table) -> dict[str, Any]:
     """An ended game in full (a replay may reveal everything): the record, and for each
     ply the position, the public view, every seat's hand and the move's events (``bot``: a
     bot played the move for a person; its own events say so too). A game played with hints,
-    or one a bot played any part of for a person, shows no medal."""
+    or one a bot played any part of for a person, shows no medal. A game its players ended
+    (a concession, a stop agreed by all) says so in its record and in ``ending`` (``{"how",
+    "seat"}``), and its last step's events end with the ending's (kind ``conceded`` or
+    ``stopped``), as the table's log does."""
     g = table.game
     core = table.core
     plain = without_medal if core.no_medal else (lambda obj: obj)
     record = table.match.record()
     record.hints = table.hints
     record.bot_moves = sorted(core.bot_plies)
+    record.ending = core.ending
     steps = []
     seats = range(len(table.seats))
     for i, (text, st, events) in enumerate(Match.replay(g, record)):
@@ -173,7 +178,10 @@ def replay_of(table) -> dict[str, Any]:
                               "private": {str(k): v for k, v in (e.private or {}).items()}})
                        for e in events],
         })
+    if core.ending is not None:
+        steps[-1]["events"].append({**core.events[-1].seen_by(None), "private": {}})
     return {"id": table.id, "game": g.name, "players": len(table.seats),
             "record": record.to_json(), "outcome": table.outcome(),
+            "ending": core.ending.to_json() if core.ending else None,
             "seats": table.seats_info(), "steps": steps, "hints": table.hints,
             "bot_played": core.bot_played}

@@ -30,6 +30,19 @@ Sent by the client
     (at once for an invitation never opened: the game starts with the bot).
 ``name`` ``{"name": ...}``
     A new nickname (counted with the talk, as is a new name in ``hello``).
+``concede``
+    Le Roy des Ribauds: this seat resigns; the opponent wins and the game ends (the stored
+    record says it ended by concession, and who conceded). Refused (nothing changed) for a
+    spectator (``spectator``), a game over (``finished``, ``expired``), one not started
+    (``waiting``), a seat a bot plays (``bot_seat``) and in Regicide (``no_concede``).
+``stop`` ``{"agree": true | false}``
+    Regicide: ``true`` proposes to stop (counted with the talk) or accepts the proposal
+    under way; ``false`` declines it (from the proposer: withdraws it). Every other human
+    seat must accept (a seat a bot plays counts as agreeing; a player alone with bots stops
+    at once); a decline or any move cancels the proposal. When all agree, the game ends as
+    a loss, stopped by agreement. Refused as ``concede`` is (``no_stop`` in Ribauds), and
+    ``bad_message`` (``agree`` not a boolean), ``no_proposal`` (``false`` with none under
+    way), ``already_agreed`` (twice).
 ``hint``
     At a table created with hints: a suggested move, answered by a ``hint`` message.
 ``ping``
@@ -38,15 +51,23 @@ Sent by the client
 Sent by the server
 ==================
 
-``welcome`` ``{"table", "game", "seat", "players", "options", "talk", "sayings", ...}``
+``welcome`` ``{"table", "game", "seat", "players", "options", "talk", "sayings",
+"early_end", ...}``
     The connection is seated (``seat``) or watching (``seat: null``); ``talk`` says how
-    this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``).
+    this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``);
+    ``early_end`` how they may end it before its rules do (``"concede"``: ``concede``;
+    ``"agree"``: ``stop``).
 ``state``
     The seat's view of the game (``view``; a spectator's: the public one), with ``ply``,
     ``clock`` and ``waiting`` (a human seat was never taken and no bot plays it: nobody
     acts yet; ``open``: a table of the lobby's list), ``bot_played`` (a bot played some
-    move for a person: no medal), and the ``log``, whose entries a bot did for a person
-    carry ``"bot": true``: once when the connection joins.
+    move for a person: no medal), ``stop`` (Regicide's proposal to stop under way, ``{"by",
+    "agreed", "waiting"}``, or ``null``), the ``outcome`` once ``finished`` (with
+    ``"ending": {"how": "conceded" | "stopped", "seat"}`` when the players ended the game:
+    ``current`` is then ``null``), and the ``log``, whose entries a bot did for a person
+    carry ``"bot": true`` and which ends, when the players ended the game, with an entry of
+    kind ``conceded`` or ``stopped`` (``seat``: who conceded, who proposed): once when the
+    connection joins.
 ``update``
     After each move: what changed since the last ``state``/``update`` this connection was
     sent (``ply``, new ``log`` events from ``log_start``, the view's changed keys,
@@ -59,6 +80,9 @@ Sent by the server
     A saying or chat line; the table's lines so far.
 ``timeout``
     A seat's time ran out: a bot plays it until its player takes it back.
+``stop`` ``{"seat", "agree", "ply"}``
+    A seat proposed to stop or accepted (``agree`` true) or declined (false); the next
+    ``state`` (or ``update``) shows the proposal, or the game over.
 ``rematch`` ``{"table"}``
     A rematch of this finished table was made: the same seat token opens it.
 ``hint`` ``{"ply", "action"}``
@@ -97,7 +121,7 @@ NOT_FOUND = 4404    # no such table
 
 HELLO_TIMEOUT = 30.0  # seconds a new connection has to send its hello
 
-CLIENT_TYPES = ("act", "wish", "say", "chat", "bot", "name", "hint", "ping")
+CLIENT_TYPES = ("act", "wish", "say", "chat", "bot", "name", "concede", "stop", "hint", "ping")
 """The message types a client sends after ``hello``."""
 
 CLOSE_FOR = {"no_access": NO_ACCESS, "name_needed": NAME_NEEDED}

@@ -209,6 +209,10 @@ async def handle(table, conn: Conn, kind: str, obj: dict[str, Any]) -> None:
             await table.seating.set_bot(conn.seat, obj.get("seat"), obj.get("on"))
         elif kind == "name":
             await table.seating.rename(conn.seat, obj.get("name"))
+        elif kind == "concede":
+            await table.endings.concede(conn.seat)
+        elif kind == "stop":
+            await table.endings.stop(conn.seat, obj.get("agree"))
         elif kind == "hint":  # worked out aside: this connection's next messages go on
             background(hint_for(table, conn))
         elif kind == "ping":

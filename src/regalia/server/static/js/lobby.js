@@ -221,7 +221,9 @@ async function renderMine() {
       if (s.status === "finished") {
         replay.hidden = false;
         const o = s.outcome || {};
-        if (s.game === "regicide") status.textContent = o.result === "won" ? t("lobby.status_won") : t("lobby.status_lost");
+        if (o.ending && o.ending.how === "stopped") status.textContent = t("lobby.status_stopped");
+        else if (o.ending) status.textContent = t("lobby.status_conceded", { who: seatDisplay(s.seats, o.winner), loser: seatDisplay(s.seats, o.ending.seat) });
+        else if (s.game === "regicide") status.textContent = o.result === "won" ? t("lobby.status_won") : t("lobby.status_lost");
         else status.textContent = t("lobby.status_winner", { who: seatDisplay(s.seats, o.winner ?? 0) });
         const lost = s.game === "regicide" ? o.result !== "won" : o.winner !== e.seat;
         status.className = "status done" + (lost ? " lost" : "");

@@ -215,7 +215,8 @@ const canDiscard = (S) => S.legal.some((a) => a.startsWith("discard "));
 function prompt(v, S, M, C) {
   let text;
   const me = C.me;
-  if (S.finished) text = v.phase === "won" ? t("regicide.prompt_won") : t("regicide.prompt_lost");
+  if (S.outcome && S.outcome.ending) text = t("regicide.prompt_stopped");  // the players stopped
+  else if (S.finished) text = v.phase === "won" ? t("regicide.prompt_won") : t("regicide.prompt_lost");
   else if (S.waiting) text = waitingPrompt(S, C);  // nobody acts before every seat is taken
   else if (me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
   else if (v.current !== me) {
@@ -430,6 +431,15 @@ export function applyHint(action, M, C) {
 
 export function endScreen(M, C) {
   const v = M.state.view;
+  const ending = (M.state.outcome || {}).ending;
+  if (ending) {  // every player agreed to stop: a loss
+    const box = el("div", { class: "end-body lost" });
+    box.append(el("div", { class: "end-icon" }, icon("flag")));
+    box.append(el("h2", {}, t("regicide.end_stopped")));
+    box.append(el("p", { id: "end-stopped" }, t("regicide.end_stopped_by", { who: C.seatLabel(ending.seat) })));
+    box.append(el("p", {}, t("regicide.end_defeated", { n: v.enemies_defeated })));
+    return box;
+  }
   const won = v.phase === "won";
   const box = el("div", { class: "end-body " + (won ? "won" : "lost") });
   box.append(el("div", { class: "end-icon" }, icon(won ? "crown" : "sword")));
@@ -452,6 +462,8 @@ export function describe(e, C) {
   switch (e.kind) {
     case "setup":
       return t("log.r.setup", { n: e.players, who: C.seatName(e.first), enemy: cardName(e.enemy) });
+    case "stopped":  // the table's, no rule's: every player agreed to stop
+      return t("log.stopped", { who });
     case "play": {
       let s = t("log.r.play", { who, cards: cardsText(e.cards), value: e.value, damage: e.damage });
       if (e.powers && e.powers.length) s += " " + t("log.r.powers", { powers: powers(e.powers) });

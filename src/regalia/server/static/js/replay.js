@@ -39,9 +39,11 @@ function show(i) {
   $("slider").setAttribute("aria-valuetext", t("replay.move_of", { n: at, total: R.steps.length - 1 }));
   $("ply").textContent = t("replay.ply", { n: at, total: R.steps.length - 1 });
   // The move in the log's own translated sentences, never in notation.
+  // (a game its players ended: the last step's events end with the ending, the deal's too)
+  const ending = R.ending && at === R.steps.length - 1 ? step.events[step.events.length - 1] : null;
   $("step-action").textContent = step.action
     ? step.events.map((ev) => mod.describe(seen(ev), C)).join(" ")
-    : t("replay.start");
+    : t("replay.start") + (ending ? " " + mod.describe(seen(ending), C) : "");
   const ol = $("log");
   ol.innerHTML = "";
   for (let k = 0; k <= at; k++) {

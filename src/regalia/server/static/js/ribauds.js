@@ -168,7 +168,9 @@ function withClass(node, cls) {
 
 function prompt(v, S, C) {
   let text;
-  if (S.finished) text = t("rib.prompt_over", { who: C.seatName(v.winner), c: t("rib.conspiracy." + v.conspiracy) });
+  const ending = S.outcome && S.outcome.ending;  // a player conceded
+  if (ending) text = t("rib.prompt_conceded", { who: C.seatName(ending.seat), winner: C.seatName(S.outcome.winner) });
+  else if (S.finished) text = t("rib.prompt_over", { who: C.seatName(v.winner), c: t("rib.conspiracy." + v.conspiracy) });
   else if (S.waiting) text = waitingPrompt(S, C);  // nobody acts before every seat is taken
   else if (C.me === null) text = t("prompt.watching", { who: C.seatName(v.current) });
   else if (v.current !== C.me) text = waitingText(S.seats, v.current, C.seatName(v.current));
@@ -325,6 +327,15 @@ export function help() {
 
 export function endScreen(M, C) {
   const v = M.state.view;
+  const o = M.state.outcome || {};
+  if (o.ending) {  // a player conceded: the other wins, by no conspiracy
+    const won = C.me !== null && o.winner === C.me;
+    const box = el("div", { class: "end-body " + (C.me === null ? "" : won ? "won" : "lost") });
+    box.append(el("div", { class: "end-icon" }, icon("flag")));
+    box.append(el("h2", {}, C.me === null ? t("rib.end_winner", { who: C.seatName(o.winner) }) : won ? t("rib.end_won") : t("rib.end_lost")));
+    box.append(el("p", { id: "end-conceded" }, t("rib.end_conceded", { who: C.seatLabel(o.ending.seat) })));
+    return box;
+  }
   const won = C.me !== null && v.winner === C.me;
   const box = el("div", { class: "end-body " + (C.me === null ? "" : won ? "won" : "lost") });
   box.append(el("div", { class: "end-icon" }, icon(v.conspiracy === "murder" ? "dagger" : v.conspiracy === "marriage" ? "tiara" : "crown")));
@@ -348,6 +359,8 @@ export function describe(e, C) {
       return t("log.b.deal") + (e.hand ? " " + t("log.b.your_hand", { cards: names(e.hand) }) : "");
     case "start":
       return t("log.b.start", { who });
+    case "conceded":  // the table's, no rule's: a player resigned
+      return t("log.conceded", { who });
     case "reveal":
       return t("log.b.reveal", { who, slot: slotName(e.slot), card: ribName(e.card) });
     case "king_reveal":

@@ -1,5 +1,6 @@
 // What the table page shows about the people at the table: the clocks, an open table
-// waiting for its players, the rematch on offer, and the end dialog's reason and buttons.
+// waiting for its players, a proposal to stop and its answers, the rematch on offer, and
+// the end dialog's reason and buttons.
 import { t } from "./i18n.js";
 import { el } from "./cards.js";
 import { carryInvites, remember } from "./mytables.js";
@@ -55,6 +56,7 @@ export function renderSocialBar(bar, M, C) {
     if (!s.clock.started && !s.finished) row.append(el("span", { class: "muted small" }, t("social.clock_waits")));
     parts.push(row);
   }
+  if (s.stop && !s.finished) parts.push(stopOffer(s, C));
   if (s.next_table && s.seat !== null) {
     parts.push(el("span", { class: "rematch-offer" }, t("social.rematch_ready"), " ",
       el("a", { class: "btn small primary", id: "rematch-go", href: nextLink(M) }, t("social.rematch_go"))));
@@ -63,6 +65,23 @@ export function renderSocialBar(bar, M, C) {
   bar.hidden = parts.length === 0;
   clearInterval(ticking);
   if (s.clock && s.clock.running !== null && !s.finished) ticking = setInterval(() => tick(bar, M, C), 250);
+}
+
+// A proposal to stop under way (Regicide): who made it and who is yet to answer; a player
+// asked gets Agree / Keep playing, the proposer a button to withdraw it.
+function stopOffer(s, C) {
+  const p = s.stop;
+  const mine = p.by === C.me;
+  const box = el("span", { class: "stop-offer", id: "stop-offer" },
+    el("span", {}, mine ? t("stop.yours") : t("stop.proposed", { who: C.seatName(p.by) })));
+  if (p.waiting.length) box.append(el("span", { class: "muted" }, t("stop.waiting", { who: p.waiting.map((k) => C.seatName(k)).join(", ") })));
+  if (C.me !== null && p.waiting.includes(C.me)) {
+    box.append(el("button", { class: "btn small primary", type: "button", id: "stop-accept", onclick: () => C.stop(true) }, t("stop.accept")),
+      el("button", { class: "btn small", type: "button", id: "stop-decline", onclick: () => C.stop(false) }, t("stop.decline")));
+  } else if (mine) {
+    box.append(el("button", { class: "btn small", type: "button", id: "stop-withdraw", onclick: () => C.stop(false) }, t("stop.withdraw")));
+  }
+  return box;
 }
 
 function nextLink(M) {

@@ -4,6 +4,10 @@
 // Connection truth: while the socket is down a banner says so and the seat's own dot turns
 // grey; a move clicked meanwhile is kept and sent when the connection returns if it is still
 // legal at the same ply, otherwise the player is told it was not sent.
+//
+// Ending a game before its rules do (the welcome's early_end): a Concede button (Le Roy des
+// Ribauds), or a "Propose to stop" button and the proposal's answers in the bar above the
+// board (Regicide: every player must agree).
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { legalTexts } from "./legal.js";
@@ -110,6 +114,7 @@ const C = {
     render();
   },
   setBot(seat, on) { sendNow({ type: "bot", seat, on }); },
+  stop(agree) { sendNow({ type: "stop", agree }); },
   send(obj) { return socket.send(obj); },
   say(id) { sendNow({ type: "say", message_id: id }); },
   chat(text) { sendNow({ type: "chat", text }); },
@@ -172,6 +177,9 @@ function onMessage(msg) {
         document.querySelectorAll(".toast.hint").forEach((n) => n.remove());  // a hint is for its ply
       }
       if (M.inflight && msg.ply > M.inflight.ply) M.inflight = null;
+      // a proposal to stop gone without a decline: a move cancelled it
+      if (M.state && M.state.stop && !msg.stop && !msg.finished && !M.stopDeclined) toast(t("stop.cancelled"));
+      M.stopDeclined = false;
       M.prev = M.state;
       M.state = msg;
       M.pending = false;
@@ -205,6 +213,14 @@ function onMessage(msg) {
     case "talk_history":
       M.talk = msg.messages.slice();
       renderTalk();
+      break;
+    case "stop":  // a proposal to stop made, accepted or declined (the next state shows it)
+      if (!msg.agree) {
+        M.stopDeclined = true;
+        if (msg.seat !== C.me) toast(t("stop.declined", { who: seatName(msg.seat) }));
+      } else if (msg.seat !== C.me && M.state && !M.state.stop) {
+        toast(t("stop.proposed", { who: seatName(msg.seat) }));
+      }
       break;
     case "timeout":
       toast(t("social.timeout_title", { who: seatName(msg.seat) }), t("social.timeout_detail"), "error");
@@ -336,6 +352,14 @@ function setupChrome() {
     socket.send({ type: "bot", seat: M.welcome.seat, on: true });
     setTimeout(() => { location.href = "/"; }, 300);
   };
+  $("concede-btn").onclick = () => {
+    if (window.confirm(t("social.concede_confirm"))) sendNow({ type: "concede" });
+  };
+  $("stop-btn").onclick = () => {
+    // alone with bots the game stops at once; with other players they are asked
+    const others = (M.state.seats || []).some((s) => s.seat !== C.me && s.kind === "human" && !s.bot_replaces);
+    if (window.confirm(t(others ? "stop.confirm" : "stop.confirm_alone"))) C.stop(true);
+  };
   M.needName = seated && !myName();  // settled at the first state, which names the seats
   // Solo: nobody to invite or talk to.
   $("invite-btn").hidden = solo;
@@ -356,8 +380,23 @@ function render() {
   fitHand();
   renderLog();
   renderSeatBadge();
+  renderEndButtons();
   renderSocialBar($("social-bar"), M, C);
   renderEnd();
+}
+
+// Concede (a game a player may concede) or Propose to stop (a cooperative game, when no
+// proposal is under way): for a seated player whose own seat no bot plays, while the game
+// is on; at the foot of the game log, away from the moves (and from a phone's narrow
+// topbar).
+function renderEndButtons() {
+  const s = M.state;
+  const mine = s.seat === null ? null : (s.seats || [])[s.seat];
+  const on = Boolean(mine) && !mine.bot_replaces && !s.finished && !s.expired && !s.broken && !s.waiting;
+  const how = M.welcome.early_end;
+  $("concede-btn").hidden = !(on && how === "concede");
+  $("stop-btn").hidden = !(on && how === "agree" && !s.stop);
+  $("end-controls").hidden = $("concede-btn").hidden && $("stop-btn").hidden;
 }
 
 // The board is drawn anew at every change: a keyboard player's focus stays on the same
@@ -551,6 +590,8 @@ async function main() {
   $("alerts-btn").prepend(icon("bell"));
   $("name-btn").prepend(icon("person"));
   $("leave-btn").prepend(icon("exit"));
+  $("concede-btn").prepend(icon("flag"));
+  $("stop-btn").prepend(icon("flag"));
   window.addEventListener("resize", fitHand);
   alerts = new TurnAlerts({ button: $("alerts-btn"), t, baseTitle: "Regalia" });
   langSwitch($("lang"), () => {
