@@ -25,6 +25,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 import regalia.adapters.openspiel  # noqa: F401  (registers python_ribauds)
+from regalia.adapters.encoding import ribauds_action_id
 from regalia.bots.ribauds.play import ISMCTSBot as RegaliaISMCTS
 from regalia.games.ribauds import RIBAUDS
 from regalia.lab.evaluate import wilson
@@ -47,7 +48,8 @@ def play(game, seed: int, regalia_seat: int, args, clock: dict[str, list[float]]
         start = time.perf_counter()
         if seat == regalia_seat:
             s = state.engine
-            action = regalia.act(RIBAUDS.view(s, seat), RIBAUDS.legal_actions(s), rng)
+            code = regalia.act(RIBAUDS.view(s, seat), RIBAUDS.legal_actions(s), rng)
+            action = ribauds_action_id(None, code)  # python_ribauds numbers the codes
             clock["regalia"].append(time.perf_counter() - start)
         else:
             action = openspiel.step(state)

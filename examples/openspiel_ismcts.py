@@ -4,7 +4,8 @@ OpenSpiel's information-set MCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBo
 searches over determinizations drawn with the state's ``resample_from_infostate``, which
 samples the hidden cards from the seat's view) plays a game of solo Regicide, then a game of
 Le Roy des Ribauds against a uniformly random player. Prints each decision and the result.
-Usage::
+The C++ ``pyspiel.ISMCTSBot`` cannot play these Python games: pyspiel does not forward
+``ResampleFromInfostate`` to Python (README.md, "OpenSpiel"). Usage::
 
     python examples/openspiel_ismcts.py [--simulations 100] [--seed 1]
 """

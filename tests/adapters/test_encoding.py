@@ -130,3 +130,49 @@ def test_phase_entries_follow_the_fast_path_phase_codes():
     assert [F._PHASE_CODE[p] for p in E.REGICIDE_PHASES] == [F.PH_PLAY, F.PH_SUFFER,
                                                              F.PH_CHOOSE, F.PH_WON, F.PH_LOST]
     assert [F.PH_PLAY, F.PH_SUFFER, F.PH_CHOOSE, F.PH_WON, F.PH_LOST] == list(range(5))
+
+
+def test_a_spectators_view_encodes_from_a_given_seat_without_the_hidden_parts():
+    """The public parts of a spectator's view counted from seat k are those of seat k's own
+    view; the hand (Regicide) and what the seats know of hands (Ribauds) stay zero."""
+    for s in _regicide_positions(3, 4, 40):
+        for seat in range(3):
+            own = E.regicide_observation(REGICIDE.view(s, seat))
+            public = E.regicide_observation(REGICIDE.view(s, None), seat=seat)
+            assert not public[E.R_HAND:E.R_ENEMY].any()
+            assert np.array_equal(own[E.R_ENEMY:], public[E.R_ENEMY:])
+    rng = random.Random(3)
+    s = RIBAUDS.new_game({}, rng)
+    court_cards = [6 * i + k for i in range(4) for k in range(4)]
+    private = court_cards + list(range(24, 28)) + list(range(30, 38))
+    for _ in range(150):
+        if RIBAUDS.is_terminal(s):
+            s = RIBAUDS.new_game({}, rng)
+        for seat in (0, 1):
+            own = E.ribauds_observation(RIBAUDS.view(s, seat))
+            public = E.ribauds_observation(RIBAUDS.view(s, None), seat)
+            assert not public[24:28].any() and not public[30:38].any()
+            assert np.array_equal(np.delete(own, private), np.delete(public, private))
+            assert 0.0 <= public.min() and public.max() <= 1.0
+        legal = RIBAUDS.legal_actions(s)
+        s, _ = RIBAUDS.apply(s, legal[rng.randrange(len(legal))], rng)
+    with pytest.raises(ValueError, match="encoded for that seat only"):
+        E.ribauds_observation(RIBAUDS.view(s, 0), seat=1)
+
+
+def test_layouts_name_every_value_of_the_vectors_once():
+    for layout, size in [(E.REGICIDE_LAYOUT, E.REGICIDE_OBS), (E.RIBAUDS_LAYOUT, E.RIBAUDS_OBS)]:
+        names = [name for name, _ in layout]
+        assert len(set(names)) == len(names)
+        assert sum(int(np.prod(shape)) for _, shape in layout) == size
+    starts, at = {}, 0
+    for name, shape in E.REGICIDE_LAYOUT:
+        starts[name] = at
+        at += int(np.prod(shape))
+    assert [starts[n] for n in ("hand", "slots", "enemy", "stats", "phase", "players",
+                                "current", "hand_sizes", "yielded", "can_yield", "castle",
+                                "piles", "discard_top", "known", "table", "options",
+                                "defeated")] == [
+        E.R_HAND, E.R_SLOTS, E.R_ENEMY, E.R_STATS, E.R_PHASE, E.R_PLAYERS, E.R_CURRENT,
+        E.R_HAND_SIZES, E.R_YIELDED, E.R_CAN_YIELD, E.R_CASTLE, E.R_PILES, E.R_DISCARD_TOP,
+        E.R_KNOWN, E.R_TABLE, E.R_OPTIONS, E.R_DEFEATED]

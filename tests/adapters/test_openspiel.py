@@ -13,6 +13,7 @@ import pyspiel  # the test extra brings open-spiel, so the checker always runs
 import pytest
 
 import regalia.adapters.openspiel  # noqa: F401  (registers the games)
+from regalia.adapters import encoding as E
 from regalia.adapters.openspiel import regicide_actions as RA
 from regalia.adapters.openspiel.regicide import RegicideState
 from regalia.adapters.openspiel.ribauds import RibaudsState
@@ -262,6 +263,7 @@ def test_rules_2_7_ribauds_face_down_court_cards_hidden_from_a_seat_do_not_chang
                 opp = 1 - me
                 t.know[opp][i] = t.court[i] if t.know[opp][i] != UNKNOWN else UNKNOWN
                 twin = RibaudsState(game, t, deal=False)
+                twin.moves = state.moves  # the public decision count (the draw clock)
                 assert RIBAUDS.to_json(t) != RIBAUDS.to_json(s)
                 assert _same_for(state, twin, me)
                 return
@@ -280,6 +282,8 @@ def test_resampled_states_keep_the_information_state_and_hide_the_rest(name, par
     for k in range(10):
         sample = state.resample_from_infostate(me, pyspiel.UniformProbabilitySampler(k, 1.0))
         assert sample.information_state_string(me) == state.information_state_string(me)
+        assert sample.information_state_tensor(me) == state.information_state_tensor(me)
+        assert sample.observation_tensor(me) == state.observation_tensor(me)
         assert sample.legal_actions() == state.legal_actions()
         differ += str(sample) != str(state)
     assert differ > 0
@@ -306,7 +310,7 @@ def test_illegal_action_is_refused_and_changes_nothing():
     state = play_randomly(pyspiel.load_game("python_ribauds").new_initial_state(),
                           random.Random(1), lambda s: not s.is_chance_node())
     before, history = str(state), state.history()
-    bad = next(a for a in range(224) if a not in state.legal_actions())
+    bad = next(a for a in range(E.RIBAUDS_ACTIONS) if a not in state.legal_actions())
     with pytest.raises(Exception, match="not legal"):
         state.apply_action(bad)
     assert str(state) == before and state.history() == history
@@ -368,7 +372,7 @@ def test_public_observer_shows_every_seat_the_same_and_no_hand(name, params):
 def _adapter_ids(name, code):
     """The adapter's decision ids for the engine action ``code``."""
     if name == "python_ribauds":
-        return [code]
+        return [E.ribauds_action_id(None, code)]
     if A.kind(code) != A.DISCARD:
         return [RA.turn_id(code)]
     return [RA.PICK + min(c, 52) for c in range(54) if code >> c & 1] + [RA.DISCARD_DONE]

@@ -19,7 +19,7 @@ def _example(name: str) -> str:
     return found[0]
 
 
-@pytest.mark.parametrize("name", ["regalia.adapters.pettingzoo", "regalia.adapters.gymnasium",
-                                  "regalia.adapters.batch"])
+@pytest.mark.parametrize("name", ["regalia.adapters.openspiel", "regalia.adapters.pettingzoo",
+                                  "regalia.adapters.gymnasium", "regalia.adapters.batch"])
 def test_example_runs(name):
     exec(compile(_example(name), f"README example of {name}", "exec"), {})

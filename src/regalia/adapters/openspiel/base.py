@@ -273,13 +273,19 @@ class EngineGame(pyspiel.Game):
 
 
 class ViewObserver:
-    """OpenSpiel observer (the PyObserver interface) reading only ``state.view(seat)``.
+    """OpenSpiel observer (the PyObserver interface) reading only ``state.view(seat)`` and
+    what every seat knows of the adapter's state (Ribauds: the decisions so far).
 
-    ``perfect_recall`` (information state): the string is the whole view as JSON, its event
-    log included, so it tells apart every history the seat can tell apart; the tensor is the
-    observation tensor plus a fixed-size ``history`` summary of the log (``history_pieces``).
-    Otherwise (observation) the log is left out of both. With ``private_info=NONE`` the view
-    is a spectator's (``seat=None``). Subclasses give ``pieces`` (name, shape) and ``fill``.
+    The tensor is float32, every value in [0, 1]. Observation (``perfect_recall`` False):
+    the shared encoding's vector of the seat's view (``regalia.adapters.encoding``), with
+    the game's own extra pieces after it (``pieces``); the string is the view as JSON
+    without its event log. Information state (``perfect_recall``): the same tensor followed
+    by a fixed-size, capped and scaled summary of the view's event log (``history_pieces``);
+    the string is the whole view as JSON, log included, so it tells apart every history the
+    seat can tell apart. With ``private_info=NONE`` the view is a spectator's (``seat``
+    None), encoded counting seats from the player asked for. ``dict`` names the pieces
+    (views into ``tensor``, in order). Subclasses give ``pieces``, ``history_pieces``,
+    ``fill`` and ``fill_history``.
     """
 
     def __init__(self, game: EngineGame, iig_obs_type) -> None:
@@ -302,14 +308,15 @@ class ViewObserver:
         return v
 
     def set_from(self, state: EngineState, player: int) -> None:
-        """Fill ``tensor`` (and its named parts ``dict``) from ``player``'s view."""
+        """Fill ``tensor`` (and its named parts ``dict``) from ``player``'s view; all zero
+        while the setup is being dealt."""
         self.tensor.fill(0)
         v = self._view(state, player)
         if v is None:
             return
-        self.fill(v)
+        self.fill(state, v, player)
         if self.perfect_recall:
-            self.fill_history(v)
+            self.fill_history(state, v, player)
 
     def string_from(self, state: EngineState, player: int) -> str:
         """``player``'s view as compact JSON (keys sorted)."""
@@ -325,8 +332,13 @@ class ViewObserver:
     def history_pieces(self, game: EngineGame) -> list[tuple[str, tuple[int, ...]]]:
         raise NotImplementedError
 
-    def fill(self, view: dict[str, Any]) -> None:
+    def fill(self, state: EngineState, view: dict[str, Any], player: int) -> None:
         raise NotImplementedError
 
-    def fill_history(self, view: dict[str, Any]) -> None:
+    def fill_history(self, state: EngineState, view: dict[str, Any], player: int) -> None:
         raise NotImplementedError
+
+
+def capped(counts: np.ndarray, cap: int) -> np.ndarray:
+    """``min(counts, cap) / cap``: counts scaled into [0, 1], ``cap`` or more giving 1."""
+    return np.minimum(counts, cap) / cap

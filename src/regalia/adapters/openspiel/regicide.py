@@ -8,7 +8,9 @@ behind a full shield would make the game endless, and OpenSpiel needs a finite
 Chance nodes: the setup (the three royal shuffles of the Castle, the Tavern shuffle, the
 first player) and the Hearts heal (the discard pile shuffled, rules 1.6), one card per node.
 Rewards: identical for all seats, at the end: 1 won, 0 lost. Actions: the fixed encoding of
-``regicide_actions`` (a Step 4 discard is picked card by card).
+``regicide_actions`` (344 ids; a Step 4 discard is picked card by card), mapped to the shared
+encoding's 516 ids by ``regicide_actions.to_encoding_id`` and ``from_encoding_id``.
+Tensors: the shared encoding's (``RegicideObserver``; ``regalia.adapters.encoding``).
 """
 
 from __future__ import annotations
@@ -16,16 +18,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pyspiel
 
+from regalia.adapters import encoding as E
 from regalia.adapters.openspiel import regicide_actions as RA
-from regalia.adapters.openspiel.base import EngineGame, EngineState, ViewObserver, config_from_params
+from regalia.adapters.openspiel.base import (EngineGame, EngineState, ViewObserver, capped,
+                                             config_from_params)
 from regalia.bots.regicide.belief import determinize
 from regalia.games.regicide import REGICIDE
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import card_text, cards_of
 from regalia.games.regicide.rules import legal_actions
-from regalia.games.regicide.state import MAX_HAND, PHASES, SUFFER
+from regalia.games.regicide.state import MAX_HAND, SUFFER
 
 NAME = "python_regicide"
 DEFAULTS: dict[str, Any] = {"players": 1, "solo_yield": False, "jester_choose_self": True,
@@ -124,67 +129,50 @@ class RegicideState(EngineState):
 
 
 class RegicideObserver(ViewObserver):
-    """Tensors of a Regicide view. Card vectors have 53 entries: card ids 0-51 (rank-major,
-    suits C D H S) and the Jesters' count at 52. Observation pieces: ``seat``, ``current``,
-    ``phase`` (one-hot), ``hand``, ``picked`` (the discard being chosen), ``enemy`` (12 royals,
-    Jacks first), ``table``, ``discard_top``, ``tavern_top`` (publicly known Tavern cards),
-    ``hand_sizes``, ``yielded``, ``preferences`` (yes, no), ``numbers`` (``NUMBERS`` in
-    order). Information-state extra pieces, from the log: ``played`` (cards seen played or
-    discarded, counted), ``drawn`` (cards this seat drew), ``heals`` (Hearts heals so far)."""
+    """Tensors of a Regicide view (float32, values in [0, 1]; ``regalia.adapters.encoding``
+    documents the layout). Observation (416): the pieces of ``encoding.REGICIDE_LAYOUT``
+    (``regicide_observation`` of the seat's view, 408), then ``picked`` (8): the hand slots
+    already picked for the Step 4 discard being chosen card by card. Information state
+    (523): those, then from the seat's event log ``played`` (53, per card id, 52 = both
+    Jesters: times seen played or discarded, ``min(n, 4) / 4``), ``drawn`` (53: times this
+    seat drew the card, ``min(n, 4) / 4``), ``heals`` (1: Hearts heals so far,
+    ``min(n, 12) / 12``)."""
 
-    NUMBERS = ("damage", "health", "attack", "shield", "attack_to_absorb", "immune", "castle",
-               "castle_J", "castle_Q", "castle_K", "tavern", "discard", "jesters",
-               "can_yield", "enemies_defeated")
+    CARD_CAP = 4
+    HEAL_CAP = 12
 
     def pieces(self, game):
-        return [("seat", (4,)), ("current", (4,)), ("phase", (len(PHASES),)),
-                ("hand", (53,)), ("picked", (53,)), ("enemy", (ENEMIES,)), ("table", (53,)),
-                ("discard_top", (53,)), ("tavern_top", (53,)), ("hand_sizes", (4,)),
-                ("yielded", (4,)), ("preferences", (4, 2)), ("numbers", (len(self.NUMBERS),))]
+        return list(E.REGICIDE_LAYOUT) + [("picked", (E.MAX_SLOTS,))]
 
     def history_pieces(self, game):
         return [("played", (53,)), ("drawn", (53,)), ("heals", (1,))]
 
-    @staticmethod
-    def _cards(vec, texts) -> None:
-        for t in texts:
-            vec[_INDEX[t]] += 1
+    def fill(self, state, v: dict[str, Any], player: int) -> None:
+        self.tensor[:E.REGICIDE_OBS] = E.regicide_observation(v, player)
+        picked = list(v.get("picked") or ())
+        for i, t in enumerate(v.get("hand") or ()):
+            if t in picked:  # picks and hand in canonical order: Jesters fill the first X slots
+                picked.remove(t)
+                self.dict["picked"][i] = 1
 
-    def fill(self, v: dict[str, Any]) -> None:
-        d = self.dict
-        if v["seat"] is not None:
-            d["seat"][v["seat"]] = 1
-        d["current"][v["current"]] = 1
-        d["phase"][PHASES.index(v["phase"])] = 1
-        self._cards(d["hand"], v.get("hand") or ())
-        self._cards(d["picked"], v.get("picked") or ())
-        if v["enemy"] is not None:
-            d["enemy"][_INDEX[v["enemy"]] - 40] = 1
-        for play in v["table"]:
-            self._cards(d["table"], play)
-        if v["discard_top"] is not None:
-            self._cards(d["discard_top"], [v["discard_top"]])
-        self._cards(d["tavern_top"], v["tavern_top"])
-        for q, n in enumerate(v["hand_sizes"]):
-            d["hand_sizes"][q] = n
-            d["yielded"][q] = v["yielded"][q]
-            wish = v["preferences"][q]
-            if wish is not None:
-                d["preferences"][q, 0 if wish == "yes" else 1] = 1
-        ranks = v["castle_ranks"]
-        numbers = dict(v, castle_J=ranks["J"], castle_Q=ranks["Q"], castle_K=ranks["K"])
-        d["numbers"][:] = [float(numbers[k]) for k in self.NUMBERS]
-
-    def fill_history(self, v: dict[str, Any]) -> None:
-        d = self.dict
+    def fill_history(self, state, v: dict[str, Any], player: int) -> None:
+        played = np.zeros(53)
+        drawn = np.zeros(53)
+        heals = 0
         for e in v["log"]:
             kind = e["kind"]
             if kind == "play" or kind == "jester" or kind == "discard":
-                self._cards(d["played"], e["cards"])
+                for t in e["cards"]:
+                    played[_INDEX[t]] += 1
             elif kind in ("draw", "refresh") and "cards" in e:
-                self._cards(d["drawn"], e["cards"])
+                for t in e["cards"]:
+                    drawn[_INDEX[t]] += 1
             elif kind == "heal":
-                d["heals"][0] += 1
+                heals += 1
+        d = self.dict
+        d["played"][:] = capped(played, self.CARD_CAP)
+        d["drawn"][:] = capped(drawn, self.CARD_CAP)
+        d["heals"][0] = min(heals, self.HEAL_CAP) / self.HEAL_CAP
 
 
 class RegicideGame(EngineGame):

@@ -19,14 +19,24 @@ ids                      meaning
 
 ``prefer`` (a Jester-window wish, rules 1.10) is a side remark of seats not to act, not a
 turn, so it has no id here.
+
+These ids differ from the shared encoding's (``regalia.adapters.encoding``: 516 ids, plays
+and discards as subsets of hand slots); that module's docstring says why.
+``to_encoding_id`` and ``from_encoding_id`` map one move between the two: a play, yield,
+refresh or choose is one id on both sides, a discard is its picks and ``DISCARD_DONE`` here
+and one id there.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
+from collections.abc import Sequence
+from typing import Any
+
+from regalia.adapters import encoding as E
 from regalia.games.regicide import actions as A
-from regalia.games.regicide.cards import JESTERS, RANK, card_text, cards_of
+from regalia.games.regicide.cards import JESTERS, RANK, card_text, cards_of, parse_card
 
 
 def _play_shapes() -> tuple[int, ...]:
@@ -141,3 +151,119 @@ def to_text(action: int) -> str:
     if action == DISCARD_DONE:
         return "discard picked"
     raise ValueError(f"{action} is not a Regicide OpenSpiel action id (0 to {NUM_ACTIONS - 1})")
+
+
+# ----------------------------------------------------------------------------- encoding ids
+
+
+def _hand_cards(view: dict[str, Any]) -> list[int]:
+    """Engine card ids of the seat's hand, slot by slot (the first Jester 52, a second 53)."""
+    hand = view.get("hand")
+    if view.get("seat") is None or hand is None:
+        raise ValueError("a spectator's view has no hand: give the view of the seat to act")
+    cards, jesters = [], 0
+    for t in hand:
+        if t == "X":
+            cards.append(JESTERS[jesters])
+            jesters += 1
+        else:
+            cards.append(parse_card(t))
+    return cards
+
+
+def _check_id(action: int) -> None:
+    if not (type(action) is int and 0 <= action < NUM_ACTIONS):
+        raise ValueError(f"{action!r} is not a Regicide OpenSpiel action id "
+                         f"(0 to {NUM_ACTIONS - 1})")
+
+
+def to_encoding_id(view: dict[str, Any], actions: Sequence[int]) -> int:
+    """The shared encoding's id (``regalia.adapters.encoding``, 0-515) of one move given as
+    OpenSpiel ids, for the seat of ``view`` (``Game.view``; its ``hand`` gives the slots).
+
+    ``actions``: one id of a play, ``YIELD``, ``REFRESH`` or ``CHOOSE + seat``; or a Step 4
+    discard: its ``PICK`` ids in ascending card order, then ``DISCARD_DONE``, as OpenSpiel
+    plays them (an empty discard: ``[DISCARD_DONE]``). Raises ``ValueError`` for a
+    spectator's view, an id out of range, a sequence that is not one move in that form, a
+    card not in the hand, a seat past the player count. Legality is not checked: the id is
+    that of the engine action the move names, legal or not (``from_encoding_id`` is its
+    inverse on legal moves).
+    """
+    actions = list(actions)
+    for a in actions:
+        _check_id(a)
+    cards = _hand_cards(view)
+    hand = 0
+    for c in cards:
+        hand |= 1 << c
+    if not actions:
+        raise ValueError("no OpenSpiel id given: a move is one id, or a discard's picks "
+                         "and DISCARD_DONE")
+    if actions[-1] != DISCARD_DONE:
+        if len(actions) != 1 or actions[0] >= PICK:
+            raise ValueError(f"{[to_text(a) for a in actions]} is not one move: a discard "
+                             "ends with DISCARD_DONE, any other move is one id")
+        code = turn_code(actions[0], hand)
+        if A.kind(code) == A.CHOOSE and A.arg(code) >= view["players"]:
+            raise ValueError(f"{to_text(actions[0])}: there are {view['players']} players")
+        if A.kind(code) == A.PLAY and (code & A.ARG_MASK) & ~hand:
+            raise ValueError(f"{to_text(actions[0])}: a card of it is not in the hand "
+                             f"{view['hand']}")
+        return E.regicide_action_id(view, code)
+    picked, last = 0, -1
+    for a in actions[:-1]:
+        if not PICK <= a < DISCARD_DONE:
+            raise ValueError(f"{to_text(a)} inside a discard: only picks come before "
+                             "DISCARD_DONE")
+        c = a - PICK
+        if c < last or c == last < 52:
+            raise ValueError("picks go in ascending card order, each card once (Jesters "
+                             "last)")
+        last = c
+        if c < 52 and not hand >> c & 1:
+            raise ValueError(f"{to_text(a)}: {card_text(c)} is not in the hand "
+                             f"{view['hand']}")
+        if c == 52 and not any(hand >> j & 1 and not picked >> j & 1 for j in JESTERS):
+            raise ValueError(f"{to_text(a)}: no Jester left in the hand {view['hand']}")
+        picked |= 1 << pick_card(a, hand, picked)
+    return E.regicide_action_id(view, A.DISCARD | picked)
+
+
+def from_encoding_id(view: dict[str, Any], action_id: int) -> list[int]:
+    """The OpenSpiel ids that make the move of the shared encoding's id ``action_id``
+    (0-515) for the seat of ``view``: one id, or for a discard its picks in ascending card
+    order and ``DISCARD_DONE``.
+
+    Raises ``ValueError`` for a spectator's view, an id out of range, a slot past the end
+    of the hand, a play of slots that is no play shape (rules 1.5), or a choice of a seat
+    past the player count.
+    """
+    if not (type(action_id) is int and 0 <= action_id < E.REGICIDE_ACTIONS):
+        raise ValueError(f"{action_id!r} is not a Regicide encoding id "
+                         f"(0 to {E.REGICIDE_ACTIONS - 1})")
+    cards = _hand_cards(view)
+    if action_id == E.YIELD_ID:
+        return [YIELD]
+    if action_id == E.REFRESH_ID:
+        return [REFRESH]
+    if action_id >= E.CHOOSE_IDS:
+        k = action_id - E.CHOOSE_IDS
+        if k >= view["players"]:
+            raise ValueError(f"id {action_id} chooses the seat {k} places on, but there "
+                             f"are {view['players']} players")
+        return [CHOOSE + (view["seat"] + k) % view["players"]]
+    discard = action_id >= E.DISCARD_IDS
+    subset = action_id - (E.DISCARD_IDS if discard else E.PLAY_IDS) + 1
+    if subset >> len(cards):
+        raise ValueError(f"id {action_id} names a slot past the hand {view['hand']}")
+    chosen = [c for i, c in enumerate(cards) if subset >> i & 1]
+    if discard:
+        return [PICK + min(c, 52) for c in chosen] + [DISCARD_DONE]
+    mask = sum(1 << c for c in chosen)
+    try:
+        if len(chosen) > 1 and mask & _JESTER_BITS:
+            raise KeyError(mask)  # a Jester is played alone (rules 1.5)
+        return [play_id(A.PLAY | mask)]
+    except KeyError:
+        raise ValueError(f"id {action_id} plays {[card_text(c) for c in chosen]}, no play "
+                         "shape of rules 1.5") from None

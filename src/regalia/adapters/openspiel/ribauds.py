@@ -10,8 +10,10 @@ games.
 Chance nodes: the setup (the 16-card shuffle, any cancel re-deal shuffle, the first player),
 the Reine's two random cards (rules 2.4) and the reshuffle of the discard pile into an empty
 draw pile (rules 2.6), one card per node. Rewards: zero-sum, at the end: +1 the conspiracy's
-winner, -1 the other. Action ids are the engine's action codes (formats.md 2.3, below
-``N_CODES``).
+winner, -1 the other. Action ids and tensors are the shared encoding's
+(``regalia.adapters.encoding``), as in the PettingZoo and Gymnasium environments: id ``i`` is
+the ``i``-th valid engine action code in increasing order (``encoding.ribauds_code(i)``,
+``encoding.ribauds_action_id``; 67 ids).
 """
 
 from __future__ import annotations
@@ -19,15 +21,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pyspiel
 
-from regalia.adapters.openspiel.base import EngineGame, EngineState, ViewObserver, config_from_params
+from regalia.adapters import encoding as E
+from regalia.adapters.openspiel.base import (EngineGame, EngineState, ViewObserver, capped,
+                                             config_from_params)
 from regalia.bots.ribauds.belief import determinize
 from regalia.games.ribauds import RIBAUDS
 from regalia.games.ribauds import actions as A
 from regalia.games.ribauds.cards import LETTERS
 from regalia.games.ribauds.rules import legal_actions
-from regalia.games.ribauds.state import CONSPIRACIES, PHASES
 
 NAME = "python_ribauds"
 MAX_GAME_LENGTH = 1000
@@ -74,14 +78,14 @@ class RibaudsState(EngineState):
         return LETTERS[card]
 
     def _player_actions(self) -> list[int]:
-        return sorted(legal_actions(self.engine))
+        return sorted(E.ribauds_action_id(None, code) for code in legal_actions(self.engine))
 
     def _apply_player_action(self, action: int) -> None:
         self.moves += 1
-        self._run_action(action)
+        self._run_action(E.ribauds_code(action))
 
     def _player_action_text(self, action: int) -> str:
-        return A.to_text(action)
+        return A.to_text(E.ribauds_code(action))
 
     def _utilities(self) -> list[float]:
         winner = self.engine.winner
@@ -94,60 +98,39 @@ class RibaudsState(EngineState):
 
 
 class RibaudsObserver(ViewObserver):
-    """Tensors of a Ribauds view. Card vectors count the 4 types (K Q N A). Observation
-    pieces: ``seat``, ``current``, ``phase`` (one-hot), ``winner``, ``conspiracy``,
-    ``court`` (per slot: the card's type if this seat knows it, face up, known by seat 0,
-    known by seat 1), ``hand``, ``opponent_hand_known``, ``hand_known_by_opponent``,
-    ``discard``, ``numbers`` (hand sizes, draw pile size, publicly known bottom Reines,
-    re-deals). Information-state extra pieces, from the log: ``inspected`` (cards this seat
-    saw in Reine inspections, either way), ``peeked`` (Court cards it saw by Assassin),
-    ``events`` (how many events so far)."""
+    """Tensors of a Ribauds view (float32, values in [0, 1]; ``regalia.adapters.encoding``
+    documents the layout). Observation (53): the pieces of ``encoding.RIBAUDS_LAYOUT``,
+    ``ribauds_observation`` of the seat's view. Information state (62): those, then
+    ``inspected`` (4, per type K Q N A: cards this seat saw in Reine inspections, either
+    way, ``min(n, 8) / 8``), ``peeked`` (4: Court cards it saw by Assassin, ``min(n, 8) /
+    8``), ``decisions`` (1: decisions so far / ``max_game_length``, the draw clock)."""
+
+    CARD_CAP = 8
 
     def pieces(self, game):
-        return [("seat", (2,)), ("current", (2,)), ("phase", (len(PHASES),)), ("winner", (2,)),
-                ("conspiracy", (len(CONSPIRACIES),)), ("court", (4, 7)), ("hand", (4,)),
-                ("opponent_hand_known", (4,)), ("hand_known_by_opponent", (4,)),
-                ("discard", (4,)), ("numbers", (5,))]
+        return list(E.RIBAUDS_LAYOUT)
 
     def history_pieces(self, game):
-        return [("inspected", (4,)), ("peeked", (4,)), ("events", (1,))]
+        return [("inspected", (4,)), ("peeked", (4,)), ("decisions", (1,))]
 
-    @staticmethod
-    def _cards(vec, texts) -> None:
-        counts = [0, 0, 0, 0]
-        for t in texts:
-            counts[_TYPE[t]] += 1
-        vec += counts
+    def fill(self, state, v: dict[str, Any], player: int) -> None:
+        self.tensor[:E.RIBAUDS_OBS] = E.ribauds_observation(v, player)
 
-    def fill(self, v: dict[str, Any]) -> None:
-        d = self.dict
-        if v["seat"] is not None:
-            d["seat"][v["seat"]] = 1
-        d["current"][v["current"]] = 1
-        d["phase"][PHASES.index(v["phase"])] = 1
-        if v["winner"] is not None:
-            d["winner"][v["winner"]] = 1
-        if v["conspiracy"] is not None:
-            d["conspiracy"][CONSPIRACIES.index(v["conspiracy"])] = 1
-        for i, slot in enumerate(v["court"]):
-            if slot["card"] is not None:
-                d["court"][i, _TYPE[slot["card"]]] = 1
-            d["court"][i, 4] = slot["face_up"]
-            d["court"][i, 5:7] = slot["known_by"]
-        self._cards(d["hand"], v["hand"] or ())
-        self._cards(d["opponent_hand_known"], v["opponent_hand_known"] or ())
-        self._cards(d["hand_known_by_opponent"], v["hand_known_by_opponent"] or ())
-        self._cards(d["discard"], v["discard"])
-        d["numbers"][:] = [*v["hand_sizes"], v["deck"], v["deck_bottom_reines"], len(v["redeals"])]
-
-    def fill_history(self, v: dict[str, Any]) -> None:
-        d = self.dict
+    def fill_history(self, state, v: dict[str, Any], player: int) -> None:
+        inspected = np.zeros(4)
+        peeked = np.zeros(4)
         for e in v["log"]:
             if e["kind"] == "inspect" and "cards" in e:
-                self._cards(d["inspected"], e["cards"])
+                for t in e["cards"]:
+                    inspected[_TYPE[t]] += 1
             elif e["kind"] == "peek" and e.get("cards"):
-                self._cards(d["peeked"], [c for c in e["cards"] if c])
-        d["events"][0] = len(v["log"])
+                for t in e["cards"]:
+                    if t:
+                        peeked[_TYPE[t]] += 1
+        d = self.dict
+        d["inspected"][:] = capped(inspected, self.CARD_CAP)
+        d["peeked"][:] = capped(peeked, self.CARD_CAP)
+        d["decisions"][0] = min(state.moves, state.max_moves) / state.max_moves
 
 
 class RibaudsGame(EngineGame):
@@ -167,7 +150,7 @@ class RibaudsGame(EngineGame):
             {k: v for k, v in DEFAULTS.items() if k != "max_game_length"})
         RIBAUDS.new_game(config, random.Random(0))  # checks the options (InvalidPosition)
         info = pyspiel.GameInfo(
-            num_distinct_actions=A.N_CODES,
+            num_distinct_actions=E.RIBAUDS_ACTIONS,
             max_chance_outcomes=N_CARDS,
             num_players=2,
             min_utility=-1.0,
