@@ -192,3 +192,31 @@ def test_the_log_says_you_with_verbs_that_agree(game):
         assert "Player 1" in describe(event) or "Player 2" in describe(event), event
     assert describe(SEAT_EVENTS[game][1], you).startswith(
         "You play 5♠" if game == "regicide" else "You play first")
+
+
+def test_every_hint_reason_is_said_in_the_three_languages():
+    """Each reason kind a hint gives (``games.regicide.hints.REASONS``) has its text
+    ``hints.why.KIND`` in every language (``_one``/``_other`` for a count ``n``), naming no
+    parameter the reason lacks; the English text names them all; no text is left for a kind
+    that no longer exists. The hint's line and its chances are translated too."""
+    from regalia.games.regicide.hints import REASONS
+
+    for lang in LANGS:
+        d = texts(lang)
+        for kind, params in REASONS.items():
+            base = f"hints.why.{kind}"
+            keys = [base + "_one", base + "_other"] if "n" in params and base not in d else [base]
+            for key in keys:
+                assert key in d, (lang, key)
+                named = set(re.findall(r"\{(\w+)\}", d[key]))
+                assert named <= set(params), (lang, key, named)
+                if lang == "en":
+                    assert named == set(params), (key, named)
+        stale = {k.split(".")[2].removesuffix("_one").removesuffix("_other")
+                 for k in d if k.startswith("hints.why.")} - set(REASONS)
+        assert not stale, (lang, stale)
+        assert set(re.findall(r"\{(\w+)\}", d["hints.line"])) == {"move", "why"}, lang
+        assert set(re.findall(r"\{(\w+)\}", d["hints.odds"])) == {"p"}, lang
+        assert set(re.findall(r"\{(\w+)\}", d["hints.odds_next"])) == {"p", "move", "q"}, lang
+    assert texts("es")["hints.why.exact_kill"].count("Taberna") == 1
+    assert "Taverna" in texts("pt-BR")["hints.why.exact_kill"]

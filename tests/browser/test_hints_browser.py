@@ -1,5 +1,6 @@
 """A solo table "with hints" in the browser: the lobby offers the option
-for solo Regicide only; the Hint button selects the suggested cards and says the move."""
+for solo Regicide only; the Hint button selects the suggested cards and says the move, why,
+and how often it wins in sampled games against the next best move."""
 
 from __future__ import annotations
 
@@ -41,12 +42,32 @@ def test_the_hint_button_selects_the_suggested_move(server, chromium, shots):
     detail = page.inner_text(".toast .toast-detail")
     st = page_state(page)
     selected = page.locator(".hand .card.in-hand.selected").count()
-    if detail.startswith("Play "):
+    # the move in words, the reason, and how often it wins (and the next best) in the
+    # sampled games: "Play 5♣ — Clubs double the damage to 10: ... (wins in 62% of ...)"
+    line = re.fullmatch(r"(.+?) — (.+) \(wins in (\d+)% of sampled games(?:; next best: (.+) (\d+)%)?\)",
+                        detail)
+    assert line, detail
+    move = line.group(1)
+    if move.startswith("Play "):
         assert selected >= 1 and page.locator("#act-play").is_enabled()
     else:
-        assert detail in ("Use the Jester: a new hand", "Yield")
+        assert move == "Use the Jester: a new hand"
+    assert 0 <= int(line.group(3)) <= 100 and line.group(4) != move.lower()
     shots(page, "hints-solo-phone", full_page=False)
-    if detail.startswith("Play "):
+    # the same hint in another language: the reason and the chances are translated
+    page.select_option("#lang", "es")
+    page.wait_for_function("() => !document.querySelector('#act-hint').disabled")
+    page.click("#act-hint")
+    page.wait_for_function("() => [...document.querySelectorAll('.toast.hint .toast-detail')]"
+                           ".some((n) => n.textContent.includes('partidas simuladas'))")
+    spanish = page.locator(".toast.hint .toast-detail").last.inner_text()
+    assert re.fullmatch(r"(Juega .+|Usa el Bufón: una mano nueva) — .+ \(gana en el \d+% de las "
+                        r"partidas simuladas(; la siguiente mejor: .+, \d+%)?\)", spanish), spanish
+    page.select_option("#lang", "en")
+    shown = page.locator(".toast.hint").count()
+    page.locator(".toast.hint").last.click()               # read: a click puts it away
+    assert page.locator(".toast.hint").count() == shown - 1
+    if move.startswith("Play "):
         page.click("#act-play")
         wait_ply(page, st["ply"] + 1)
         assert page.locator(".toast.hint").count() == 0   # the hint was for the last ply

@@ -16,7 +16,7 @@ from regalia.cli.app import app
 from regalia.core.records import GameRecord, Match
 from regalia.games.regicide import REGICIDE as G
 from regalia.lab.analyse import (MARK_FROM, MARKED, Decision, analyse_record,
-                                  decision_chances, paired_range)
+                                  decision_chances, hint_chances, paired_range)
 
 runner = CliRunner()
 
@@ -149,3 +149,93 @@ def test_cli_analyse_refuses_bad_input_with_one_line(tmp_path, make, args, words
     assert r.exit_code == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and words in lines[0]
+
+
+def _same_view_pair(players: int, seed: int):
+    """A position after a few heuristic moves and a copy whose hidden cards differ (the
+    Tavern order, a partner's hand) but whose view for the seat to act is the same."""
+    m = Match(G, {"players": players}, seed)
+    bot = make_bot("regicide", "heuristic")
+    rng = random.Random(2)
+    for _ in range(6):
+        m.play(bot.act(G.view(m.state, m.state.current), list(G.legal_actions(m.state)), rng))
+    s = m.state
+    other = s.copy()
+    random.Random(5).shuffle(other.tavern)
+    if players > 1:
+        q = (s.current + 1) % players
+        c = next(x for x in range(52) if other.hands[q] >> x & 1)
+        t = other.tavern[0]
+        other.hands[q] = other.hands[q] & ~(1 << c) | 1 << t
+        other.tavern[0] = c
+    assert other.tavern != s.tavern and G.view(other, s.current) == G.view(s, s.current)
+    return s, other
+
+
+def test_a_hints_chances_depend_on_the_view_only():
+    """rules 1.15: the chances of a hint (and the next best move) are the same for two
+    positions with the same view at the same random seed."""
+    for players in (1, 3):
+        s, other = _same_view_pair(players, 11)
+        legal = list(G.legal_actions(s))
+        a = hint_chances(G.view(s, s.current), legal, legal[-1], random.Random(4), worlds=40)
+        b = hint_chances(G.view(other, s.current), legal, legal[-1], random.Random(4), worlds=40)
+        assert a == b
+
+
+def test_a_hints_next_best_is_another_legal_move_measured_on_the_same_positions():
+    """Along a solo game: the next best move is legal and another move; the lead's interval
+    holds the difference of the two chances and does not lie below zero (the hint's move is
+    not worse beyond the sampling noise); both chances are shares of the same positions."""
+    m = Match(G, {"players": 1}, 3)
+    bot = make_bot("regicide", "heuristic")
+    rng = random.Random(1)
+    checked = 0
+    while not G.is_terminal(m.state) and checked < 12:
+        s = m.state
+        legal = list(G.legal_actions(s))
+        proposed = bot.act(G.view(s, 0), legal, rng)
+        c = hint_chances(G.view(s, 0), legal, proposed, random.Random(checked), worlds=60)
+        assert c.move in legal and c.worlds == 30
+        assert c.move == proposed or c.swapped
+        if len(legal) > 1:
+            assert c.next in legal and c.next != c.move
+            low, high = c.lead_range
+            assert low - 1e-9 <= c.win - c.next_win <= high + 1e-9 and high >= 0.0
+            for x in (c.win, c.next_win):
+                assert round(x * c.worlds) == pytest.approx(x * c.worlds)
+            checked += 1
+        m.play(c.move)
+    assert checked == 12
+
+
+def _solo(**fields):
+    """A solo position (formats.md 1.2): an empty Castle behind the enemy unless given."""
+    obj = {"game": "regicide", "players": 1, "current": 0, "phase": "play", "enemy": "JH",
+           "damage": 0, "immunity_cancelled": False, "table": [], "castle": [], "tavern": [],
+           "discard": [], "hands": [[]], "yielded": [False], "jesters": 2,
+           "preferences": [None], "options": {}}
+    return G.from_json({**obj, **fields})
+
+
+def test_a_hint_worse_beyond_the_noise_gives_way_to_the_next_best():
+    """The last King at 30 damage (rules 1.7): 10 of Spades wins at once; a proposed 2 of
+    Clubs (4 damage, then the King's 20 against a hand of 10, and no Jester left) loses,
+    so the hint becomes the winning move, measured again on fresh positions."""
+    s = _solo(enemy="KH", damage=30, hands=[["TS", "2C"]], jesters=0,
+              tavern=["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH"])
+    legal = list(G.legal_actions(s))
+    two = G.action_from_text(s, "play 2C")
+    c = hint_chances(G.view(s, 0), legal, two, random.Random(0), worlds=80)
+    assert c.swapped and G.action_to_text(s, c.move) == "play TS" and c.next == two
+    assert (c.win, c.next_win, c.worlds) == (1.0, 0.0, 40) and c.lead_range[0] > 0.0
+
+
+def test_a_hint_with_one_legal_move_has_no_next_best():
+    s = _solo(enemy="JH", hands=[["5C"]], tavern=["2H"], jesters=0)
+    legal = list(G.legal_actions(s))
+    assert len(legal) == 1
+    c = hint_chances(G.view(s, 0), legal, legal[0], random.Random(0), worlds=10)
+    assert (c.move, c.next, c.next_win, c.lead_range, c.worlds) == (legal[0], None, None, None, 5)
+    with pytest.raises(ValueError, match="2 or more"):
+        hint_chances(G.view(s, 0), legal, legal[0], random.Random(0), worlds=1)

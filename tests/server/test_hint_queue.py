@@ -138,10 +138,11 @@ def slow_hints(monkeypatch, seconds: float) -> None:
     """Each hint takes ``seconds`` (the tables' bots think as usual)."""
     from regalia.server.tables import talk
 
-    def decide(game, name, view, legal, seed, budget):
+    def hint_of(game, name, view, legal, seed, budget):
         time.sleep(seconds)
-        return legal[0]
-    monkeypatch.setattr(talk, "decide", decide)
+        return {"action": legal[0], "why": None, "win": None, "next": None, "next_win": None,
+                "worlds": 0, "lead_range": None}
+    monkeypatch.setattr(talk, "hint_of", hint_of)
 
 
 def play_to_the_bot(me, timeout: float = 10.0) -> float:

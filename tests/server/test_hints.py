@@ -1,5 +1,6 @@
 """Solo tables "with hints": the Hint button's server side. A hint is the
-default search bot's move from the seat's view, legal at the ply it names; only solo Regicide
+default search bot's move from the seat's view, legal at the ply it names, with the reason for
+it and its win chance against the next best move's, from that view only; only solo Regicide
 tables created with hints give them, and their games earn no medal (state, log, replay)."""
 
 from __future__ import annotations
@@ -14,7 +15,11 @@ from regalia.cli.replay import ReplayScreen
 from regalia.core.errors import InvalidPosition
 from regalia.core.records import RECORD_FORMAT, GameRecord
 from regalia.games import get_game
+from regalia.games.regicide import actions as ACTIONS
+from regalia.games.regicide.hints import REASONS
+from regalia.lab.analyse import HINT_WORLDS
 from regalia.lab.solve import solve_seed
+from regalia.server.tables import botrunner
 from server_helpers import join, new_table, running_app
 
 REGICIDE = get_game("regicide")
@@ -39,6 +44,63 @@ def test_a_hint_is_a_legal_move_at_its_ply(client):
         me.act(hint["action"])
         me.state_at(hint["ply"] + 1)
     assert not me.errors()
+
+
+def test_a_hint_says_why_and_how_often_it_wins_against_the_next_best(client):
+    """The hint message: the reason (a kind with its parameters, the one the seat's own view
+    gives for that move) and the two win chances measured on the same sampled positions:
+    the next best is another legal move, and the hint's move is not worse beyond the
+    sampling noise (the 95% interval of its lead holds the difference and reaches zero)."""
+    me = join(client, hint_table(client, seed=5), 0)
+    for _ in range(3):
+        me.send({"type": "hint"})
+        hint = me.recv_until(lambda m: m["type"] in ("hint", "error"), timeout=30)
+        assert hint["type"] == "hint", hint
+        state = me.state_at(hint["ply"])
+        legal = state["legal"]
+        assert hint["action"] in legal
+        why = hint["why"]
+        assert set(why) - {"key"} == set(REASONS[why["key"]]), why
+        code = ACTIONS.from_text(hint["action"], lambda _seat: 0)
+        assert why == REGICIDE.hint_reason(state["view"], code)
+        assert 0.0 <= hint["win"] <= 1.0 and hint["worlds"] == HINT_WORLDS - HINT_WORLDS // 2
+        if len(legal) > 1:
+            assert hint["next"] in legal and hint["next"] != hint["action"]
+            assert 0.0 <= hint["next_win"] <= 1.0
+            low, high = hint["lead_range"]
+            assert low - 1e-3 <= hint["win"] - hint["next_win"] <= high + 1e-3
+            assert high >= 0.0
+        else:
+            assert hint["next"] is None and hint["next_win"] is None
+        me.act(hint["action"])
+        me.state_at(hint["ply"] + 1)
+        if me.state["finished"]:
+            break
+    assert not me.errors()
+
+
+def test_the_same_view_gives_the_same_hint_at_the_same_seed(monkeypatch):
+    """rules 1.15: the hint's move, reason and chances come from the seat's view alone: two
+    positions that differ in hidden cards only (the Tavern order) give the same hint fields
+    at the same random seed (the search bot with a fixed number of sampled positions, so
+    that the clock does not decide)."""
+    import random
+
+    from regalia.bots.regicide.montecarlo import MonteCarloBot
+    from regalia.core.records import Match
+
+    monkeypatch.setitem(botrunner._BOTS, ("regicide", "montecarlo"), MonteCarloBot(iterations=32))
+    m = Match(REGICIDE, {"players": 1}, 21)
+    for _ in range(4):
+        m.play(REGICIDE.legal_actions(m.state)[0])
+    s = m.state
+    other = s.copy()
+    random.Random(3).shuffle(other.tavern)
+    assert other.tavern != s.tavern and REGICIDE.view(other, 0) == REGICIDE.view(s, 0)
+    legal = list(REGICIDE.legal_actions(s))
+    a = botrunner.hint_of("regicide", "montecarlo", REGICIDE.view(s, 0), legal, 77, None)
+    b = botrunner.hint_of("regicide", "montecarlo", REGICIDE.view(other, 0), legal, 77, None)
+    assert a == b and a["why"] is not None and a["win"] is not None and a["next"] in legal
 
 
 def test_a_hint_is_worked_out_aside_while_the_connection_goes_on(db_url):

@@ -146,3 +146,9 @@ class Game(ABC):
     def apply_text(self, state: Any, text: str, rng: random.Random) -> tuple[Any, list[Event]]:
         """Parse ``text`` and apply it; raises ``IllegalAction``."""
         return self.apply(state, self.action_from_text(state, text), rng)
+
+    def hint_reason(self, view: dict[str, Any], action: int) -> dict[str, Any] | None:
+        """Why ``action`` (a legal action code of the seat whose ``view`` this is) is a good
+        move, as ``{"key": KIND, **params}`` for a page to put in words, read from the view
+        alone; ``None`` (the default) where the game gives no reasons."""
+        return None

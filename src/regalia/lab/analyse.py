@@ -18,8 +18,12 @@ both: ``paired_range``); a move is a mistake only when that interval lies above 
 loss is real, not sampling noise) and the cost is at least ``MARK_FROM`` (not negligible);
 the three costliest mistakes of the seat are marked.
 
-Hidden cards never reach the estimate: ``decision_chances`` takes the view, not the state,
-and its result for two positions with the same view is the same.
+A hint at a table (``hint_chances``) is measured the same way: the win chance of the move a
+search bot proposes and of the next best move, paired, on ``HINT_WORLDS`` sampled positions.
+
+Hidden cards never reach the estimate: ``decision_chances`` (and ``move_wins``,
+``hint_chances``) take the view, not the state, and their result for two positions with
+the same view is the same.
 """
 
 from __future__ import annotations
@@ -115,14 +119,93 @@ def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
     score_of = {int(acts[k]): float(scores[k]) for k in range(n)}
     ranked = sorted((a for a in score_of if a in legal_set), key=lambda a: -score_of[a])
     cands = list(dict.fromkeys([*ranked[:candidates], int(played)]))
+    return cands, _playouts(knowledge, w, cands, rng, worlds, first)
+
+
+def move_wins(view: dict[str, Any], moves: Sequence[int], rng: random.Random,
+              worlds: int) -> np.ndarray:
+    """Playout results of ``moves`` (legal action codes of the seat whose ``view`` this is)
+    in ``worlds`` positions sampled from the view, one policy playout per move and position
+    (the same positions and random streams for every move): a ``worlds x len(moves)`` array
+    of 1 (won) / 0."""
+    from regalia.bots.regicide.belief import Knowledge  # the seat's knowledge model
+
+    knowledge = Knowledge.from_view(view)
+    return _playouts(knowledge, P.weights_for(view["players"]), [int(a) for a in moves], rng,
+                     worlds, knowledge.sample_array(rng))
+
+
+def _playouts(knowledge: Any, w: np.ndarray, moves: list[int], rng: random.Random,
+              worlds: int, first: np.ndarray) -> np.ndarray:
+    """``move_wins`` in ``first`` and ``worlds - 1`` more positions sampled from
+    ``knowledge``."""
     positions = np.empty((worlds, F.SIZE), np.int64)
     positions[0] = first
     for i in range(1, worlds):
         positions[i] = knowledge.sample_array(rng)
     seeds = np.array([rng.getrandbits(64) | 1 for _ in range(worlds)], dtype=np.uint64)
-    out = np.zeros((worlds, len(cands)))
-    P.evaluate_actions(positions, np.array(cands, np.int64), len(cands), seeds, w, out)
-    return cands, (out >= 1.0).astype(np.float64)
+    out = np.zeros((worlds, len(moves)))
+    P.evaluate_actions(positions, np.array(moves, np.int64), len(moves), seeds, w, out)
+    return (out >= 1.0).astype(np.float64)
+
+
+HINT_WORLDS = 200  # sampled positions behind a hint's chances (half pick, half measure)
+HINT_CANDIDATES = 4  # the policy's best moves weighed against a hint's move
+
+
+@dataclass(frozen=True)
+class HintChances:
+    """A hint's move and its win chance against the next best move's, paired: ``move`` (an
+    action code: the one the hint suggests) and its ``win`` (0..1); ``next`` (an action
+    code; ``None`` when ``move`` was the only one) and ``next_win``; ``worlds``: the sampled
+    positions both were measured on (the same for both); ``lead_range``: the 95% interval
+    of ``win - next_win`` (``paired_range``), in -1..1, ``None`` without a next move;
+    ``swapped``: the move found was not the one proposed (see ``hint_chances``)."""
+
+    move: int
+    win: float
+    next: int | None
+    next_win: float | None
+    worlds: int
+    lead_range: tuple[float, float] | None
+    swapped: bool = False
+
+
+def hint_chances(view: dict[str, Any], legal: Sequence[int], proposed: int,
+                 rng: random.Random, worlds: int = HINT_WORLDS,
+                 candidates: int = HINT_CANDIDATES) -> HintChances:
+    """The win chance of ``proposed`` (one of ``legal``: the move a search bot chose for a
+    hint) and of the next best move, from ``view`` (the acting seat's view) only.
+
+    ``decision_chances`` plays ``proposed`` and the policy's best ``candidates`` legal
+    moves out in ``worlds`` (2 or more) sampled positions; the next best of the others is
+    picked on the first half of them and both moves are measured on the other half (picking
+    the best of several noisy estimates does not inflate it). When that measurement finds
+    the next best better beyond the sampling noise (the interval of the lead lies below
+    zero), the two change places (``swapped``) and both are measured again on as many fresh
+    positions, so that the chances shown were not the ones that chose. Raises
+    ``ValueError`` for fewer than 2 worlds."""
+    if worlds < 2:
+        raise ValueError(f"worlds {worlds}: give 2 or more sampled positions")
+    cands, wins = decision_chances(view, legal, proposed, rng, worlds, candidates)
+    half = worlds // 2
+    mine = cands.index(int(proposed))
+    measured = wins[half:]
+    others = [k for k in range(len(cands)) if k != mine]
+    if not others:
+        return HintChances(cands[mine], float(measured[:, mine].mean()), None, None,
+                           len(measured), None)
+    picked = wins[:half].mean(axis=0)
+    best = max(others, key=lambda k: picked[k])  # the first best, in the policy's order
+    move, other = cands[mine], cands[best]
+    pair = measured[:, [mine, best]]
+    swapped = bool(paired_range(pair[:, 0], pair[:, 1])[1] < 0.0)
+    if swapped:
+        move, other = other, move
+        pair = move_wins(view, [move, other], rng, len(measured))
+    low, high = paired_range(pair[:, 0], pair[:, 1])
+    return HintChances(move, float(pair[:, 0].mean()), other, float(pair[:, 1].mean()),
+                       len(pair), (float(low), float(high)), swapped)
 
 
 def analyse_record(record: GameRecord, seat: int, worlds: int = DEFAULT_WORLDS,

@@ -17,6 +17,7 @@ from typing import Any
 
 from regalia.core.game import Game
 from regalia.games.regicide import actions as _actions
+from regalia.games.regicide import hints as _hints
 from regalia.games.regicide import position as _position
 from regalia.games.regicide import rules as _rules
 from regalia.games.regicide import state as _state
@@ -80,6 +81,11 @@ class Regicide(Game):
             return state.hands[state.current] if state.phase not in OVER else 0
 
         return _actions.from_text(text, hand_of)
+
+    def hint_reason(self, view: dict[str, Any], action: int) -> dict[str, Any]:
+        """The most telling fact of ``action`` from the seat's ``view`` (``hints.hint_reason``:
+        ``{"key": KIND, **params}``, a kind of ``hints.REASONS``)."""
+        return _hints.hint_reason(view, action)
 
     def all_legal_texts(self, state: State) -> list[str]:
         acts = list(_rules.legal_actions(state)) + _rules.side_actions(state)

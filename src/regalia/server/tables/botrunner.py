@@ -34,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from regalia.bots import make_bot
+from regalia.games import get_game
 from regalia.server.refusal import Refusal
 from regalia.server.tables import gamekit
 
@@ -69,6 +70,39 @@ def decide(game: str, name: str, view: dict[str, Any], legal: list[int], seed: i
     except Exception:
         log.exception("bot %s failed; playing at random", name)
     return legal[rng.randrange(len(legal))]
+
+
+def hint_of(game: str, name: str, view: dict[str, Any], legal: list[int], seed: int,
+            budget: float | None) -> dict[str, Any]:
+    """A hint for the seat whose ``view`` this is, in a worker, from that view only: the bot
+    ``name``'s action (``decide``); for the games that can be analysed, its win chance and
+    the next best move's, measured on the same sampled positions
+    (``regalia.lab.analyse.hint_chances``, which suggests the next best instead when it
+    finds it better beyond the sampling noise); the reason for the move suggested
+    (``Game.hint_reason``). Returns ``{"action": CODE, "why": {"key", ...} | None, "win":
+    0..1 | None, "next": CODE | None, "next_win": 0..1 | None, "worlds": N, "lead_range":
+    [low, high] | None}``; a reason or chances that fail are logged and left out
+    (``None``), the action stays."""
+    action = decide(game, name, view, legal, seed, budget)
+    g = get_game(game)
+    out: dict[str, Any] = {"action": action, "why": None, "win": None, "next": None,
+                           "next_win": None, "worlds": 0, "lead_range": None}
+    if g.analysable:
+        from regalia.lab.analyse import hint_chances
+
+        try:
+            c = hint_chances(view, legal, action, random.Random(f"hint:{seed}"))
+        except Exception:
+            log.exception("the chances of a hint of %s failed", game)
+        else:
+            out.update(action=c.move, win=c.win, next=c.next, next_win=c.next_win,
+                       worlds=c.worlds,
+                       lead_range=None if c.lead_range is None else list(c.lead_range))
+    try:
+        out["why"] = g.hint_reason(view, out["action"])
+    except Exception:
+        log.exception("the reason for a hint of %s failed", game)
+    return out
 
 
 def analyse(record: dict[str, Any], seat: int, worlds: int) -> list[dict[str, Any]]:

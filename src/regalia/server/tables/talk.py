@@ -15,7 +15,7 @@ from regalia.server.settings import Settings
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Conn
-from regalia.server.tables.botrunner import BotPool, decide
+from regalia.server.tables.botrunner import BotPool, hint_of
 from regalia.server.tables.core import TableCore
 from regalia.server.tables.limits import RateLimits
 
@@ -111,10 +111,14 @@ class Talk:
     async def hint(self, seat: int | None, address: str) -> dict[str, Any]:
         """A suggested move for ``seat`` at a table created with hints: the table's default
         search bot decides from that seat's view only (in the bot pool, after the bot
-        moves people wait for: ``BotPool.hint``). One hint at a time per table and per
-        ``address`` (the asking client's), counted against ``hint_rate`` (a hint worked
-        out; not a refused one). Returns the ``hint`` message ``{"type": "hint", "ply",
-        "action"}`` (the action in notation, legal at that ply). Raises ``Refusal`` (``no_hints``, ``spectator``,
+        moves people wait for: ``BotPool.hint``), with the reason for it and its win chance
+        against the next best move's, from the same view (``botrunner.hint_of``; the next
+        best is suggested instead when measured better beyond the sampling noise). One hint
+        at a time per table and per ``address`` (the asking client's), counted against
+        ``hint_rate`` (a hint worked out; not a refused one). Returns the ``hint`` message
+        ``{"type": "hint", "ply", "action", "why", "win", "next", "next_win", "worlds",
+        "lead_range"}`` (actions in notation, legal at that ply; the fields as
+        ``web.protocol`` tells them). Raises ``Refusal`` (``no_hints``, ``spectator``,
         ``not_your_turn``, ``busy``, ``too_fast``, ``hint_failed``, ``finished``,
         ``expired``, ``table_broken``)."""
         if not self.core.hints:
@@ -132,8 +136,8 @@ class Talk:
         try:
             await self.limits.hit("hint_rate", address)
             legal = list(g.legal_actions(st))
-            action = await self.bot_pool.hint(
-                address, decide, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
+            found = await self.bot_pool.hint(
+                address, hint_of, g.name, gamekit.default_bot(g.name), g.view(st, seat), legal,
                 self.bot_rng.getrandbits(64), self.settings.bot_budget)
         except Refusal:  # over the hint rate
             raise
@@ -142,4 +146,15 @@ class Talk:
             raise Refusal("hint_failed", "no hint could be worked out now; try again") from None
         finally:
             self._hinting = False
-        return {"type": "hint", "ply": ply, "action": g.action_to_text(st, action)}
+        nxt = found["next"]
+        return {"type": "hint", "ply": ply, "action": g.action_to_text(st, found["action"]),
+                "why": found["why"], "win": _share(found["win"]),
+                "next": None if nxt is None else g.action_to_text(st, nxt),
+                "next_win": _share(found["next_win"]), "worlds": found["worlds"],
+                "lead_range": (None if found["lead_range"] is None
+                               else [_share(x) for x in found["lead_range"]])}
+
+
+def _share(x: float | None) -> float | None:
+    """A chance or a difference of chances, rounded for a message (4 decimals)."""
+    return None if x is None else round(float(x), 4)

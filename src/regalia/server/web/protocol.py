@@ -85,8 +85,19 @@ Sent by the server
     ``state`` (or ``update``) shows the proposal, or the game over.
 ``rematch`` ``{"table"}``
     A rematch of this finished table was made: the same seat token opens it.
-``hint`` ``{"ply", "action"}``
-    The suggested move.
+``hint`` ``{"ply", "action", "why", "win", "next", "next_win", "worlds", "lead_range"}``
+    The suggested move (``action``, in notation, legal at ``ply``: the table's search
+    bot's move from the seat's view), and from that view only: ``why``, the reason for it
+    as ``{"key": KIND, **params}`` (Regicide's kinds and their parameters:
+    ``regalia.games.regicide.hints.REASONS``; the page says it in its language, texts
+    ``hints.why.KIND``; cards in notation, suits as letters, seats from 0), or ``null``;
+    ``win``, the move's win chance (0 to 1: the share of ``worlds`` positions sampled
+    from the seat's view that the policy's playout wins after it); ``next``, the next best
+    move (in notation, another legal move; ``null`` when it was the only one) and
+    ``next_win``, its chance on the same positions; ``lead_range``, the 95% interval of
+    ``win - next_win`` (paired: a ``[low, high]`` that holds 0 means the two are within
+    the sampling noise; ``null`` without ``next``). The chances are ``null`` and
+    ``worlds`` 0 for a game that has none.
 ``error`` ``{"code", "message", "ply"}``
     A refusal, nothing changed; for a refused move also ``reason`` (the engine's
     ``{"code", "params"}``). Codes include ``stale``, ``illegal``, ``too_fast``,

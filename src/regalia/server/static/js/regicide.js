@@ -418,15 +418,43 @@ export function moveText(action, C, style = "hints") {
   return has(style + "." + verb) ? t(style + "." + verb) : action;
 }
 
-// A hint (the server's suggested move, in notation): its cards are selected in the hand;
-// returns the move in words.
-export function applyHint(action, M, C) {
-  const [verb, ...cards] = action.split(" ");
+// A hint (the server's ``hint`` message: the suggested move in notation, its reason and
+// win chances): its cards are selected in the hand; returns its line in words (hintText).
+export function applyHint(msg, M, C) {
+  const [verb, ...cards] = msg.action.split(" ");
   if (verb === "play" || verb === "discard") {
     const hand = M.state.view.hand || [];
     M.sel = cards.map((c) => hand.indexOf(c)).filter((i) => i >= 0).map((i) => "h:" + i);
   }
-  return moveText(action, C);
+  return hintText(msg, C);
+}
+
+// A hint's reason in the page's language: ``why`` is the server's {key, ...params}
+// (games/regicide/hints.py: cards in notation, suits as letters, seats from 0); null for a
+// key this page has no text for.
+export function hintWhy(why, C) {
+  if (!why || !has("hints.why." + why.key)) return null;
+  const p = { ...why };
+  if (typeof p.enemy === "string") p.enemy = cardName(p.enemy);
+  if (typeof p.suit === "string") p.suit = t("suit." + p.suit);
+  if (Array.isArray(p.suits)) p.suits = powers(p.suits);
+  if (typeof p.who === "number") p.who = C.seatName(p.who);
+  return t("hints.why." + why.key, p);
+}
+
+// "<move> — <reason> (wins in 62% of sampled games; next best: <move> 48%)": the parts the
+// message has (no reason, no chances: the move alone).
+export function hintText(msg, C) {
+  const move = moveText(msg.action, C);
+  const reason = hintWhy(msg.why, C);
+  let s = reason ? t("hints.line", { move, why: reason }) : move;
+  if (typeof msg.win === "number") {
+    const p = Math.round(msg.win * 100);
+    s += " " + (msg.next && typeof msg.next_win === "number"
+      ? t("hints.odds_next", { p, move: moveText(msg.next, C, "move"), q: Math.round(msg.next_win * 100) })
+      : t("hints.odds", { p }));
+  }
+  return s;
 }
 
 export function endScreen(M, C) {

@@ -22,6 +22,7 @@ import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
 
 const GAMES = { regicide, ribauds };
+const HINT_SHOWN = 20000;  // ms a hint's toast stays (its reason and chances take a while to read)
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("s");
 // Another link of a table opened in this tab (only the part after # differs, so the browser
@@ -231,7 +232,12 @@ function onMessage(msg) {
       break;
     case "hint":
       M.hinting = false;
-      if (M.state && msg.ply === M.state.ply && game().applyHint) toast(t("hints.title"), game().applyHint(msg.action, M, C), "info hint");
+      // read at leisure: it stays until the next move, a click on it, or HINT_SHOWN ms
+      if (M.state && msg.ply === M.state.ply && game().applyHint) {
+        toast(t("hints.title"), game().applyHint(msg, M, C), "info hint", HINT_SHOWN);
+        const node = $("toasts").lastChild;
+        node.addEventListener("click", () => node.remove());
+      }
       render();
       break;
     case "error":
@@ -287,13 +293,14 @@ function limitText(limit) {
   return t("error.too_fast_limit", { what, rate, wait: limit.retry_after });
 }
 
-export function toast(title, detail = null, kind = "info") {
+// A passing message: shown for ``ms`` milliseconds, fading out over the last 800.
+export function toast(title, detail = null, kind = "info", ms = 5000) {
   const box = $("toasts");
   const node = el("div", { class: "toast " + kind, role: "status" },
     el("strong", {}, title), detail ? el("div", { class: "toast-detail" }, detail) : null);
   box.append(node);
-  setTimeout(() => node.classList.add("fade"), 4200);
-  setTimeout(() => node.remove(), 5000);
+  setTimeout(() => node.classList.add("fade"), ms - 800);
+  setTimeout(() => node.remove(), ms);
 }
 
 function onStatus(status) {
