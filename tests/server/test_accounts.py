@@ -444,3 +444,22 @@ def test_a_database_at_the_previous_revision_is_upgraded_with_its_tables(db_url)
         with store.engine.connect() as conn:
             assert conn.execute(text("SELECT account_id, won FROM seats")).one() == (None, None)
         assert sign_up(c, "Newbie").status_code == 201
+
+
+def test_a_conceded_game_counts_for_the_winner_and_the_one_who_conceded(client):
+    """A game its players ended (the move log's ending row) is counted by its ending: the
+    seat that conceded lost, the other won; the ending row is no move to replay."""
+    d = new_table(client, "ribauds", ["human", "human"], seed=8)
+    a, b = join(client, d, 0), join(client, d, 1)
+    b.send({"type": "concede"})
+    a.recv_until(lambda m: m["type"] == "state" and m["finished"])
+    a.close()
+    b.close()
+    sign_up(client, "Quitter")
+    adopt(client, (d["id"], d["seats"][1]["token"]))
+    p = client.get("/api/players/quitter").json()
+    assert p["games"] == [{"game": "ribauds", "players": 2, "played": 1, "won": 0}]
+    with client.app.state.manager.store.engine.connect() as conn:
+        won = dict(conn.execute(text("SELECT seat, won FROM seats WHERE table_id = :t"),
+                                {"t": d["id"]}).all())
+    assert won == {0: True, 1: False}

@@ -21,7 +21,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from regalia.server.storage.database import Database
 from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict, GameTable,
                                            MessageRow, MoveRow, SeatRow, SessionRow, now,
-                                           utc)
+                                           read_ending, utc)
 
 __all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink"]
 
@@ -207,8 +207,9 @@ class AccountStore:
 
     def unscored(self, account_id: int, limit: int) -> list[dict[str, Any]]:
         """At most ``limit`` finished tables where a seat of ``account_id`` has no result
-        yet, each ``{"id", "game", "config", "seed", "players", "moves": [action, ...]}``
-        (the move log in ply order), to work out who won (``set_results``)."""
+        yet, each ``{"id", "game", "config", "seed", "players", "moves": [action, ...],
+        "ending"}`` (the move log in ply order; ``ending``: the players' ``Ending`` read from
+        the ending row, or ``None``), to work out who won (``set_results``)."""
         with self.engine.connect() as conn:
             ids = [r[0] for r in conn.execute(
                 select(SeatRow.table_id).join(GameTable, GameTable.id == SeatRow.table_id)
@@ -221,11 +222,16 @@ class AccountStore:
                                  .where(GameTable.id == table_id)).one()
                 players = conn.execute(select(func.count()).select_from(SeatRow)
                                        .where(SeatRow.table_id == table_id)).scalar_one()
-                moves = [r[0] for r in conn.execute(
-                    select(MoveRow.action).where(MoveRow.table_id == table_id)
-                    .order_by(MoveRow.ply))]
+                moves, ending = [], None
+                for r in conn.execute(select(MoveRow.seat, MoveRow.action)
+                                      .where(MoveRow.table_id == table_id)
+                                      .order_by(MoveRow.ply)):
+                    ending = read_ending(r.seat, r.action)  # an ending row is the last
+                    if ending is None:
+                        moves.append(r.action)
                 out.append({"id": table_id, "game": t.game, "config": dict(t.config),
-                            "seed": int(t.seed), "players": int(players), "moves": moves})
+                            "seed": int(t.seed), "players": int(players), "moves": moves,
+                            "ending": ending})
         return out
 
     def set_results(self, results: dict[str, list[bool]]) -> None:

@@ -267,12 +267,15 @@ async def player(name: str, a: Service, address: Address) -> Any:
 
 
 def work_out(tables: list[dict[str, Any]]) -> dict[str, list[bool]]:
-    """Who won each finished table (``gamekit.seat_results``), by table id; a record the
-    rules refuse is logged and left out."""
+    """Who won each finished table (``gamekit.seat_results``; a game its players ended, by
+    its ``Ending``), by table id; a record the rules refuse is logged and left out."""
     out = {}
     for t in tables:
         try:
-            won = gamekit.seat_results(t["game"], t["config"], t["seed"], t["moves"])
+            if t.get("ending") is not None:
+                won = [r > 0 for r in t["ending"].returns(t["players"])]
+            else:
+                won = gamekit.seat_results(t["game"], t["config"], t["seed"], t["moves"])
         except Exception as e:  # noqa: BLE001 - one bad record spoils no profile
             log.error("table %s: its result cannot be worked out: %s", t["id"], e)
             continue
