@@ -288,7 +288,7 @@ DELETED_PLAYER = "deleted player"
 # punctuation or digits written for letters ("Str0ng", "Médio", "IS-MCTS").
 _RESERVED_WORDS = (
     "strongest", "strong", "medium", "weak", "máximo", "fuerte", "medio", "débil",
-    "o mais forte", "forte", "médio", "fraco",
+    "o mais forte", "forte", "médio", "fraco", "easy", "hard", "fácil", "difícil",
     "random", "simple", "heuristic", "tactical", "search", "medal",
     "aleatorio", "aleatório", "simples", "heurístico", "táctico", "tático", "busca",
     "búsqueda",
@@ -315,7 +315,7 @@ def _skeleton(name: str, leet: bool = True) -> str:
 
 
 _RESERVED = frozenset(_skeleton(w) for w in _RESERVED_WORDS) | frozenset(
-    _skeleton(b) for g in GAME_NAMES for b in bot_names(g))
+    _skeleton(b) for g in GAME_NAMES for b in (*bot_names(g), *level_descriptions(g)))
 
 
 def clean_account_name(name: Any) -> str | None:
