@@ -107,3 +107,40 @@ def test_the_descriptor_limit_is_raised_to_the_hard_limit():
         assert now == (transport.FD_WANTED if hard == resource.RLIM_INFINITY else hard)
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_websockets_count_against_their_address_until_they_close():
+    """An upgraded connection keeps its address's slot (the same transport) and frees it
+    when the websocket closes: the cap counts the address's open transports."""
+    from websockets.sync.client import connect
+
+    async def app(scope, receive, send):
+        if scope["type"] == "websocket":
+            await receive()
+            await send({"type": "websocket.accept"})
+            while (await receive())["type"] != "websocket.disconnect":
+                pass
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off",
+                                           log_level="warning",
+                                           http=transport.protocol(30.0, 2, 100)))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    url = f"ws://127.0.0.1:{port}/"
+    try:
+        held = [connect(url, open_timeout=5) for _ in range(2)]
+        with pytest.raises(Exception):  # the third from that address: closed as it opens
+            connect(url, open_timeout=5).close()
+        held.pop().close()
+        time.sleep(0.2)
+        again = connect(url, open_timeout=5)  # the closed websocket's slot is free
+        again.close()
+        for ws in held:
+            ws.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import resource
+import weakref
 from typing import Any, Iterable
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -45,12 +46,16 @@ def raise_descriptor_limit() -> int:
 
 class BoundedHttp(HttpToolsProtocol):
     """``HttpToolsProtocol`` with a request timeout, a per-address and a total connection
-    cap (the module docstring); the bounds are class attributes set by ``protocol``."""
+    cap (the module docstring); the bounds are class attributes set by ``protocol``, with
+    ``by_address``: the transports open from each address (weakly held; one closing is
+    no longer counted), so a new connection is checked against its own address's, not
+    against every connection of the server."""
 
     request_timeout = 10.0
     per_address = 64
     max_connections = 1024
     trusted: frozenset[str] = frozenset()
+    by_address: dict[str, weakref.WeakSet] = {}
     _timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -66,9 +71,17 @@ class BoundedHttp(HttpToolsProtocol):
         address = self.client[0] if self.client else None
         if address is None or address in self.trusted or "*" in self.trusted:
             return False
-        same = sum(1 for p in self.connections
-                   if (getattr(p, "client", None) or (None,))[0] == address)
-        return same > self.per_address
+        mine = self.by_address.get(address)
+        if mine is None:
+            if len(self.by_address) > self.max_connections:  # forget the addresses gone
+                for gone in [a for a, ts in self.by_address.items()
+                             if not any(not t.is_closing() for t in ts)]:
+                    del self.by_address[gone]
+            mine = self.by_address[address] = weakref.WeakSet()
+        for t in [t for t in mine if t.is_closing()]:  # closed (a websocket's end too)
+            mine.discard(t)
+        mine.add(self.transport)
+        return len(mine) > self.per_address
 
     def _arm(self) -> None:
         if self._timer is None:
@@ -106,5 +119,6 @@ def protocol(request_timeout: float, per_address: int, max_connections: int,
     """A ``BoundedHttp`` class with these bounds (seconds, connections, connections,
     addresses not counted per address)."""
     attrs: dict[str, Any] = {"request_timeout": request_timeout, "per_address": per_address,
-                             "max_connections": max_connections, "trusted": frozenset(trusted)}
+                             "max_connections": max_connections, "trusted": frozenset(trusted),
+                             "by_address": {}}
     return type("BoundedHttp", (BoundedHttp,), attrs)
