@@ -128,7 +128,7 @@ def tls(request: HTTPConnection) -> bool:
     return request.url.scheme in ("https", "wss")
 
 
-def accounts(conn: HTTPConnection) -> Accounts:
+async def accounts(conn: HTTPConnection) -> Accounts:
     """The running app's accounts (``app.state.accounts``, set by the lifespan)."""
     return conn.app.state.accounts
 

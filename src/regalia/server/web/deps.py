@@ -1,6 +1,10 @@
 """What the routers get from the app, as FastAPI dependencies: the table registry, the
 settings and the client's address. The registry's class is named here only: a rename or a
-new registry is a change of this file."""
+new registry is a change of this file.
+
+Each is an ``async def`` although it awaits nothing: FastAPI calls a plain ``def``
+dependency on a worker thread (a thread hop and its wake-ups at every request and every
+websocket's opening, for an attribute read)."""
 
 from __future__ import annotations
 
@@ -14,22 +18,22 @@ from regalia.server.tables.registry import TableRegistry as Registry
 from regalia.server.web.replays import Replays as ReplayCache
 
 
-def registry(conn: HTTPConnection) -> Registry:
+async def registry(conn: HTTPConnection) -> Registry:
     """The running app's table registry (``app.state.manager``, set by the lifespan)."""
     return conn.app.state.manager
 
 
-def settings(conn: HTTPConnection) -> Settings:
+async def settings(conn: HTTPConnection) -> Settings:
     """The running app's settings (``app.state.settings``)."""
     return conn.app.state.settings
 
 
-def replays(conn: HTTPConnection) -> ReplayCache:
+async def replays(conn: HTTPConnection) -> ReplayCache:
     """The running app's kept replays (``app.state.replays``)."""
     return conn.app.state.replays
 
 
-def client_address(conn: HTTPConnection) -> str:
+async def client_address(conn: HTTPConnection) -> str:
     """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it), or
     ``"unknown"``."""
     return conn.client.host if conn.client else "unknown"
