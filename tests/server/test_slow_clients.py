@@ -11,6 +11,7 @@ import resource
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,25 @@ def test_half_sent_requests_are_cut_off_and_capped_per_address(tmp_path: Path):
         srv.stop()
 
 
+@contextmanager
+def uvicorn_with(app, http):
+    """A uvicorn server of ``app`` with the ``http`` protocol class on a free port, in a
+    thread; yields the port, stopped on exit."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off",
+                                           log_level="warning", http=http))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
 def test_connections_over_the_process_cap_are_closed_at_once():
     """A whole-process cap below the descriptor limit (here 3 connections): the fourth is
     closed as it opens, and a request is answered again once the others left."""
@@ -74,16 +94,7 @@ def test_connections_over_the_process_cap_are_closed_at_once():
             await send({"type": "http.response.start", "status": 200, "headers": []})
             await send({"type": "http.response.body", "body": b"ok"})
 
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off",
-                                           log_level="warning",
-                                           http=transport.protocol(30.0, 100, 3)))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
+    with uvicorn_with(app, transport.protocol(30.0, 100, 3)) as port:
         held = [half_sent(port) for _ in range(3)]
         extra = half_sent(port)
         assert closed_within(extra, 1.0)
@@ -92,9 +103,6 @@ def test_connections_over_the_process_cap_are_closed_at_once():
             s.close()
         time.sleep(0.2)
         assert answered(port, "127.0.0.1") == 200
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def test_the_descriptor_limit_is_raised_to_the_hard_limit():
@@ -121,17 +129,8 @@ def test_websockets_count_against_their_address_until_they_close():
             while (await receive())["type"] != "websocket.disconnect":
                 pass
 
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="off",
-                                           log_level="warning",
-                                           http=transport.protocol(30.0, 2, 100)))
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    url = f"ws://127.0.0.1:{port}/"
-    try:
+    with uvicorn_with(app, transport.protocol(30.0, 2, 100)) as port:
+        url = f"ws://127.0.0.1:{port}/"
         held = [connect(url, open_timeout=5) for _ in range(2)]
         with pytest.raises(Exception):  # the third from that address: closed as it opens
             connect(url, open_timeout=5).close()
@@ -141,6 +140,3 @@ def test_websockets_count_against_their_address_until_they_close():
         again.close()
         for ws in held:
             ws.close()
-    finally:
-        server.should_exit = True
-        thread.join(10)
