@@ -220,3 +220,35 @@ def test_every_hint_reason_is_said_in_the_three_languages():
         assert set(re.findall(r"\{(\w+)\}", d["hints.odds_next"])) == {"p", "move", "q"}, lang
     assert texts("es")["hints.why.exact_kill"].count("Taberna") == 1
     assert "Taverna" in texts("pt-BR")["hints.why.exact_kill"]
+
+
+def test_every_tutorial_text_is_said_in_the_three_languages():
+    """Every coach text key of the tutorials' scripts (each step's words, what its move
+    shows, the summary, the words of its move) exists in English, Portuguese (Brazil) and
+    Spanish, and each step's words use exactly the parameters the script gives them."""
+    from regalia.server.tutorials import script
+
+    for game in ("regicide", "ribauds"):
+        sc = script(game)
+        for lang in LANGS:
+            d = texts(lang)
+            assert d.get(sc.summary), (lang, sc.summary)
+            for step in sc.steps:
+                mine = step.move is None or step.by == sc.seat
+                keys = (step.coach, step.shows) if step.move else (step.coach,)
+                for key in keys if mine else ():
+                    assert key and d.get(key), (lang, game, step)
+                if mine:
+                    used = set(re.findall(r"\{(\w+)\}", d[step.coach]))
+                    assert used == set(step.say), (lang, step.coach, used, sorted(step.say))
+                if step.move and mine:
+                    verb, *args = step.move.split()
+                    move = f"tutorial.move.{verb}" + (f"_{args[2]}" if verb == "replace" else "")
+                    assert d.get(move), (lang, move)
+    en = texts("en")
+    for lang in LANGS:
+        d = texts(lang)
+        for key, value in en.items():
+            if key.startswith("tutorial."):
+                said = set(re.findall(r"\{(\w+)\}", d[key]))
+                assert said == set(re.findall(r"\{(\w+)\}", value)), (lang, key)

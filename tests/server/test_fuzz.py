@@ -24,7 +24,7 @@ OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
               ("/api/account/sign-up", "POST"), ("/api/account/sign-in", "POST"),
               ("/api/account/sign-out", "POST"), ("/api/account", "GET"),
               ("/api/account/tables", "POST"), ("/api/account", "DELETE"),
-              ("/api/players/{name}", "GET")]
+              ("/api/players/{name}", "GET"), ("/api/tutorials/{game}", "POST")]
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)

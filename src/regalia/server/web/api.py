@@ -19,6 +19,9 @@ the request and answer models are in ``schemas`` (and ``/openapi.json``).
 * ``POST /api/tables/{id}/rematch`` (``Rematch``): a seated player of a finished table asks
   for a rematch (same seats, options, bots and clock, a new deal); every seat keeps its
   token, and every page of the old table gets a ``rematch`` message.
+* ``POST /api/tutorials/{game}`` (``TutorialMoves``): the tutorial's game after the
+  learner's moves so far (``tutorials.play``; nothing stored); counted in
+  ``message_rate``.
 
 A database that refuses a write answers 503 with nothing applied.
 """
@@ -32,11 +35,12 @@ import orjson
 from fastapi import APIRouter, Response
 
 from regalia.core.records import Match, without_medal
+from regalia.server import tutorials
 from regalia.server.tables import gamekit
 from regalia.server.refusal import Refusal
 from regalia.server.web.deps import Address, Replays, Tables
 from regalia.server.web.schemas import (Clock, CreateTable, JoinTable, Problem, Rematch,
-                                        RematchMade, SeatTaken, TableCreated)
+                                        RematchMade, SeatTaken, TableCreated, TutorialMoves)
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem} for code in (400, 403, 404, 409, 413, 415, 429, 503)}
@@ -104,6 +108,15 @@ async def rematch(table_id: str, body: Rematch, m: Tables, address: Address) -> 
     new = await m.rematch(t, body.token, count=lambda: m.limits.hit("table_rate", address))
     return {"id": new.id, "game": new.game.name, "players": len(new.seats),
             "seat": t.seating.seat_of_token(body.token), "link": f"/t/{new.id}#s={body.token}"}
+
+
+@router.post("/tutorials/{game}")
+async def tutorial(game: str, body: TutorialMoves, m: Tables, address: Address) -> Any:
+    """The tutorial of ``game`` after the learner's ``moves`` (``tutorials.play``):
+    ``{"game", "welcome", "script", "done", "states"}``. 404 for a game without a
+    tutorial, 400 ``off_script`` for a move its step does not ask for."""
+    await m.limits.hit("message_rate", address)
+    return tutorials.play(game, body.moves)
 
 
 @router.get("/tables/{table_id}")

@@ -3,7 +3,9 @@ icon and the health check.
 
 * ``GET /``: the lobby; ``GET /t/{id}``: a table (``#s=TOKEN`` in the link names the seat,
   no token: a spectator); ``GET /replay/{id}``: a finished game's replay; ``GET /rules``;
-  ``GET /players/{name}``: an account's profile (its data: ``/api/players/{name}``).
+  ``GET /players/{name}``: an account's profile (its data: ``/api/players/{name}``);
+  ``GET /tutorial/{game}``: a game's tutorial (the table page with the coach; its game:
+  ``POST /api/tutorials/{game}``).
 * ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
   last write succeeded (or a probe of it since) and no table's bots are dead; 503
   otherwise, saying which (the last failure and its time); answered without waiting for a
@@ -40,6 +42,11 @@ async def lobby_page() -> FileResponse:
 
 @router.get("/t/{table_id}")
 async def table_page(table_id: str) -> FileResponse:
+    return page("table.html")
+
+
+@router.get("/tutorial/{game}")
+async def tutorial_page(game: str) -> FileResponse:
     return page("table.html")
 
 

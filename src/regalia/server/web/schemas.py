@@ -16,6 +16,7 @@ from typing import Any, Literal, Optional
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from regalia.games import GAME_NAMES, get_game
+from regalia.server import tutorials
 from regalia.server.tables import gamekit
 from regalia.server.web.passwords import PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE
 
@@ -74,6 +75,14 @@ class Rematch(Closed):
     """``POST /api/tables/{id}/rematch``, by a seated player of a finished table."""
 
     token: Optional[StrictStr] = Field(None, description="the player's seat token")
+
+
+class TutorialMoves(Closed):
+    """``POST /api/tutorials/{game}``: the learner's moves so far, in order."""
+
+    moves: list[StrictStr] = Field(default_factory=list, max_length=tutorials.MAX_MOVES,
+                                   description="actions in notation (formats.md), the "
+                                               "learner's only")
 
 
 class SeatCreated(BaseModel):
@@ -222,7 +231,8 @@ BODIES: dict[str, type[BaseModel]] = {
     "/api/tables": CreateTable, "/api/tables/{table_id}/join": JoinTable,
     "/api/tables/{table_id}/rematch": Rematch,
     "/api/account/sign-up": Credentials, "/api/account/sign-in": Credentials,
-    "/api/account/tables": AdoptTables, "/api/account": ConfirmPassword}
+    "/api/account/tables": AdoptTables, "/api/account": ConfirmPassword,
+    "/api/tutorials/{game}": TutorialMoves}
 """Each route's body model, by its path (the refusals name the model's fields)."""
 _SEAT = "(a seat has kind, and bot for a bot seat)"
 
@@ -286,4 +296,7 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
         return "hints: true (a Hint button, no medal) or false"
     if field == "token":
         return "token: the seat link of a player of this table"
+    if field == "moves":
+        return (f"moves: a list of at most {tutorials.MAX_MOVES} actions in notation "
+                "(e.g. 'play 5C')")
     return f"{field}: {msg}"

@@ -8,6 +8,10 @@
 // Ending a game before its rules do (the welcome's early_end): a Concede button (Le Roy des
 // Ribauds), or a "Propose to stop" button and the proposal's answers in the bar above the
 // board (Regicide: every player must agree).
+//
+// A tutorial (/tutorial/GAME, tutorial.js) is this page without a table: its game comes
+// from the tutorial's API instead of the websocket, the coach beside the board checks each
+// move before it is sent, and there is nobody to invite, talk to or hand a seat to.
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { legalTexts } from "./legal.js";
@@ -20,10 +24,13 @@ import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText, renderSocialBar, socialEnd } from "./social.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
+import { Coach, TutorialSocket } from "./tutorial.js";
 
 const GAMES = { regicide, ribauds };
 const HINT_SHOWN = 20000;  // ms a hint's toast stays (its reason and chances take a while to read)
-const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const tutorialGame = location.pathname.startsWith("/tutorial/")
+  ? decodeURIComponent(location.pathname.split("/")[2] || "") : null;
+const tableId = tutorialGame ? "" : decodeURIComponent(location.pathname.split("/")[2] || "");
 const token = new URLSearchParams(location.hash.slice(1)).get("s");
 // Another link of a table opened in this tab (only the part after # differs, so the browser
 // does not load the page again): the page starts over as that seat or as a spectator.
@@ -51,6 +58,7 @@ const M = {
   endDismissed: false,
   status: "connecting",
   lastError: null,
+  coach: null,       // a tutorial's coach (tutorial.js)
 };
 
 let socket = null;
@@ -100,6 +108,7 @@ const C = {
   get me() { return M.state ? M.state.seat : null; },
   act(action) {
     if (M.pending || !M.state) return;
+    if (M.coach && !M.coach.allows(action)) return;  // the coach says what to try instead
     M.pending = true;
     if (socket.send({ type: "act", ply: M.state.ply, action })) M.inflight = { ply: M.state.ply, action };
     else {
@@ -344,9 +353,15 @@ function setupChrome() {
   document.body.dataset.players = M.welcome.players;
   showGameTitle($("game-title"), g);
   alerts.setBaseTitle(`${t("game." + g)} · Regalia`);
+  if (M.welcome.tutorial) {
+    $("game-title").append(el("span", { class: "tutorial-tag" }, t("tutorial.title")));
+    alerts.setBaseTitle(`${t("tutorial.title")} · ${t("game." + g)} · Regalia`);
+  }
   $("table-code").textContent = tableId;
   const invites = invitesFor(tableId);
-  const seated = M.welcome.seat !== null;
+  const tutorial = Boolean(M.welcome.tutorial);
+  document.body.classList.toggle("tutorial", tutorial);
+  const seated = M.welcome.seat !== null && !tutorial;
   $("name-btn").hidden = !seated;
   $("name-btn").onclick = () => {
     // a name that cannot change says why on a click too (a phone shows no title)
@@ -369,10 +384,10 @@ function setupChrome() {
   };
   M.needName = seated && !myName();  // settled at the first state, which names the seats
   // Solo: nobody to invite or talk to.
-  $("invite-btn").hidden = solo;
+  $("invite-btn").hidden = solo || tutorial;
   $("invite-btn").onclick = () => openInvite(invites);
-  $("talk-panel").hidden = solo;
-  $("alerts-btn").hidden = M.welcome.seat === null;    // a spectator is never asked
+  $("talk-panel").hidden = solo || tutorial;
+  $("alerts-btn").hidden = M.welcome.seat === null || tutorial;    // a spectator is never asked
   renderTalkControls();
   renderHelp();
 }
@@ -389,6 +404,7 @@ function render() {
   renderSeatBadge();
   renderEndButtons();
   renderSocialBar($("social-bar"), M, C);
+  if (M.coach) M.coach.render();
   renderEnd();
 }
 
@@ -399,7 +415,7 @@ function render() {
 function renderEndButtons() {
   const s = M.state;
   const mine = s.seat === null ? null : (s.seats || [])[s.seat];
-  const on = Boolean(mine) && !mine.bot_replaces && !s.finished && !s.expired && !s.broken && !s.waiting;
+  const on = Boolean(mine) && !mine.bot_replaces && !s.finished && !s.expired && !s.broken && !s.waiting && !M.coach;
   const how = M.welcome.early_end;
   $("concede-btn").hidden = !(on && how === "concede");
   $("stop-btn").hidden = !(on && how === "agree" && !s.stop);
@@ -541,6 +557,7 @@ function renderHelp() {
 function renderEnd() {
   const s = M.state;
   const dlg = $("end");
+  if (M.coach) { M.coach.renderEnd(dlg, game()); return; }
   if (!s.finished) { if (dlg.open) dlg.close(); return; }
   const shownNext = dlg.dataset.next || "";
   if (M.endDismissed || (dlg.open && shownNext === (s.next_table || ""))) return;
@@ -611,6 +628,14 @@ async function main() {
     onStatus(M.status);
     alerts.update(askedOf(M.state));
   });
+  if (tutorialGame) {
+    M.coach = new Coach(tutorialGame, { box: $("coach"), M, C, rerender: render });
+    socket = new TutorialSocket(tutorialGame, { onMessage, onStatus, onScript: (script, done) => M.coach.setScript(script, done) });
+    onStatus("connecting");
+    window.regalia = { M, socket };
+    socket.connect();
+    return;
+  }
   if (!tableId) { onStatus("gone"); return; }
   onStatus("connecting");
   socket = new TableSocket(tableId, token, { onMessage, onStatus, name: myName });
