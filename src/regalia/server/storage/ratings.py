@@ -174,18 +174,21 @@ class RatingStore:
                                 .where(RatingChangeRow.table_id == table_id)
                                 .limit(1)).first() is not None
 
-    def pending(self, limit: int) -> list[dict[str, Any]]:
+    def pending(self, limit: int, skip: list[str] | None = None) -> list[dict[str, Any]]:
         """At most ``limit`` finished rated games not rated yet whose seats all still have
-        an account (the oldest first), each as ``accounts.table_record`` reads it: their
-        results are worked out from their records and rated (``apply``)."""
+        an account (the oldest first; none of ``skip``), each as ``accounts.table_record``
+        reads it: their results are worked out from their records and rated (``apply``)."""
         with self.engine.connect() as conn:
-            unlinked = select(SeatRow.table_id).where(SeatRow.account_id.is_(None))
-            done = select(RatingChangeRow.table_id)
+            unlinked = select(SeatRow.id).where(SeatRow.table_id == GameTable.id,
+                                                SeatRow.account_id.is_(None)).exists()
+            done = select(RatingChangeRow.seat).where(
+                RatingChangeRow.table_id == GameTable.id).exists()
+            query = select(GameTable.id).where(GameTable.rated, GameTable.status == FINISHED,
+                                               ~done, ~unlinked)
+            if skip:
+                query = query.where(GameTable.id.not_in(skip))
             ids = [r[0] for r in conn.execute(
-                select(GameTable.id).where(GameTable.rated, GameTable.status == FINISHED,
-                                           GameTable.id.not_in(done),
-                                           GameTable.id.not_in(unlinked))
-                .order_by(GameTable.updated_at, GameTable.id).limit(limit))]
+                query.order_by(GameTable.updated_at, GameTable.id).limit(limit))]
             return [table_record(conn, table_id) for table_id in ids]
 
     # -- reading ---------------------------------------------------------------------

@@ -3,7 +3,9 @@ icon and the health check.
 
 * ``GET /``: the lobby; ``GET /t/{id}``: a table (``#s=TOKEN`` in the link names the seat,
   no token: a spectator); ``GET /replay/{id}``: a finished game's replay; ``GET /rules``;
-  ``GET /players/{name}``: an account's profile (its data: ``/api/players/{name}``).
+  ``GET /players/{name}``: an account's profile (its data: ``/api/players/{name}``);
+  ``GET /leaderboard``: the rated players and the bots' reference ratings (its data:
+  ``/api/leaderboard``).
 * ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
   last write succeeded (or a probe of it since) and no table's bots are dead; 503
   otherwise, saying which (the last failure and its time); answered without waiting for a
@@ -51,6 +53,11 @@ async def replay_page(table_id: str) -> FileResponse:
 @router.get("/players/{name}")
 async def player_page(name: str) -> FileResponse:
     return page("player.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
+    return page("leaderboard.html")
 
 
 @router.get("/rules")
