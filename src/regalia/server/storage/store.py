@@ -158,11 +158,11 @@ class Store(Database):
         most ``limit``, in a fair mix: each creator's newest table first (newest first),
         then each one's second newest, and so on (a table stored without a creator counts
         as its own), so that one creator's many tables cannot push the others' out of the
-        list. ``per_creator``: the most open tables a creator may have
+        list (``rated``: a rated game). ``per_creator``: the most open tables a creator may have
         (``open_tables_of``): the newest ``limit * per_creator`` tables hold the newest of
         at least ``limit`` creators, so no older one is read. Each: ``{"id", "game",
         "config", "clock", "created_at", "seats": [{"seat", "kind", "bot", "name",
-        "claimed"}]}``."""
+        "claimed"}], "rated"}``."""
         with self.engine.connect() as conn:
             free = select(SeatRow.table_id).where(SeatRow.kind == HUMAN, ~SeatRow.claimed)
             listed = (GameTable.is_open, GameTable.status == PLAYING, GameTable.id.in_(free))
@@ -179,7 +179,8 @@ class Store(Database):
             ids = [i for *_, i in sorted(order)[:limit]]
             rows = {r.id: r for r in conn.execute(
                 select(GameTable.id, GameTable.game, GameTable.config, GameTable.clock,
-                       GameTable.created_at).where(GameTable.id.in_(ids)))} if ids else {}
+                       GameTable.created_at, GameTable.rated)
+                .where(GameTable.id.in_(ids)))} if ids else {}
             seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
             if ids:
                 for r in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))
@@ -187,7 +188,7 @@ class Store(Database):
                     seats[r.table_id].append({"seat": r.seat, "kind": r.kind, "bot": r.bot,
                                               "name": r.name, "claimed": bool(r.claimed)})
         return [{"id": r.id, "game": r.game, "config": dict(r.config), "clock": r.clock,
-                 "created_at": utc(r.created_at), "seats": seats[r.id]}
+                 "created_at": utc(r.created_at), "seats": seats[r.id], "rated": bool(r.rated)}
                 for r in (rows[i] for i in ids if i in rows)]
 
     def open_tables_of(self, creator: str) -> int:

@@ -407,6 +407,7 @@ class TableRegistry:
                            "name": s["name"] if s["claimed"] else None,
                            "free": s["kind"] == HUMAN and not s["claimed"]} for s in r["seats"]],
                 "waited_s": max(0, int((t - r["created_at"]).total_seconds())),
+                "rated": r["rated"],
             })
         return out
 
