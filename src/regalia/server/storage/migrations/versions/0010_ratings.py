@@ -65,12 +65,15 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """Drops what the upgrade added; the columns in place (SQLite 3.35's own DROP COLUMN: a
+    table copy would drop ``game_tables`` under its seats' and moves' foreign keys)."""
     op.drop_index("ix_rating_changes_account_id", "rating_changes")
     op.drop_table("rating_changes")
     op.drop_index("ix_ratings_game_rating", "ratings")
     op.drop_table("ratings")
-    with op.batch_alter_table("seats") as batch:
-        batch.drop_column("medal")
     op.drop_index("ix_game_tables_rated", "game_tables")
-    with op.batch_alter_table("game_tables") as batch:
-        batch.drop_column("rated")
+    for table, column in (("seats", "medal"), ("game_tables", "rated")):
+        if op.get_bind().dialect.name == "sqlite":
+            op.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        else:
+            op.drop_column(table, column)
