@@ -26,7 +26,7 @@ from openskill.models import PlackettLuce
 
 from regalia.bots.levels import LEVEL_RATINGS
 
-__all__ = ["BASE", "MODEL", "RATED_GAMES", "SCALE", "Rating", "bot_ratings", "rate", "shown"]
+__all__ = ["BASE", "MODEL", "RATED_GAMES", "SCALE", "Z", "Rating", "bot_ratings", "rate", "shown"]
 
 MODEL = PlackettLuce()
 """The model of every rating: OpenSkill's Plackett-Luce, default parameters (``mu`` 25,
