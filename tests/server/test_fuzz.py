@@ -24,7 +24,8 @@ OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
               ("/api/account/sign-up", "POST"), ("/api/account/sign-in", "POST"),
               ("/api/account/sign-out", "POST"), ("/api/account", "GET"),
               ("/api/account/tables", "POST"), ("/api/account", "DELETE"),
-              ("/api/players/{name}", "GET"), ("/api/tutorials/{game}", "POST")]
+              ("/api/players/{name}", "GET"), ("/api/tutorials/{game}", "POST"),
+              ("/api/leaderboard", "GET"), ("/api/tables/{table_id}/join", "POST")]
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)
@@ -37,6 +38,8 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
     with running_app(db) as c:  # a table being played, which no request may change
         d = new_table(c, "regicide", ["human", "human"])
         c.post("/api/account/sign-up", json={"name": "Fuzzy", "password": "fuzzy password"})
+        rated = c.post("/api/tables", json={"game": "ribauds", "rated": True, "open": True})
+        assert rated.status_code == 201, rated.text  # a rated open table: refused joins
         seated = [join(c, d, s) for s in (0, 1)]  # both seats opened: the game starts
         p = seated[c.get(f"/api/tables/{d['id']}").json()["current"]]
         p.act(p.state["legal"][0])

@@ -96,7 +96,7 @@ def test_an_older_database_upgrades_and_its_open_tables_stay_listed(db_url):
                           {"id": f"old{k}", "seat": seat, "claimed": seat == 0})
     engine.dispose()
     s = Store(db_url)  # upgrades
-    assert current_revision(s.engine) == "0009"
+    assert current_revision(s.engine) == "0010"
     with s.engine.connect() as c:
         assert [r[0] for r in c.execute(text("SELECT creator FROM game_tables"))] == [None, None]
     # each table stored without a creator counts as its own

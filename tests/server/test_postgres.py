@@ -88,3 +88,80 @@ def test_postgres_keeps_accounts_sessions_and_the_seats_they_adopted():
         assert r.status_code == 200
         assert store.load_table(d["id"]).seats[0].name == "deleted player"
         assert c.get(f"/api/players/{name}").status_code == 404
+
+
+def test_postgres_rates_a_rated_game_once_even_from_two_replicas_at_once():
+    """Ratings on PostgreSQL: a rated game conceded is rated by the server; two stores (two
+    replicas) rating one game at the same moment rate it once (the key of its changes), and
+    two games of one account rated at once both count (row versions, accounts locked in
+    one order)."""
+    assert URL, "REGALIA_TEST_POSTGRES_URL must name a PostgreSQL database in CI"
+    import threading
+
+    from argon2 import PasswordHasher
+    from sqlalchemy import text
+
+    from regalia.server.storage.accounts import AccountStore
+    from regalia.server.storage.models import HUMAN, NewSeat
+    from regalia.server.storage.ratings import RatingStore
+    from regalia.server.storage.store import Store
+    from regalia.server.web.passwords import Passwords
+    from server_helpers import join, running_app
+
+    tag = random.randrange(10**8)
+    cheap = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    with running_app(URL, passwords=cheap, sign_up_rate="1000/second") as c:
+        sessions = {}
+        for who in ("A", "B"):
+            c.cookies.clear()
+            body = {"name": f"R{who}{tag}", "password": "correct horse battery"}
+            assert c.post("/api/account/sign-up", json=body).status_code == 201
+            sessions[who] = c.cookies.get("regalia_session")
+        c.cookies.clear()
+        c.cookies.set("regalia_session", sessions["A"])
+        d = c.post("/api/tables", json={"game": "ribauds", "rated": True}).json()
+        a = join(c, d, 0)
+        c.cookies.clear()
+        c.cookies.set("regalia_session", sessions["B"])
+        b = join(c, d, 1)
+        b.send({"type": "concede"})
+        a.recv_until(lambda m: m["type"] == "state" and m["finished"])
+        board = c.get("/api/leaderboard?limit=100").json()
+        mine = {p["name"]: (p["wins"], p["losses"]) for p in board["players"]
+                if p["name"].endswith(str(tag))}
+        assert mine == {f"RA{tag}": (1, 0), f"RB{tag}": (0, 1)}
+    one, two = Store(URL), Store(URL)
+    ids = [AccountStore(one).create(f"T{k}{tag}", f"t{k}{tag}", None).id for k in range(3)]
+
+    def finished(x: int, y: int) -> str:
+        data, _ = one.new_table("ribauds", {"players": 2}, 7, [
+            NewSeat(HUMAN, None, None, True, None, ids[x]),
+            NewSeat(HUMAN, None, None, True, None, ids[y])], rated=True)
+        one.append_move(data.id, 0, 1, "@conceded", True)
+        return data.id
+
+    def at_once(calls):
+        start = threading.Barrier(len(calls))
+        out = []
+
+        def go(store, table_id):
+            start.wait()
+            out.append(RatingStore(store).apply(table_id, [1.0, 0.0]))
+
+        threads = [threading.Thread(target=go, args=call) for call in calls]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return out
+
+    for _ in range(3):
+        same = finished(0, 1)
+        assert sorted(r is None for r in at_once([(one, same), (two, same)])) == [False, True]
+    at_once([(one, finished(0, 1)), (two, finished(0, 2))])
+    with one.engine.connect() as conn:
+        games = conn.execute(text("SELECT games, wins FROM ratings WHERE account_id = :a"),
+                             {"a": ids[0]}).one()
+    assert tuple(games) == (5, 5)
+    one.close()
+    two.close()

@@ -78,6 +78,27 @@ LEVELS: dict[str, dict[str, Level]] = {
 
 DEFAULT_LEVELS: dict[str, str] = {"ribauds": "medium", "regicide": "strongest"}
 
+LEVEL_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
+    "ribauds": {
+        "easy": (12.327, 3.172),
+        "medium": (25.000, 2.033),
+        "hard": (31.158, 1.671),
+        "strongest": (33.190, 1.778),
+    },
+}
+"""The levels' fixed published ratings, ``(mu, sigma)`` in OpenSkill's units, by game and
+level (``regalia.lab.ratings``: the model and the number shown, here 1567, 1954, 2127 and
+2169), for the games people play rated. The bots never play rated games: these are
+reference points ("where you stand").
+
+Fitted on 2026-12-06 with the code of beabc9d (openskill 6.2.0) by
+``benchmarks/fit_level_ratings.py`` (its output: ``benchmarks/results/level_ratings.txt``)
+from the levels' measured games (``benchmarks/results/levels/``: medium against easy, hard
+against medium, strongest against hard, 200 games each): ``sigma`` is each level's after
+OpenSkill rated those games in their order, ``mu`` the values for which OpenSkill's
+``predict_win`` gives each measured win rate (96.5%, 83.0%, 62.5%), ``medium`` at a
+newcomer's 25 (a person is first believed as strong as the level the lobby suggests)."""
+
 
 def level_names(game: str) -> list[str]:
     """The levels of ``game``, weakest first (none for a game without levels)."""

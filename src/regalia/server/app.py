@@ -1,6 +1,7 @@
 """The ASGI application, wired: the store and the table registry started and stopped with
 the app, the routers (``web.pages``: HTML pages and health; ``web.api``: the JSON API;
-``web.accounts``: the optional accounts and the players' profiles; ``web.socket``: the
+``web.accounts``: the optional accounts and the players' profiles; ``web.ratings``: the
+leaderboard; ``web.socket``: the
 table websocket, whose protocol is ``web.protocol``), the static
 files, the HTTP guard (``web.guard``) and the API's one error form (``web.errors``).
 
@@ -24,7 +25,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from regalia.server.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed, site_hosts
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
-from regalia.server.web import accounts, api, errors, pages, socket
+from regalia.server.web import accounts, api, errors, pages, ratings, socket
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
 from regalia.server.web.passwords import Passwords
@@ -78,6 +79,6 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(Refusal, errors.refusal)
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
-    for router in (pages.router, api.router, accounts.router, socket.router):
+    for router in (pages.router, api.router, accounts.router, ratings.router, socket.router):
         app.include_router(router)
     return app

@@ -16,14 +16,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
 from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict, GameTable,
-                                           MessageRow, MoveRow, SeatRow, SessionRow, now,
-                                           read_ending, utc)
+                                           MessageRow, MoveRow, RatingChangeRow, RatingRow,
+                                           SeatRow, SessionRow, now, read_ending, utc)
 
-__all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink"]
+__all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink", "table_record"]
 
 
 class NameTaken(Conflict):
@@ -43,7 +44,8 @@ class AccountData:
 @dataclass(frozen=True)
 class SeatLink:
     """One seat linked to an account, with its table's facts (``AccountStore.seats_of``):
-    ``won`` is ``None`` until the finished game's result was worked out."""
+    ``won`` is ``None`` until the finished game's result was worked out; ``medal`` the solo
+    Regicide medal it won (``None``: none); ``rated``: a rated game."""
 
     table_id: str
     game: str
@@ -53,6 +55,8 @@ class SeatLink:
     won: bool | None
     created_at: datetime
     updated_at: datetime | None
+    medal: str | None = None
+    rated: bool = False
 
 
 ACCOUNT = (AccountRow.id, AccountRow.name, AccountRow.created_at, AccountRow.password_hash)
@@ -60,6 +64,28 @@ ACCOUNT = (AccountRow.id, AccountRow.name, AccountRow.created_at, AccountRow.pas
 
 def _account(row: Any) -> AccountData:
     return AccountData(row.id, row.name, utc(row.created_at), row.password_hash)
+
+
+def table_record(conn: Connection, table_id: str) -> dict[str, Any]:
+    """A stored table's record, to work out its result: ``{"id", "game", "config", "seed",
+    "players", "moves": [action, ...], "ending", "hints", "bot_played"}`` (the move log in
+    ply order; ``ending``: the players' ``Ending`` read from the ending row, or ``None``;
+    ``bot_played``: a bot played a move for a person). Raises ``sqlalchemy.exc.NoResultFound``
+    for an unknown table."""
+    t = conn.execute(select(GameTable.game, GameTable.config, GameTable.seed, GameTable.hints)
+                     .where(GameTable.id == table_id)).one()
+    players = conn.execute(select(func.count()).select_from(SeatRow)
+                           .where(SeatRow.table_id == table_id)).scalar_one()
+    moves, ending, bot_played = [], None, False
+    for r in conn.execute(select(MoveRow.seat, MoveRow.action, MoveRow.by_bot)
+                          .where(MoveRow.table_id == table_id).order_by(MoveRow.ply)):
+        ending = read_ending(r.seat, r.action)  # an ending row is the last
+        if ending is None:
+            moves.append(r.action)
+            bot_played = bot_played or bool(r.by_bot)
+    return {"id": table_id, "game": t.game, "config": dict(t.config), "seed": int(t.seed),
+            "players": int(players), "moves": moves, "ending": ending,
+            "hints": bool(t.hints), "bot_played": bot_played}
 
 
 class AccountStore:
@@ -101,7 +127,8 @@ class AccountStore:
                          .values(password_hash=password_hash))
 
     def delete(self, account_id: int, label: str) -> list[str]:
-        """Delete an account and its sessions; its seats keep their games but not the
+        """Delete an account, its sessions and its ratings (with what each rated game did
+        to them; its opponents keep theirs); its seats keep their games but not the
         account: their names become ``label``, their free chat lines (words of their own,
         unlike the rules' fixed sayings, which stay with the game) are deleted, and their
         link is cut. Returns the ids of the tables whose seats were renamed (in one
@@ -117,6 +144,8 @@ class AccountStore:
             conn.execute(update(SeatRow).where(SeatRow.account_id == account_id)
                          .values(name=label, account_id=None))
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            conn.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
+            conn.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
             conn.execute(delete(AccountRow).where(AccountRow.id == account_id))
         return tables
 
@@ -192,9 +221,9 @@ class AccountStore:
             count = (select(SeatRow.table_id, func.count().label("players"))
                      .group_by(SeatRow.table_id).subquery())
             rows = conn.execute(
-                select(SeatRow.table_id, SeatRow.seat, SeatRow.won, GameTable.game,
-                       GameTable.status, GameTable.created_at, GameTable.updated_at,
-                       count.c.players)
+                select(SeatRow.table_id, SeatRow.seat, SeatRow.won, SeatRow.medal,
+                       GameTable.game, GameTable.status, GameTable.created_at,
+                       GameTable.updated_at, GameTable.rated, count.c.players)
                 .join(GameTable, GameTable.id == SeatRow.table_id)
                 .join(count, count.c.table_id == SeatRow.table_id)
                 .where(SeatRow.account_id == account_id)
@@ -203,42 +232,31 @@ class AccountStore:
                 .limit(limit)).all()
         return [SeatLink(r.table_id, r.game, int(r.players), r.seat, r.status,
                          None if r.won is None else bool(r.won), utc(r.created_at),
-                         utc(r.updated_at) if r.updated_at else None) for r in rows]
+                         utc(r.updated_at) if r.updated_at else None, r.medal,
+                         bool(r.rated)) for r in rows]
 
     def unscored(self, account_id: int, limit: int) -> list[dict[str, Any]]:
         """At most ``limit`` finished tables where a seat of ``account_id`` has no result
-        yet, each ``{"id", "game", "config", "seed", "players", "moves": [action, ...],
-        "ending"}`` (the move log in ply order; ``ending``: the players' ``Ending`` read from
-        the ending row, or ``None``), to work out who won (``set_results``)."""
+        yet, each as ``table_record`` reads it, to work out who won (``set_results``)."""
         with self.engine.connect() as conn:
             ids = [r[0] for r in conn.execute(
                 select(SeatRow.table_id).join(GameTable, GameTable.id == SeatRow.table_id)
                 .where(SeatRow.account_id == account_id, SeatRow.won.is_(None),
                        GameTable.status == FINISHED)
                 .distinct().order_by(SeatRow.table_id).limit(limit))]
-            out = []
-            for table_id in ids:
-                t = conn.execute(select(GameTable.game, GameTable.config, GameTable.seed)
-                                 .where(GameTable.id == table_id)).one()
-                players = conn.execute(select(func.count()).select_from(SeatRow)
-                                       .where(SeatRow.table_id == table_id)).scalar_one()
-                moves, ending = [], None
-                for r in conn.execute(select(MoveRow.seat, MoveRow.action)
-                                      .where(MoveRow.table_id == table_id)
-                                      .order_by(MoveRow.ply)):
-                    ending = read_ending(r.seat, r.action)  # an ending row is the last
-                    if ending is None:
-                        moves.append(r.action)
-                out.append({"id": table_id, "game": t.game, "config": dict(t.config),
-                            "seed": int(t.seed), "players": int(players), "moves": moves,
-                            "ending": ending})
-        return out
+            return [table_record(conn, table_id) for table_id in ids]
 
-    def set_results(self, results: dict[str, list[bool]]) -> None:
-        """Store who won each finished table: ``{table_id: [won by seat 0, ...]}``."""
+    def set_results(self, results: dict[str, list[bool]],
+                    medals: dict[str, str | None] | None = None) -> None:
+        """Store who won each finished table: ``{table_id: [won by seat 0, ...]}``, and
+        the solo medal of those in ``medals`` (``{table_id: "gold" | "silver" | "bronze" |
+        None}``, seat 0's)."""
+        medals = medals or {}
         with self.engine.begin() as conn:
             for table_id, won in results.items():
                 for seat, w in enumerate(won):
+                    values: dict[str, Any] = {"won": bool(w)}
+                    if seat == 0 and table_id in medals:
+                        values["medal"] = medals[table_id]
                     conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
-                                                       SeatRow.seat == seat)
-                                 .values(won=bool(w)))
+                                                       SeatRow.seat == seat).values(**values))

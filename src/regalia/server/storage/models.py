@@ -14,6 +14,14 @@ account without a password), its browser sessions (``SessionRow``: only a hash o
 session token), and a seat linked to the account that proved the seat's token
 (``SeatRow.account_id``). Playing needs none of them.
 
+Ratings (migration 0010): a table may be created *rated* (``GameTable.rated``: Le Roy des
+Ribauds between two accounts, each seat linked to its account when it is claimed). Each
+account's rating per game is a ``RatingRow`` (OpenSkill's ``mu`` and ``sigma``, the number
+shown, its rated record); a finished rated game's ``RatingChangeRow`` per seat (the rating
+before and after) is stored in the same transaction as the ratings it changed, keyed by the
+table and the seat, so that a game is rated once whoever processes its end, however often
+(``ratings.RatingStore``). A seat's ``medal`` is worked out with its ``won``.
+
 A game the players end before its rules do (a concession, a stop agreed by all:
 ``core.records.Ending``) ends its move log with one *ending row*: at the ply after the last
 move, ``seat`` the conceding (or proposing) seat, ``action`` ``ENDING_MARK`` and the
@@ -30,7 +38,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
+                        UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from regalia.core.records import ENDINGS, Ending
@@ -100,6 +109,8 @@ class GameTable(Base):
     hints: Mapped[bool] = mapped_column(Boolean, default=False)  # migration 0005
     # migration 0007: an open table's creator (a hash of the address: creation.creator_key)
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # migration 0010: a rated game (two accounts; ``ratings.RatingStore``)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
 
 
 class SeatRow(Base):
@@ -122,6 +133,9 @@ class SeatRow(Base):
     account_id: Mapped[int | None] = mapped_column(
         Integer, ForeignKey("accounts.id", name="fk_seats_account_id"), nullable=True, index=True)
     won: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # migration 0010: the solo Regicide medal the seat won ("gold", "silver", "bronze"; none:
+    # no medal, or not worked out yet while ``won`` is null)
+    medal: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class MoveRow(Base):
@@ -176,6 +190,43 @@ class SessionRow(Base):
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class RatingRow(Base):
+    """An account's rating in one game (migration 0010): OpenSkill's ``mu`` and ``sigma``,
+    the number shown (``lab.ratings.shown``, kept for the leaderboard's order) and its rated
+    record. An account has one only once it played a rated game of that game."""
+
+    __tablename__ = "ratings"
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rating: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer, default=0)  # also the row's version
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class RatingChangeRow(Base):
+    """What one finished rated game did to one seat's rating (migration 0010): stored with
+    the new ratings, once per table and seat (its key)."""
+
+    __tablename__ = "rating_changes"
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), index=True)
+    game: Mapped[str] = mapped_column(String(32))
+    score: Mapped[float] = mapped_column(Float)  # the game's return: 1 won, 0 lost
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[int] = mapped_column(Integer)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
 metadata = Base.metadata
 
 
@@ -199,6 +250,7 @@ class SeatData:
     bot_replaces: bool
     name: str | None = None
     claimed: bool = False
+    account_id: int | None = None  # the account linked to the seat (migration 0009)
 
 
 @dataclass
@@ -222,6 +274,7 @@ class TableData:
     hints: bool = False  # a solo table with the Hint button (no medal)
     bot_moves: list[int] = field(default_factory=list)  # plies a bot played for a human seat
     ending: Ending | None = None  # the players ended the game (its ending row), after ``moves``
+    rated: bool = False  # a rated game (migration 0010)
 
 
 @dataclass
@@ -234,3 +287,4 @@ class NewSeat:
     name: str | None = None
     claimed: bool = False
     token_hash: str | None = None
+    account_id: int | None = None  # the creator's account, at a rated table

@@ -60,7 +60,8 @@ class Store(Database):
                   clock_state: dict[str, Any] | None = None,
                   after: str | None = None,
                   hints: bool = False,
-                  creator: str | None = None) -> tuple[TableData, list[str | None]]:
+                  creator: str | None = None,
+                  rated: bool = False) -> tuple[TableData, list[str | None]]:
         """Store a new table; returns it as ``load_table`` would read it (without reading it
         back) and one fresh secret token per human seat (``None`` for bot seats and for
         seats that reuse a token's hash). Only the seat tokens' hashes are stored (the
@@ -69,7 +70,8 @@ class Store(Database):
         ``next_table`` is set in the same transaction; ``Conflict`` when it already has
         one, nothing stored; each seat that reuses a token of that table keeps the account
         linked to it there); ``hints``: a solo table with the Hint button; ``creator``: an
-        open table's creator key (``open_tables_of``)."""
+        open table's creator key (``open_tables_of``); ``rated``: a rated game (each seat's
+        ``account_id``, when given, links it to that account at once)."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
@@ -85,14 +87,14 @@ class Store(Database):
                 "id": table_id, "game": game, "config": config, "seed": seed, "status": PLAYING,
                 "created_at": t, "updated_at": t, "watch_token": watch, "is_open": is_open,
                 "clock": clock, "clock_state": clock_state, "hints": hints, "next_table": None,
-                "creator": creator})
+                "creator": creator, "rated": bool(rated)})
             stored = [SeatData(i, s.kind, s.bot, token_hash(tok) if tok else s.token_hash,
-                               False, s.name, s.claimed)
+                               False, s.name, s.claimed, s.account_id)
                       for i, (s, tok) in enumerate(zip(seats, tokens))]
             conn.execute(INSERT_SEATS, [
                 {"table_id": table_id, "seat": d.seat, "kind": d.kind, "bot": d.bot,
                  "token_hash": d.token_hash, "bot_replaces": False, "name": d.name,
-                 "claimed": d.claimed} for d in stored])
+                 "claimed": d.claimed, "account_id": d.account_id} for d in stored])
             if after is not None and conn.execute(
                     update(GameTable).where(GameTable.id == after, GameTable.next_table.is_(None))
                     .values(next_table=table_id)).rowcount != 1:
@@ -103,9 +105,13 @@ class Store(Database):
                     account_id=select(old.c.account_id).where(
                         old.c.table_id == after, old.c.token_hash == SeatRow.token_hash,
                         old.c.token_hash.is_not(None)).limit(1).scalar_subquery()))
+                linked = dict(conn.execute(select(SeatRow.seat, SeatRow.account_id)
+                                           .where(SeatRow.table_id == table_id)).all())
+                for d in stored:
+                    d.account_id = linked.get(d.seat)
         return TableData(table_id, game, dict(config), seed, PLAYING, t, stored, watch,
                          is_open=bool(is_open), clock=clock, clock_state=clock_state,
-                         hints=bool(hints)), tokens
+                         hints=bool(hints), rated=bool(rated)), tokens
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order), its ending when the
@@ -117,7 +123,7 @@ class Store(Database):
             if row is None:
                 return None
             seats = [SeatData(r.seat, r.kind, r.bot, r.token_hash, bool(r.bot_replaces),
-                              r.name, bool(r.claimed))
+                              r.name, bool(r.claimed), r.account_id)
                      for r in conn.execute(LOAD_SEATS, key)]
             rows = conn.execute(LOAD_MOVES, key).all()
             moves, ending = [], None
@@ -133,7 +139,7 @@ class Store(Database):
                          row["status"], utc(row["created_at"]), seats, row["watch_token"],
                          moves, msgs, bool(row["is_open"]), row["clock"], row["clock_state"],
                          row["next_table"], bool(row["hints"]),
-                         [r.ply for r in rows if r.by_bot], ending)
+                         [r.ply for r in rows if r.by_bot], ending, bool(row["rated"]))
 
     def active_table_ids(self) -> list[str]:
         """Ids of the tables still being played that have a bot seat or a seat handed to a
@@ -152,11 +158,11 @@ class Store(Database):
         most ``limit``, in a fair mix: each creator's newest table first (newest first),
         then each one's second newest, and so on (a table stored without a creator counts
         as its own), so that one creator's many tables cannot push the others' out of the
-        list. ``per_creator``: the most open tables a creator may have
+        list (``rated``: a rated game). ``per_creator``: the most open tables a creator may have
         (``open_tables_of``): the newest ``limit * per_creator`` tables hold the newest of
         at least ``limit`` creators, so no older one is read. Each: ``{"id", "game",
         "config", "clock", "created_at", "seats": [{"seat", "kind", "bot", "name",
-        "claimed"}]}``."""
+        "claimed"}], "rated"}``."""
         with self.engine.connect() as conn:
             free = select(SeatRow.table_id).where(SeatRow.kind == HUMAN, ~SeatRow.claimed)
             listed = (GameTable.is_open, GameTable.status == PLAYING, GameTable.id.in_(free))
@@ -173,7 +179,8 @@ class Store(Database):
             ids = [i for *_, i in sorted(order)[:limit]]
             rows = {r.id: r for r in conn.execute(
                 select(GameTable.id, GameTable.game, GameTable.config, GameTable.clock,
-                       GameTable.created_at).where(GameTable.id.in_(ids)))} if ids else {}
+                       GameTable.created_at, GameTable.rated)
+                .where(GameTable.id.in_(ids)))} if ids else {}
             seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
             if ids:
                 for r in conn.execute(select(SeatRow).where(SeatRow.table_id.in_(ids))
@@ -181,7 +188,7 @@ class Store(Database):
                     seats[r.table_id].append({"seat": r.seat, "kind": r.kind, "bot": r.bot,
                                               "name": r.name, "claimed": bool(r.claimed)})
         return [{"id": r.id, "game": r.game, "config": dict(r.config), "clock": r.clock,
-                 "created_at": utc(r.created_at), "seats": seats[r.id]}
+                 "created_at": utc(r.created_at), "seats": seats[r.id], "rated": bool(r.rated)}
                 for r in (rows[i] for i in ids if i in rows)]
 
     def open_tables_of(self, creator: str) -> int:
@@ -309,14 +316,15 @@ class Store(Database):
 
     def update_seat(self, table_id: str, seat: int, clock_state: dict[str, Any] | None = None,
                     expect: dict[str, Any] | None = None, **values: Any) -> None:
-        """Change a seat's ``name``, ``claimed`` or ``token_hash`` (with the table's clocks
-        when they start). ``expect``: the seat's stored values the change needs (e.g.
-        ``{"claimed": False}``); raises ``Conflict`` and changes nothing when they differ. A
-        new ``token_hash`` cuts the seat's link to an account (the account proved the old
-        token, not the new one)."""
+        """Change a seat's ``name``, ``claimed``, ``token_hash`` or ``account_id`` (with the
+        table's clocks when they start). ``expect``: the seat's stored values the change
+        needs (e.g. ``{"claimed": False}``); raises ``Conflict`` and changes nothing when
+        they differ. A new ``token_hash`` cuts the seat's link to an account (the account
+        proved the old token, not the new one) unless ``account_id`` is given with it (a
+        rated seat taken by a signed-in account)."""
         expect = expect or {}
         if "token_hash" in values:
-            values["account_id"] = None
+            values.setdefault("account_id", None)
         statement = seat_update(tuple(values), tuple((k, v is None) for k, v in expect.items()))
         params = {"p_table_id": table_id, "p_seat": seat, "p_t": now(),
                   "p_clock_state": clock_state}

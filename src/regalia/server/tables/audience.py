@@ -196,7 +196,7 @@ class Audience:
                   "talk": core.game.talk, "sayings": gamekit.sayings(core.game),
                   "early_end": core.game.early_end,
                   "spectate": f"/t/{core.id}#s={core.watch_token}" if core.watch_token else None,
-                  "open": core.is_open})
+                  "open": core.is_open, "rated": core.rated})
         self._send_state(conn, core.game.view(core.state, seat, log=False))
         messages = self.history()
         if messages:

@@ -28,6 +28,7 @@ class Seat:
     bot_replaces: bool = False
     name: str | None = None
     claimed: bool = False
+    account_id: int | None = None  # the account linked to the seat (a rated seat's player)
 
     @property
     def by_bot(self) -> bool:
@@ -62,8 +63,9 @@ class TableCore:
         self.status = data.status
         self.watch_token = data.watch_token
         self.created_at = data.created_at
-        self.seats = [Seat(s.seat, s.kind, s.bot, s.token_hash, s.bot_replaces, s.name, s.claimed)
-                      for s in data.seats]
+        self.seats = [Seat(s.seat, s.kind, s.bot, s.token_hash, s.bot_replaces, s.name, s.claimed,
+                           s.account_id) for s in data.seats]
+        self.rated = data.rated  # a rated game: each seat played by its account
         self.is_open = data.is_open
         self.hints = data.hints
         self.next_table = data.next_table

@@ -11,13 +11,16 @@ from typing import Any
 from regalia.bots import bot_choices, unknown_bot
 from regalia.core.errors import RegaliaError
 from regalia.core.records import Match
-from regalia.games import GAME_NAMES, get_game
+from regalia.games import GAME_NAMES, TITLES, get_game
+from regalia.lab.ratings import RATED_GAMES
 from regalia.server.refusal import Refusal
+from regalia.server.storage.accounts import AccountData
 from regalia.server.storage.models import BOT, HUMAN, NewSeat
 from regalia.server.tables import gamekit
 from regalia.server.tables.clocks import Clock
 
-CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints")
+CREATE_FIELDS = ("game", "players", "options", "seats", "open", "clock", "name", "hints",
+                 "rated")
 
 
 def creator_key(address: str) -> str:
@@ -38,8 +41,10 @@ def creator_key(address: str) -> str:
 @dataclass
 class NewTable:
     """A new table as its request asks for it: the game, its config (``players`` and the
-    rule options), the secret seed it is dealt from, the seats (the creator's first, claimed when it is a human seat), whether
-    it is listed in the lobby, its clocks' config (``Clock.config``) and hints."""
+    rule options), the secret seed it is dealt from, the seats (the creator's first, claimed
+    when it is a human seat; at a rated table linked to the creator's account and named by
+    it), whether it is listed in the lobby, its clocks' config (``Clock.config``), hints,
+    and whether it is rated."""
 
     game: str
     config: dict[str, Any]
@@ -48,12 +53,18 @@ class NewTable:
     is_open: bool
     clock: dict[str, Any] | None
     hints: bool
+    rated: bool = False
 
 
-def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed: int) -> NewTable:
+def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed: int,
+                 account: AccountData | None = None) -> NewTable:
     """The table a ``POST /api/tables`` body asks for, to be dealt from ``seed``
-    (``clock_presets``: the server's, ``settings.parse_presets``). Raises
-    ``Refusal("bad_request")`` saying what is wrong."""
+    (``clock_presets``: the server's, ``settings.parse_presets``); ``account``: the
+    account the request is signed in to (``None``: none). A rated table (``rated``) is a
+    game of ``lab.ratings.RATED_GAMES`` whose every seat is a person's, created by a
+    signed-in player, whose seat is linked to the account and named by it. Raises
+    ``Refusal("bad_request")`` saying what is wrong, ``Refusal("rated_signed_out")`` for
+    a rated table asked by nobody signed in."""
     if not isinstance(body, dict):
         raise Refusal("bad_request", "the body must be a JSON object")
     for key in body:
@@ -63,7 +74,8 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
         if key not in CREATE_FIELDS:
             raise Refusal("bad_request", f"unknown field {str(key)[:40]!r}; the fields "
                                          f"are {', '.join(CREATE_FIELDS)}")
-    game, players, options, seats, is_open, clock, nickname, hints = (body.get(k) for k in CREATE_FIELDS)
+    game, players, options, seats, is_open, clock, nickname, hints, rated = (
+        body.get(k) for k in CREATE_FIELDS)
     if not isinstance(game, str) or game not in GAME_NAMES:
         raise Refusal("bad_request", f"game: choose one of {', '.join(GAME_NAMES)}")
     g = get_game(game)
@@ -116,6 +128,20 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
     if kinds[0][0] != HUMAN and is_open:
         raise Refusal("bad_request", "open: the creator takes the first seat (seat 0), "
                                      "which must be a human seat")
+    if rated is not None and type(rated) is not bool:
+        raise Refusal("bad_request", "rated: true (a game between two accounts that changes "
+                                     "their ratings) or false")
+    if rated and game not in RATED_GAMES:
+        raise Refusal("bad_request", "rated: only "
+                      + ", ".join(TITLES.get(n, n) for n in RATED_GAMES)
+                      + " tables may be rated")
+    if rated and any(kind != HUMAN for kind, _ in kinds):
+        raise Refusal("bad_request", "rated: every seat of a rated table is a person's (a "
+                                     "rated game is between two accounts; no bot)")
+    if rated and account is None:
+        raise Refusal("rated_signed_out", "rated: sign in first: a rated table is created "
+                                          "by a signed-in player, and each of its seats is "
+                                          "taken by a signed-in account")
     config = {"players": players, **options}
     try:
         Match(g, config, seed)
@@ -124,8 +150,10 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
     new = [NewSeat(kind, bot) for kind, bot in kinds]
     if new[0].kind == HUMAN:  # the creator's seat
         new[0].claimed, new[0].name = True, clean
+    if rated and account is not None:  # played by the creator's account, named by it
+        new[0].name, new[0].account_id = account.name, account.id
     clock_cfg = None
     if clock is not None:
         bank, inc = clock_presets[clock]
         clock_cfg = Clock.new(clock, bank, inc, players).config()
-    return NewTable(game, config, seed, new, bool(is_open), clock_cfg, bool(hints))
+    return NewTable(game, config, seed, new, bool(is_open), clock_cfg, bool(hints), bool(rated))

@@ -60,12 +60,14 @@ class Endings:
     Handed to it: the table's ``core``, its ``clock`` (stopped by the ending), the
     ``writer`` (an ending is stored before it is applied), the ``limits`` (``talk_rate``),
     ``reread`` (read the table again after a conflict) and callbacks: ``broadcast(msg)``,
-    ``broadcast_state()`` and ``tell_others(kind, **fields)``."""
+    ``broadcast_state()``, ``tell_others(kind, **fields)`` and ``game_over()`` (the ending
+    was stored and applied here)."""
 
     def __init__(self, core: TableCore, clock: TableClock, writer: Writer, limits: RateLimits,
                  reread: Rereadable, *, broadcast: Callable[[dict[str, Any]], None],
                  broadcast_state: Callable[[], None],
-                 tell_others: Callable[..., None]) -> None:
+                 tell_others: Callable[..., None],
+                 game_over: Callable[[], None] = lambda: None) -> None:
         self.core = core
         self.clock = clock
         self.writer = writer
@@ -74,6 +76,7 @@ class Endings:
         self.broadcast = broadcast
         self.broadcast_state = broadcast_state
         self.tell_others = tell_others
+        self.game_over = game_over
         self.proposal: Proposal | None = None
         self._closed: list[str] = []  # proposals declined or ended (the latest)
         self._completing = False
@@ -231,6 +234,7 @@ class Endings:
         self.tell_others("sync")
         self.clock.arm()  # (no clock runs any more)
         core.wake.set()
+        self.game_over()
 
     def recheck(self) -> None:
         """The seats changed (a seat handed to a bot, or another replica's change): when

@@ -24,8 +24,9 @@ from typing import Any
 
 from regalia.bots import bot_names, default_level, level_descriptions
 from regalia.bots import default_bot as table_bot
+from regalia.core.errors import RegaliaError
 from regalia.core.game import Game
-from regalia.core.records import CONCEDED, STOPPED, Ending
+from regalia.core.records import CONCEDED, STOPPED, Ending, Match
 from regalia.games import GAME_NAMES, TITLES, get_game
 from regalia.games.regicide import actions as R_ACTIONS
 from regalia.games.regicide import cards as R_CARDS
@@ -348,6 +349,21 @@ def seat_results(game: str, config: dict[str, Any], seed: int, moves: list[str])
     for action in moves:
         m.play(action)
     return [r > 0 for r in m.game.returns(m.state)]
+
+
+def record_outcome(record: dict[str, Any]) -> dict[str, Any]:
+    """The public result of a finished game (``outcome``, with its ``returns`` per seat)
+    worked out again from its record: ``{"game", "config", "seed", "moves": [action, ...],
+    "ending", "players"}`` (``storage.accounts.table_record``'s keys; ``ending``: the
+    players' ``Ending`` or ``None``). Raises ``RegaliaError`` for a record the rules refuse
+    or a game that is not over."""
+    m = Match(get_game(record["game"]), record["config"], record["seed"])
+    for action in record["moves"]:
+        m.play(action)
+    out = outcome(m.game, m.state, record.get("ending"), record.get("players"))
+    if out is None:
+        raise RegaliaError("the record's game is not over")
+    return out
 
 
 # Joiners that shape scripts and emoji (zero-width non-joiner, zero-width joiner): kept.

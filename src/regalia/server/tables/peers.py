@@ -210,9 +210,11 @@ class Replica:
             core.end(data.ending)
             changed = True
         for s, d in zip(core.seats, data.seats):
-            new = (d.kind, d.bot, d.token_hash, d.bot_replaces, d.name, d.claimed)
-            if new != (s.kind, s.bot_name, s.token_hash, s.bot_replaces, s.name, s.claimed):
-                (s.kind, s.bot_name, s.token_hash, s.bot_replaces, s.name, s.claimed) = new
+            new = (d.kind, d.bot, d.token_hash, d.bot_replaces, d.name, d.claimed, d.account_id)
+            if new != (s.kind, s.bot_name, s.token_hash, s.bot_replaces, s.name, s.claimed,
+                       s.account_id):
+                (s.kind, s.bot_name, s.token_hash, s.bot_replaces, s.name, s.claimed,
+                 s.account_id) = new
                 changed = True
         if self.stored_clock(data.clock, data.clock_state):
             changed = True

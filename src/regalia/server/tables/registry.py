@@ -13,6 +13,11 @@ collaborators it is handed (``Table``, ``TableServices``).
 * Writes: ``storage.writer.Writer`` (group commit of the moves, every write bounded in
   time, ``store_error``); analyses: ``analysis.Analyses``; websockets per address:
   ``replicas.connections.Connections``.
+* Ratings: the end of a rated game is rated by the replica that stored it, right after
+  (``rate``); a game whose end was stored but not rated (a crash, a database that refused)
+  is rated by the catch-up (``settle_ratings``: at start, at each janitor round, before a
+  leaderboard or a profile is read). ``storage.ratings.RatingStore.apply`` rates a game
+  once however often it is asked, on any replica.
 * Many replicas (``redis_url``): ``replicas.cluster.Cluster`` links this server to the
   others; the tables with bots or clocks are loaded by whichever replica takes their lease
   (instead of all at start), and a table loaded here takes its lease when it is free. With
@@ -35,9 +40,12 @@ from regalia.server.refusal import Refusal
 from regalia.server.replicas.cluster import Cluster
 from regalia.server.replicas.connections import Connections
 from regalia.server.settings import SeedSource, Settings, parse_presets, secure_seed
+from regalia.server.storage.accounts import AccountData
 from regalia.server.storage.models import BOT, HUMAN, Conflict, NewSeat, TableData, now
+from regalia.server.storage.ratings import RatingStore
 from regalia.server.storage.store import Store, reason
 from regalia.server.storage.writer import Writer
+from regalia.server.tables import gamekit
 from regalia.server.tables.analysis import Analyses
 from regalia.server.tables.botrunner import BotPool
 from regalia.server.tables.creation import CREATE_FIELDS, check_create, creator_key
@@ -52,6 +60,8 @@ log = logging.getLogger("regalia.server")
 TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.new_table's ids
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
 MOVE_TIMES_KEPT = 10_000  # the latest moves whose times /healthz summarises
+SETTLE_AT_ONCE = 20  # rated games the catch-up rates at most per round
+SETTLE_EVERY = 60.0  # seconds between two catch-ups of the janitor
 
 
 def latency_summary(seconds: Iterable[float]) -> dict[str, Any]:
@@ -99,8 +109,11 @@ class TableRegistry:
         self.moves_applied = 0
         # how long the latest moves took here, from their submission to their broadcast
         self.move_seconds: deque[float] = deque(maxlen=MOVE_TIMES_KEPT)
+        self.ratings = RatingStore(store)
+        self._rating: set[asyncio.Task] = set()  # rated games being rated
+        self._unratable: set[str] = set()  # rated games whose record the rules refuse
         self.services = TableServices(self.writer, self.limits, self.bots, self.settings,
-                                      self.peers, self.count_move)
+                                      self.peers, self.count_move, self.game_over)
         self._janitor: asyncio.Task | None = None
 
     # -- the database ----------------------------------------------------------------
@@ -125,6 +138,7 @@ class TableRegistry:
             await self.cluster.start()
         else:
             await self._load_active()
+        await self.settle_ratings()
         self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
 
     async def _load_active(self) -> None:
@@ -138,6 +152,8 @@ class TableRegistry:
         self.writer.start_closing()
         if self._janitor is not None:
             self._janitor.cancel()
+        if self._rating:  # rated games being rated: a second at most (else: the catch-up)
+            await asyncio.wait(list(self._rating), timeout=1.0)
         for t in list(self.tables.values()):
             await t.stop()
         if self.cluster is not None:
@@ -148,11 +164,14 @@ class TableRegistry:
 
     async def _janitor_loop(self) -> None:
         every = min(JANITOR_EVERY, max(0.05, self.settings.idle_unload / 2))
-        last_expiry = time.monotonic()
+        last_expiry = last_settle = time.monotonic()
         while True:
             await asyncio.sleep(every)
             try:
                 await self.unload_idle()
+                if time.monotonic() - last_settle > SETTLE_EVERY:
+                    last_settle = time.monotonic()
+                    await self.settle_ratings()
                 if time.monotonic() - last_expiry > 3600:
                     last_expiry = time.monotonic()
                     await self._expire()
@@ -231,15 +250,17 @@ class TableRegistry:
             self._unfollow(table_id)  # when there is no such table or it could not be read
 
     async def create(self, body: Any, count: Callable[[], Awaitable[None]] | None = None,
-                     address: str | None = None) -> tuple[Table, list[str | None], str]:
+                     address: str | None = None, account: AccountData | None = None
+                     ) -> tuple[Table, list[str | None], str]:
         """A new table from a ``POST /api/tables`` body; returns it, the seat tokens and the
         spectators' token. ``count``: awaited once the body is found valid, before the table
         is stored (the creator's rate limit: a malformed request is not counted; it raises
         ``Refusal("too_fast")`` to refuse). ``address``: the creator's; an open table is
         refused while it has ``open_tables_per_address`` listed (counted in the database,
-        so on every replica). Raises ``Refusal`` (``bad_request``, ``too_many_open``,
-        ``too_fast``, ``storage``)."""
-        spec = check_create(body, self.clock_presets, self.seeds())
+        so on every replica). ``account``: the creator's, when signed in (a rated table
+        needs one: ``check_create``). Raises ``Refusal`` (``bad_request``,
+        ``rated_signed_out``, ``too_many_open``, ``too_fast``, ``storage``)."""
+        spec = check_create(body, self.clock_presets, self.seeds(), account)
         creator = None
         if spec.is_open and address is not None:
             creator = creator_key(address)
@@ -250,7 +271,8 @@ class TableRegistry:
         # it yet (only this answer will tell its id)
         data, tokens = await self.writer.write(partial(
             self.store.new_table, spec.game, spec.config, spec.seed, spec.seats,
-            is_open=spec.is_open, clock=spec.clock, hints=spec.hints, creator=creator))
+            is_open=spec.is_open, clock=spec.clock, hints=spec.hints, creator=creator,
+            rated=spec.rated))
         table = await self.get(data.id, data)
         assert table is not None
         return table, tokens, data.watch_token
@@ -276,8 +298,8 @@ class TableRegistry:
                       count: Callable[[], Awaitable[None]] | None = None) -> Table:
         """The rematch of a finished table, asked by one of its seated players: the same game,
         options, seats, bots, names and clock preset, a new deal from a new secret seed. Each
-        human seat keeps its token, so every player's link moves with them. Asked again, the
-        same rematch. ``count``: awaited before a new rematch is stored (the asker's rate
+        human seat keeps its token, so every player's link moves with them, and its account
+        (the rematch of a rated game is rated). Asked again, the same rematch. ``count``: awaited before a new rematch is stored (the asker's rate
         limit; one already made, or a refusal, is not counted). Raises ``Refusal``
         (``no_access``, ``not_finished``, ``too_fast``, ``storage``)."""
         if old.seating.seat_of_token(token) is None:
@@ -295,7 +317,8 @@ class TableRegistry:
                 try:
                     stored, _ = await self.writer.write(partial(
                         self.store.new_table, old.game.name, dict(old.config), self.seeds(),
-                        seats, clock=clock, after=old.id, hints=old.hints))
+                        seats, clock=clock, after=old.id, hints=old.hints,
+                        rated=old.core.rated))
                 except Conflict:  # another replica stored the rematch first: read it
                     await old.replica.sync()
                 else:
@@ -305,6 +328,53 @@ class TableRegistry:
         if table is None:  # pragma: no cover - it was just stored
             raise Refusal("storage", "the rematch could not be loaded; try again")
         return table
+
+    # -- ratings ---------------------------------------------------------------------
+
+    def game_over(self, table_id: str, scores: list[float]) -> None:
+        """A rated game's end was stored here (``TableServices.game_over``): rated in a task
+        of its own (``rate``), so that no table waits for it."""
+        task = asyncio.get_running_loop().create_task(self.rate(table_id, scores))
+        self._rating.add(task)
+        task.add_done_callback(self._rating.discard)
+
+    async def rate(self, table_id: str, scores: list[float]) -> bool:
+        """Rate the finished rated game of ``table_id`` (``RatingStore.apply``: once, however
+        often asked); ``scores`` per seat (1 won, 0 lost). Returns whether this call rated
+        it; a refusal of the database is logged (the catch-up tries again:
+        ``settle_ratings``)."""
+        try:
+            changes = await self.writer.write(self.ratings.apply, table_id, scores)
+        except (Refusal, Conflict) as e:
+            log.warning("table %s: its rated game could not be rated yet: %s", table_id,
+                        getattr(e, "message", e))
+            return False
+        if changes:
+            log.info("table %s rated: %s", table_id, ", ".join(
+                f"seat {c.seat} {c.before.shown} -> {c.after.shown}" for c in changes))
+        return bool(changes)
+
+    async def settle_ratings(self, limit: int = SETTLE_AT_ONCE) -> int:
+        """The catch-up: rate the finished rated games whose end was stored but that were
+        not rated (the replica that stored it stopped first, or the database refused),
+        their results worked out from their records, at most ``limit`` of them (the oldest
+        first). Returns how many it rated; the database's refusals are logged."""
+        try:
+            todo = await self.db(self.ratings.pending, limit, sorted(self._unratable))
+        except Exception as e:  # noqa: BLE001 - the next round tries again
+            log.warning("the rated games still to rate cannot be read: %s", reason(e))
+            return 0
+        done = 0
+        for record in todo:
+            try:
+                out = await asyncio.to_thread(gamekit.record_outcome, record)
+            except Exception as e:  # noqa: BLE001 - one bad record stops no other
+                log.error("table %s: its result cannot be worked out (not rated): %s",
+                          record["id"], e)
+                self._unratable.add(record["id"])
+                continue
+            done += await self.rate(record["id"], [float(r) for r in out["returns"]])
+        return done
 
     def check_analysis(self, table: Table, seat: Any) -> None:
         """Raises the ``Refusal`` of an analysis that cannot be made (``Analyses.check``):
@@ -337,6 +407,7 @@ class TableRegistry:
                            "name": s["name"] if s["claimed"] else None,
                            "free": s["kind"] == HUMAN and not s["claimed"]} for s in r["seats"]],
                 "waited_s": max(0, int((t - r["created_at"]).total_seconds())),
+                "rated": r["rated"],
             })
         return out
 

@@ -1,7 +1,16 @@
-"""The seats of a table (``Seating``, a part of it; the ``Seat`` records): who holds each (a secret token's hash, a bot, or a human seat handed
-to a bot), their names and the changes players make to them (hand a seat to a bot and take
-it back, claim a link, rename, take a free seat of an open table). Every change is stored
-before it is applied, under the table's lock."""
+"""The seats of a table (``Seating``, a part of it; the ``Seat`` records): who holds each (a
+secret token's hash, a bot, or a human seat handed to a bot), their names and the changes
+players make to them (hand a seat to a bot and take it back, claim a link, rename, take a
+free seat of an open table). Every change is stored before it is applied, under the
+table's lock.
+
+At a rated table (``TableCore.rated``) each seat is played by a signed-in account: the
+creator's seat is linked to the creator's account when the table is created, the other
+seat to the account that first claims it (its link opened, or taken from the lobby's list)
+if that account does not hold the other seat; from then on only that account may claim
+the seat (``check_rated``). A rated seat carries its account's name. No bot takes a rated
+seat nobody took; a seat taken may be handed to a bot (a player who leaves, a time-out):
+the game stays rated, the bot's moves count as its player's."""
 
 from __future__ import annotations
 
@@ -11,6 +20,7 @@ from functools import partial
 from typing import Any, Awaitable, Callable
 
 from regalia.server.refusal import Refusal
+from regalia.server.storage.accounts import AccountData
 from regalia.server.storage.models import BOT, HUMAN, Conflict, token_hash
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables import gamekit
@@ -113,6 +123,9 @@ class Seating:
         if on and self.core.is_open and not s.claimed:
             raise Refusal("wrong_seat", f"seat {seat} waits for a player from the lobby: a bot "
                                         "cannot take it")
+        if on and self.core.rated and s.account_id is None:
+            raise Refusal("wrong_seat", f"seat {seat} of this rated table waits for a "
+                                        "signed-in player: a bot cannot take it")
         if not on and seat != by_seat:
             raise Refusal("wrong_seat", "only the seat's own player may take it back")
         async with self.core.lock:  # checked under it: the player may come back during a wait
@@ -159,14 +172,47 @@ class Seating:
                                         "coming back (a page reloading): it can be handed "
                                         f"to a bot {HANDOVER_GRACE:.0f} s after it left")
 
-    async def claim(self, seat: int, name: Any) -> None:
+    def check_rated(self, seat: int, account: AccountData | None) -> None:
+        """Raises ``Refusal`` unless ``account`` (the one the request is signed in to;
+        ``None``: none) may hold ``seat``: at a rated table, a signed-in account
+        (``rated_signed_out``) that is the seat's own (``rated_other_account``) or, for a
+        seat no account holds yet, one that does not hold the other seat
+        (``rated_same_account``). Any account may hold a seat of another table."""
+        if not self.core.rated:
+            return
+        s = self.core.seats[seat]
+        if account is None:
+            raise Refusal("rated_signed_out", "this is a rated table: sign in to take your "
+                                              "seat (each seat of a rated game is played by "
+                                              "a signed-in account)")
+        if s.account_id is not None and s.account_id != account.id:
+            raise Refusal("rated_other_account", f"this seat of a rated table is "
+                                                 f"{s.name or 'another account'}'s: sign in "
+                                                 "as that account to play it")
+        if s.account_id is None and any(o.account_id == account.id for o in self.core.seats):
+            raise Refusal("rated_same_account", "your account holds the other seat of this "
+                                                "rated table: a rated game is between two "
+                                                "accounts; send the link to your opponent")
+
+    async def claim(self, seat: int, name: Any, account: AccountData | None = None) -> None:
         """The seat's link was used: the seat is held (and named ``name`` when it is a valid
         nickname; an invalid one leaves the name as it was). When this was the last free
-        human seat, the clocks start. Raises ``Refusal`` (``storage``; ``stale`` when a
-        Regicide seat's first name was given meanwhile through another replica)."""
+        human seat, the clocks start. At a rated table ``account`` (the connection's) must
+        be the seat's (``check_rated``); a seat no account holds yet is linked to it, and a
+        rated seat is named by its account. Raises ``Refusal`` (``storage``; ``stale`` when
+        a Regicide seat's first name was given meanwhile through another replica;
+        ``check_rated``'s)."""
         s = self.core.seats[seat]
         name = gamekit.clean_name(name) if name is not None else None
+        link: dict[str, Any] = {}
+        if self.core.rated:
+            self.check_rated(seat, account)
+            name = account.name
         async with self.core.lock:
+            if self.core.rated:  # checked again: the other seat may have been taken meanwhile
+                self.check_rated(seat, account)
+                if s.account_id is None:
+                    link = {"account_id": account.id}
             if s.claimed and self._name_fixed(seat):
                 name = None  # a held seat keeps its name while a Regicide game is played
             if s.claimed and s.name is not None and name is not None and name != s.name:
@@ -174,17 +220,25 @@ class Seating:
                     await self.limits.hit("talk_rate", self.core.id, str(seat))
                 except Refusal:
                     name = None
-            if s.claimed and (name is None or name == s.name) and not self.clock.to_start():
+            if (s.claimed and (name is None or name == s.name) and not self.clock.to_start()
+                    and not link):
                 return
             expect: dict[str, Any] = {"token_hash": s.token_hash}
             if name is not None and s.name is None and self._names_guarded():
                 expect["name"] = None  # not named meanwhile through another replica
+            if link:
+                expect["account_id"] = None  # not taken meanwhile through another replica
             try:
-                await self._update_seat(seat, claimed=True, name=name or s.name, expect=expect)
+                await self._update_seat(seat, claimed=True, name=name or s.name, expect=expect,
+                                        **link)
             except Refusal as e:
                 if "name" in expect and e.code == "no_access":  # read again: reconnect
                     raise Refusal("stale", "this seat was named meanwhile from another "
                                            "window; reconnect") from None
+                if link and e.code == "no_access":
+                    raise Refusal("rated_other_account", "this seat of a rated table was "
+                                                         "taken meanwhile by another "
+                                                         "account") from None
                 raise
 
     async def rename(self, seat: int | None, name: Any) -> None:
@@ -218,16 +272,20 @@ class Seating:
                 and gamekit.clean_name(name) is None)
 
     def _check_name_free(self, seat: int) -> None:
+        if self.core.rated:
+            raise Refusal("name_fixed", "a seat of a rated table carries its account's name")
         if self._name_fixed(seat):
             raise Refusal("name_fixed", "names cannot change while a Regicide game is played: "
                                         "a name could tell what is in a hand (rules 1.15); "
                                         "change it after the game")
 
     def _name_fixed(self, seat: int) -> bool:
-        """Whether ``seat``'s name cannot change now: it has one, in a game without free talk
-        (Regicide, rules 1.15) with other players, until the end (the hands are dealt from
-        the start: a seat is named by its first ``hello``, ``name_needed``)."""
-        return self.core.seats[seat].name is not None and self._names_guarded()
+        """Whether ``seat``'s name cannot change now: at a rated table (its account's name),
+        or once it has one in a game without free talk (Regicide, rules 1.15) with other
+        players, until the end (the hands are dealt from the start: a seat is named by its
+        first ``hello``, ``name_needed``)."""
+        return self.core.rated or (self.core.seats[seat].name is not None
+                                   and self._names_guarded())
 
     def _names_guarded(self) -> bool:
         """Names are given once, before the hands are seen (rules 1.15): a game without free
@@ -236,16 +294,23 @@ class Seating:
         return (not gamekit.chat_allowed(self.core.game.name) and len(self.core.seats) > 1
                 and (not self.core.finished or self.core.next_table is not None))
 
-    async def take_free_seat(self, name: Any, count: Callable[[], Awaitable[None]] | None = None
-                             ) -> tuple[int, str]:
+    async def take_free_seat(self, name: Any, count: Callable[[], Awaitable[None]] | None = None,
+                             account: AccountData | None = None) -> tuple[int, str]:
         """Seat a newcomer from the lobby at this open table: the first free human seat gets
         a new secret token (an invitation link made for it stops working) and the name.
         ``count``: awaited once the name is found valid (the newcomer's rate limit; it
-        raises ``Refusal("too_fast")`` to refuse). Returns ``(seat, token)``. Raises
-        ``Refusal`` (``not_open``, ``full``, ``bad_request``, ``too_fast``, ``storage``)."""
+        raises ``Refusal("too_fast")`` to refuse). At a rated table the seat is linked to
+        ``account`` (the newcomer's; ``check_rated``) and named by it. Returns ``(seat,
+        token)``. Raises ``Refusal`` (``not_open``, ``full``, ``bad_request``,
+        ``too_fast``, ``storage``, ``check_rated``'s)."""
         clean = gamekit.clean_name(name)
         if clean is None:
             raise Refusal("bad_request", gamekit.NAME_RULE)
+        link: dict[str, Any] = {}
+        if self.core.rated:
+            free = [s for s in self.core.seats if s.kind == HUMAN and not s.claimed]
+            self.check_rated(free[0].index if free else 0, account)
+            clean, link = account.name, {"account_id": account.id}
         if count is not None:
             await count()
         async with self.core.lock:
@@ -257,9 +322,12 @@ class Seating:
             if not free:
                 raise Refusal("full", "this table has no free seat any more")
             seat = free[0]
+            if link:
+                self.check_rated(seat.index, account)
             token = secrets.token_urlsafe(18)
             await self._update_seat(seat.index, claimed=True, name=clean,
-                                    token_hash=token_hash(token), expect={"claimed": False})
+                                    token_hash=token_hash(token), expect={"claimed": False},
+                                    **link)
         self.core.wake.set()
         return seat.index, token
 

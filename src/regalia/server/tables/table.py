@@ -93,8 +93,10 @@ class TableServices:
     """What a table is handed by the server (the same for all its tables): ``writer``
     stores its changes, ``limits`` counts its talk and hints, ``bot_pool`` runs its bots'
     decisions and hints, ``settings`` (``bot_budget``, ``bot_delay``, ``wish_wait``),
-    ``peers`` reaches the other replicas (``peers.SOLO`` with one process), and
-    ``count_move(seconds)`` counts an applied move for ``/healthz``."""
+    ``peers`` reaches the other replicas (``peers.SOLO`` with one process),
+    ``count_move(seconds)`` counts an applied move for ``/healthz``, and
+    ``game_over(table_id, scores)`` is told the end of a rated game this replica stored
+    (its last move or its ending; ``scores``: per seat, 1 won, 0 lost), to rate it."""
 
     writer: Writer
     limits: RateLimits
@@ -102,6 +104,7 @@ class TableServices:
     settings: Settings
     peers: Peers
     count_move: Callable[[float], None]
+    game_over: Callable[[str, list[float]], None] | None = None
 
 
 def _core(name: str, doc: str | None = None) -> Any:
@@ -126,6 +129,7 @@ class Table:
         self.bot_pool = services.bot_pool
         self.settings = services.settings
         self.count_move = services.count_move
+        self.on_game_over = services.game_over
         self.core = core = TableCore(data)
         self.bot_rng = random.Random(secrets.randbits(64))  # the bots' own secret source
         self.replica = replica = Replica(
@@ -159,7 +163,7 @@ class Table:
         self.endings = Endings(core, clock, self.writer, self.limits, replica,
                                broadcast=audience.broadcast,
                                broadcast_state=audience.broadcast_state,
-                               tell_others=replica.tell_others)
+                               tell_others=replica.tell_others, game_over=self._game_over)
         self.bots = BotLoop(self)
         self._legal_cache: tuple[int, list[str], dict[str, Any] | None] = (-1, [], None)
 
@@ -211,7 +215,7 @@ class Table:
                 "broken": core.broken,
                 "open": core.is_open, "waiting": core.waiting, "clock": self.clock.info(),
                 "next_table": core.next_table, "hints": core.hints,
-                "bot_played": core.bot_played}
+                "bot_played": core.bot_played, "rated": core.rated}
 
     def seats_info(self, for_seat: int | None = None) -> list[dict[str, Any]]:
         """The seat list as ``for_seat`` sees it (``Seating.seats_info``, the others'
@@ -371,10 +375,21 @@ class Table:
             # clock are read from the database by the replicas that hold this table
             self.replica.tell_others("move", ply=core.ply - 1)
             self.clock.arm()
+            if core.finished:
+                self._game_over()
         core.last_active = time.monotonic()
         self.count_move(time.perf_counter() - submitted)
         core.wake.set()
         return move.events
+
+    def _game_over(self) -> None:
+        """The game ended here (this replica stored its last move or its ending): a rated
+        game's result goes to be rated (``TableServices.game_over``). Another replica that
+        reads the end from the database does not: the ratings are the storing one's (and,
+        should it stop first, the catch-up's: ``TableRegistry.settle_ratings``)."""
+        if self.core.rated and self.on_game_over is not None:
+            out = self.outcome() or {}
+            self.on_game_over(self.core.id, [float(r) for r in out.get("returns", [])])
 
     def _timed_out(self, msg: dict[str, Any]) -> None:
         """A seat's time-out is stored and applied (``TableClock``): everyone is told (and

@@ -24,7 +24,9 @@ ever; an account adds a name that is one person's, and a profile of the games it
   ``DELETED_PLAYER``. 401
   ``bad_credentials`` for a wrong password (counted in ``sign_in_rate``), ``signed_out``.
 * ``GET /api/players/{name}``: ``Profile`` (the name in any case or width): games played and
-  won per game and player count, and the latest ended games with their replays' links; 404
+  won per game and player count, and the latest ended games with their replays' links; its
+  ratings (``web.ratings.profile_ratings``: Le Roy des Ribauds, when it played rated) and
+  its Regicide record (``regicide_record``: by player count, solo medals and streaks); 404
   ``not_found``. The results of finished games not worked out yet are worked out from their
   move logs (counted in ``replay_rate`` when there are some) and stored.
 
@@ -54,11 +56,13 @@ from regalia.server.refusal import Refusal
 from regalia.server.settings import Settings
 from regalia.server.storage.accounts import AccountData, AccountStore, NameTaken
 from regalia.server.storage.models import FINISHED, now, token_hash
+from regalia.server.storage.accounts import SeatLink
 from regalia.server.tables import gamekit
 from regalia.server.tables.seats import valid_token
 from regalia.server.web.deps import Address, Config, Registry, Replays
 from regalia.server.web.guard import same_origin
 from regalia.server.web.passwords import Passwords, password_problem
+from regalia.server.web.ratings import profile_ratings
 from regalia.server.web.schemas import (Adopted, AdoptTables, ConfirmPassword, Credentials,
                                         Me, Problem, Profile)
 
@@ -244,9 +248,9 @@ async def player(name: str, a: Service, address: Address) -> Any:
     todo = await a.m.db(a.store.unscored, account.id, RESULTS_PER_VIEW)
     if todo:
         await a.m.limits.hit("replay_rate", address)
-        results = await asyncio.to_thread(work_out, todo)
+        results, medals = await asyncio.to_thread(work_out, todo)
         if results:
-            await a.m.writer.write(a.store.set_results, results)
+            await a.m.writer.write(a.store.set_results, results, medals)
     links = await a.m.db(a.store.seats_of, account.id)
     counts: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
     recent = []
@@ -263,21 +267,56 @@ async def player(name: str, a: Service, address: Address) -> Any:
     return {"name": account.name, "created_at": account.created_at,
             "games": [{"game": g, "players": n, "played": p, "won": w}
                       for (g, n), (p, w) in sorted(counts.items())],
-            "recent": recent}
+            "recent": recent, "ratings": await profile_ratings(a.m, account.id),
+            "regicide": regicide_record(links)}
 
 
-def work_out(tables: list[dict[str, Any]]) -> dict[str, list[bool]]:
-    """Who won each finished table (``gamekit.seat_results``; a game its players ended, by
-    its ``Ending``), by table id; a record the rules refuse is logged and left out."""
-    out = {}
+def regicide_record(links: list[SeatLink]) -> dict[str, Any]:
+    """An account's Regicide record from its seats (``AccountStore.seats_of``, the latest
+    first): ``{"by_players": [{"players", "played", "won", "win_rate"}], "medals": {"gold",
+    "silver", "bronze"}, "best_streak", "streak"}``. Finished games count (an abandoned one
+    does not; one stopped by agreement is a loss); the streaks are runs of consecutive solo
+    wins in the order the games ended (``streak``: the run the latest games make)."""
+    counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    medals = {"gold": 0, "silver": 0, "bronze": 0}
+    solo: list[bool] = []  # the latest first
+    for s in links:
+        if s.game != "regicide" or s.status != FINISHED:
+            continue
+        c = counts[s.players]
+        c[0] += 1
+        c[1] += bool(s.won)
+        if s.players == 1:
+            solo.append(bool(s.won))
+            if s.won and s.medal in medals:
+                medals[s.medal] += 1
+    best = run = 0
+    for won in reversed(solo):
+        run = run + 1 if won else 0
+        best = max(best, run)
+    streak = next((i for i, won in enumerate(solo) if not won), len(solo))
+    return {"by_players": [{"players": n, "played": p, "won": w,
+                            "win_rate": round(w / p, 4) if p else None}
+                           for n, (p, w) in sorted(counts.items())],
+            "medals": medals, "best_streak": best, "streak": streak}
+
+
+def work_out(tables: list[dict[str, Any]]) -> tuple[dict[str, list[bool]],
+                                                      dict[str, str | None]]:
+    """Who won each finished table (``gamekit.record_outcome``; a game its players ended, by
+    its ``Ending``), by table id, and each solo Regicide table's medal (``None``: none,
+    also for a game played with hints or with a bot's moves for the person); a record the
+    rules refuse is logged and left out."""
+    out: dict[str, list[bool]] = {}
+    medals: dict[str, str | None] = {}
     for t in tables:
         try:
-            if t.get("ending") is not None:
-                won = [r > 0 for r in t["ending"].returns(t["players"])]
-            else:
-                won = gamekit.seat_results(t["game"], t["config"], t["seed"], t["moves"])
+            result = gamekit.record_outcome(t)
         except Exception as e:  # noqa: BLE001 - one bad record spoils no profile
             log.error("table %s: its result cannot be worked out: %s", t["id"], e)
             continue
-        out[t["id"]] = won[:t["players"]]
-    return out
+        out[t["id"]] = [r > 0 for r in result["returns"]][:t["players"]]
+        if t["game"] == "regicide" and t["players"] == 1:
+            assisted = t.get("hints") or t.get("bot_played")
+            medals[t["id"]] = None if assisted else result.get("medal")
+    return out, medals

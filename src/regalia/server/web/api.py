@@ -7,6 +7,9 @@ the request and answer models are in ``schemas`` (and ``/openapi.json``).
   link per human seat (each with its secret token) and the spectator link (with the
   spectators' secret token). The server draws the seed and the first player from a secret
   source; a ``seed`` or ``options.first_player`` is refused (400). 429 over ``table_rate``.
+  ``rated``: a Le Roy des Ribauds table of two people that changes their ratings
+  (``web.ratings``), asked by a signed-in browser (401 ``rated_signed_out`` otherwise),
+  whose seat 0 is its account's; each other seat is taken by another signed-in account.
 * ``GET /api/tables/{id}``: public facts (status, ply, whose turn, seats, names, clocks,
   the ``outcome`` and, when the players ended the game, its ``ending``).
 * ``GET /api/tables/{id}/replay``: a finished or abandoned game, every position in full
@@ -15,7 +18,9 @@ the request and answer models are in ``schemas`` (and ``/openapi.json``).
 * ``GET /api/tables/{id}/analysis?seat=K``: a finished game's analysis for seat K.
 * ``GET /api/open``: the open tables with a free seat, each creator's newest first.
 * ``POST /api/tables/{id}/join`` (``JoinTable``): take a free seat of an open table (409
-  when full or not open; 429 over ``join_rate``).
+  when full or not open; 429 over ``join_rate``). A rated table's seat is taken by the
+  browser's account, named by it: 401 ``rated_signed_out`` for a browser signed in to no
+  account, 409 ``rated_same_account`` for the account that holds the other seat.
 * ``POST /api/tables/{id}/rematch`` (``Rematch``): a seated player of a finished table asks
   for a rematch (same seats, options, bots and clock, a new deal); every seat keeps its
   token, and every page of the old table gets a ``rematch`` message.
@@ -32,12 +37,13 @@ import asyncio
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from regalia.core.records import Match, without_medal
 from regalia.server import tutorials
 from regalia.server.tables import gamekit
 from regalia.server.refusal import Refusal
+from regalia.server.web.accounts import Service as AccountService
 from regalia.server.web.deps import Address, Replays, Tables
 from regalia.server.web.schemas import (Clock, CreateTable, JoinTable, Problem, Rematch,
                                         RematchMade, SeatTaken, TableCreated, TutorialMoves)
@@ -66,10 +72,13 @@ async def open_tables(m: Tables) -> Any:
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
              response_model_exclude_unset=True)
-async def create_table(body: CreateTable, m: Tables, address: Address) -> Any:
+async def create_table(body: CreateTable, request: Request, m: Tables, address: Address,
+                       a: AccountService) -> Any:
     asked = body.model_dump(exclude_unset=True)
+    account = (await a.current(request))[0] if body.rated else None
     table, tokens, watch = await m.create(
-        asked, count=lambda: m.limits.hit("table_rate", address), address=address)
+        asked, count=lambda: m.limits.hit("table_rate", address), address=address,
+        account=account)
     seats = []
     for s, tok in zip(table.seats, tokens):
         entry: dict[str, Any] = {"seat": s.index, "kind": s.kind, "bot": s.bot_name}
@@ -80,7 +89,7 @@ async def create_table(body: CreateTable, m: Tables, address: Address) -> Any:
     humans = [s["seat"] for s in seats if s["kind"] == "human"]
     return {"id": table.id, "game": table.game.name, "players": len(seats),
             "options": asked.get("options") or {}, "seats": seats,
-            "open": table.is_open, "clock": table.clock.info(),
+            "open": table.is_open, "clock": table.clock.info(), "rated": table.core.rated,
             "you": humans[0] if humans else None,
             "spectate": f"/t/{table.id}#s={watch}", "replay": f"/replay/{table.id}"}
 
@@ -94,10 +103,12 @@ async def find(m: Tables, table_id: str) -> Any:
 
 
 @router.post("/tables/{table_id}/join", response_model=SeatTaken)
-async def join_table(table_id: str, body: JoinTable, m: Tables, address: Address) -> Any:
+async def join_table(table_id: str, body: JoinTable, request: Request, m: Tables,
+                     address: Address, a: AccountService) -> Any:
     t = await find(m, table_id)
+    account = (await a.current(request))[0] if t.core.rated else None
     seat, token = await t.seating.take_free_seat(
-        body.name, count=lambda: m.limits.hit("join_rate", address))
+        body.name, count=lambda: m.limits.hit("join_rate", address), account=account)
     return {"id": t.id, "game": t.game.name, "players": len(t.seats), "seat": seat,
             "token": token, "link": f"/t/{t.id}#s={token}"}
 

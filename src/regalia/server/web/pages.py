@@ -6,6 +6,8 @@ icon and the health check.
   ``GET /players/{name}``: an account's profile (its data: ``/api/players/{name}``);
   ``GET /tutorial/{game}``: a game's tutorial (the table page with the coach; its game:
   ``POST /api/tutorials/{game}``).
+  ``GET /leaderboard``: the rated players and the bots' reference ratings (its data:
+  ``/api/leaderboard``).
 * ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
   last write succeeded (or a probe of it since) and no table's bots are dead; 503
   otherwise, saying which (the last failure and its time); answered without waiting for a
@@ -58,6 +60,11 @@ async def replay_page(table_id: str) -> FileResponse:
 @router.get("/players/{name}")
 async def player_page(name: str) -> FileResponse:
     return page("player.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
+    return page("leaderboard.html")
 
 
 @router.get("/rules")

@@ -14,8 +14,14 @@ Sent by the client
     seat's name, once given, does not change until the end (a name could tell what is in
     a hand), and ``hello`` keeps it too: a seat still without one is named by its first
     ``hello``, before its hand is seen; without a valid name (1 to 24 characters):
-    ``error`` ``name_needed``, close ``NAME_NEEDED``. Too many spectators:
-    ``too_many_spectators``. Any other message before ``hello``: ``error`` ``hello_first``.
+    ``error`` ``name_needed``, close ``NAME_NEEDED``. At a rated table (``welcome``'s
+    ``rated``) each seat is played by a signed-in account (the browser's session cookie,
+    sent with the websocket), named by its account: a seat not linked yet is linked to the
+    account of its first ``hello``; refused, with close ``RATED_SEAT``:
+    ``rated_signed_out`` (no account signed in), ``rated_same_account`` (the account holds
+    the other seat), ``rated_other_account`` (the seat is another account's). Too many
+    spectators: ``too_many_spectators``. Any other message before ``hello``: ``error``
+    ``hello_first``.
 ``act`` ``{"ply": N, "action": "play 5C"}``
     A move, for the position at ``ply`` (another ply: ``error`` ``stale``).
 ``wish`` ``{"value": "yes" | "no"}``
@@ -52,11 +58,11 @@ Sent by the server
 ==================
 
 ``welcome`` ``{"table", "game", "seat", "players", "options", "talk", "sayings",
-"early_end", ...}``
+"early_end", "rated", ...}``
     The connection is seated (``seat``) or watching (``seat: null``); ``talk`` says how
     this game's players talk (``"say"``: the ``sayings`` only, or ``"chat"``);
     ``early_end`` how they may end it before its rules do (``"concede"``: ``concede``;
-    ``"agree"``: ``stop``).
+    ``"agree"``: ``stop``); ``rated``: the game changes its players' ratings.
 ``state``
     The seat's view of the game (``view``; a spectator's: the public one), with ``ply``,
     ``clock`` and ``waiting`` (a human seat was never taken and no bot plays it: nobody
@@ -120,6 +126,8 @@ Close codes
 ``SLOW_READER`` (1013, "try again later"): the page reconnects and resumes.
 ``NO_ACCESS`` (4403): not a link of this table; the page stops.
 ``NAME_NEEDED`` (4401): the page asks the player's name, then comes back with it.
+``RATED_SEAT`` (4402): a rated seat this browser's account may not take; the page says why
+(and offers to sign in).
 ``NOT_FOUND`` (4404): no such table.
 """
 
@@ -128,6 +136,7 @@ from __future__ import annotations
 SLOW_READER = 1013  # try again later (the page reconnects and resumes)
 NO_ACCESS = 4403    # not a link of this table (the page stops)
 NAME_NEEDED = 4401  # a Regicide seat is named before its hand is seen (the page asks it)
+RATED_SEAT = 4402   # a rated seat needs another signed-in account (the page says which)
 NOT_FOUND = 4404    # no such table
 
 HELLO_TIMEOUT = 30.0  # seconds a new connection has to send its hello
@@ -135,5 +144,7 @@ HELLO_TIMEOUT = 30.0  # seconds a new connection has to send its hello
 CLIENT_TYPES = ("act", "wish", "say", "chat", "bot", "name", "concede", "stop", "hint", "ping")
 """The message types a client sends after ``hello``."""
 
-CLOSE_FOR = {"no_access": NO_ACCESS, "name_needed": NAME_NEEDED}
+CLOSE_FOR = {"no_access": NO_ACCESS, "name_needed": NAME_NEEDED,
+             "rated_signed_out": RATED_SEAT, "rated_same_account": RATED_SEAT,
+             "rated_other_account": RATED_SEAT}
 """The close code after a refused ``hello``, by error code (others: ``SLOW_READER``)."""

@@ -19,6 +19,7 @@ from regalia.server.settings import Settings
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Conn
 from regalia.server.refusal import Refusal
+from regalia.server.web.accounts import accounts
 from regalia.server.web.deps import Address, Config, Registry, Tables
 from regalia.server.web.protocol import (CLIENT_TYPES, CLOSE_FOR, HELLO_TIMEOUT, NOT_FOUND,
                                          SLOW_READER)
@@ -126,7 +127,8 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
                 error("hello_first", "send hello (with your seat token) first")
                 continue
             try:
-                refusal = await welcome(table, conn, settings, obj.get("token"), obj.get("name"))
+                refusal = await welcome(table, conn, settings, obj.get("token"), obj.get("name"),
+                                        ws)
             except Refusal as e:
                 refusal = (e.code, e.message)
             if refusal is not None:
@@ -156,11 +158,13 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
 
 
 async def welcome(table, conn: Conn, settings: Settings, token: Any,
-                  name: Any) -> tuple[str, str] | None:
+                  name: Any, ws: WebSocket | None = None) -> tuple[str, str] | None:
     """Seat the connection (a seat token: the seat is claimed, with the nickname
-    ``name``) or let it watch (the spectators' token); otherwise the refusal ``(code,
-    message)`` (``no_access``, ``too_many_spectators``, ``name_needed``: a seat that must
-    be named before its hand is seen, given none). Raises ``Refusal("storage")``."""
+    ``name``; at a rated table by the account of ``ws``'s session cookie) or let it watch
+    (the spectators' token); otherwise the refusal ``(code, message)`` (``no_access``,
+    ``too_many_spectators``, ``name_needed``: a seat that must be named before its hand is
+    seen, given none; a rated seat's, ``Seating.check_rated``). Raises
+    ``Refusal("storage")``."""
     seat = table.seating.seat_of_token(token)
     if seat is None and not table.seating.is_watch_token(token):
         return ("no_access", "this link is not valid for this table: a table is watched "
@@ -174,7 +178,10 @@ async def welcome(table, conn: Conn, settings: Settings, token: Any,
                                "other players a seat is named before its hand is seen, and "
                                "the name does not change until the end (rules 1.15)")
     if seat is not None:
-        await table.seating.claim(seat, name)
+        account = None
+        if table.core.rated and ws is not None:
+            account = (await accounts(ws).current(ws))[0]
+        await table.seating.claim(seat, name, account)
     table.audience.join(conn, seat)
     return None
 

@@ -63,11 +63,52 @@ async function send(path, body, method = "POST") {
   return { ok: r.ok, data };
 }
 
+// The sign-in dialog (created once per page): sign in or create an account; `done(account)`
+// is called after a sign-in or a sign-up (the browser's seats adopted, its nickname the
+// account's name).
+export function signInDialog(done = () => {}) {
+  let dlg = document.getElementById("account-dialog");
+  if (!dlg) {
+    dlg = el("dialog", { class: "dialog account-dialog", id: "account-dialog", "aria-labelledby": "account-title" });
+    document.body.append(dlg);
+  }
+  dlg.innerHTML = "";
+  const name = el("input", { type: "text", id: "account-name-input", maxlength: "20", autocomplete: "username", required: true,
+    "aria-describedby": "account-name-help" });
+  const password = el("input", { type: "password", id: "account-password", maxlength: "128", autocomplete: "current-password", required: true,
+    "aria-describedby": "account-password-help" });
+  const error = el("p", { class: "error-text", id: "account-error", role: "alert" });
+  const submit = async (path) => {
+    error.textContent = "";
+    if (!form.reportValidity()) return;
+    const { ok, data } = await send(path, { name: name.value, password: password.value });
+    if (!ok) { error.textContent = accountError(data); return; }
+    dlg.close();
+    const account = noted(data.account);
+    setMyName(account.name);
+    await adoptTables();
+    done(account);
+  };
+  const form = el("form", { class: "account-form", onsubmit: (e) => { e.preventDefault(); submit("/api/account/sign-in"); } },
+    el("h2", { id: "account-title" }, t("account.title")),
+    el("p", { class: "muted small" }, t("account.explain")),
+    el("label", { for: "account-name-input" }, el("b", {}, t("account.name"))), name,
+    el("small", { class: "muted", id: "account-name-help" }, t("account.name_help")),
+    el("label", { for: "account-password" }, el("b", {}, t("account.password"))), password,
+    el("small", { class: "muted", id: "account-password-help" }, t("account.password_help")),
+    error,
+    el("div", { class: "end-actions" },
+      el("button", { type: "submit", class: "btn primary", id: "sign-in" }, t("account.sign_in")),
+      el("button", { type: "button", class: "btn", id: "sign-up", onclick: () => { password.autocomplete = "new-password"; submit("/api/account/sign-up"); } }, t("account.sign_up")),
+      el("button", { type: "button", class: "btn ghost", id: "account-later", onclick: () => dlg.close() }, t("account.not_now"))));
+  dlg.append(form);
+  dlg.showModal();
+  name.focus();
+}
+
 // The account area of the top bar `box`; `changed(account)` is called after a sign-in,
 // a sign-up or a sign-out (the account, or null).
 export async function accountArea(box, changed = () => {}) {
-  const dlg = el("dialog", { class: "dialog account-dialog", id: "account-dialog", "aria-labelledby": "account-title" });
-  document.body.append(dlg);
   let account = await whoAmI();
 
   function render() {
@@ -78,14 +119,13 @@ export async function accountArea(box, changed = () => {}) {
           title: t("account.signed_in_as", { name: account.name }) }, account.name),
         el("button", { class: "btn small ghost", type: "button", id: "sign-out", onclick: signOut }, t("account.sign_out")));
     } else {
-      box.append(el("button", { class: "btn small ghost", type: "button", id: "sign-in-open", onclick: openDialog }, t("account.sign_in")));
+      box.append(el("button", { class: "btn small ghost", type: "button", id: "sign-in-open",
+        onclick: () => signInDialog(signedIn) }, t("account.sign_in")));
     }
   }
 
-  async function signedIn(acc) {
-    account = noted(acc);
-    setMyName(acc.name);
-    await adoptTables();
+  function signedIn(acc) {
+    account = acc;
     render();
     changed(account);
   }
@@ -95,38 +135,6 @@ export async function accountArea(box, changed = () => {}) {
     account = noted(null);
     render();
     changed(null);
-  }
-
-  function openDialog() {
-    dlg.innerHTML = "";
-    const name = el("input", { type: "text", id: "account-name-input", maxlength: "20", autocomplete: "username", required: true,
-      "aria-describedby": "account-name-help" });
-    const password = el("input", { type: "password", id: "account-password", maxlength: "128", autocomplete: "current-password", required: true,
-      "aria-describedby": "account-password-help" });
-    const error = el("p", { class: "error-text", id: "account-error", role: "alert" });
-    const submit = async (path) => {
-      error.textContent = "";
-      if (!form.reportValidity()) return;
-      const { ok, data } = await send(path, { name: name.value, password: password.value });
-      if (!ok) { error.textContent = accountError(data); return; }
-      dlg.close();
-      await signedIn(data.account);
-    };
-    const form = el("form", { class: "account-form", onsubmit: (e) => { e.preventDefault(); submit("/api/account/sign-in"); } },
-      el("h2", { id: "account-title" }, t("account.title")),
-      el("p", { class: "muted small" }, t("account.explain")),
-      el("label", { for: "account-name-input" }, el("b", {}, t("account.name"))), name,
-      el("small", { class: "muted", id: "account-name-help" }, t("account.name_help")),
-      el("label", { for: "account-password" }, el("b", {}, t("account.password"))), password,
-      el("small", { class: "muted", id: "account-password-help" }, t("account.password_help")),
-      error,
-      el("div", { class: "end-actions" },
-        el("button", { type: "submit", class: "btn primary", id: "sign-in" }, t("account.sign_in")),
-        el("button", { type: "button", class: "btn", id: "sign-up", onclick: () => { password.autocomplete = "new-password"; submit("/api/account/sign-up"); } }, t("account.sign_up")),
-        el("button", { type: "button", class: "btn ghost", id: "account-later", onclick: () => dlg.close() }, t("account.not_now"))));
-    dlg.append(form);
-    dlg.showModal();
-    name.focus();
   }
 
   render();

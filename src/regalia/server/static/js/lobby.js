@@ -1,5 +1,5 @@
-// The lobby: create a table (game, players, seats, rule options) and list the tables of
-// this browser.
+// The lobby: create a table (game, players, seats, rule options; a rated Le Roy des
+// Ribauds game between two signed-in people) and list the tables of this browser.
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
@@ -11,6 +11,7 @@ import { accountArea } from "./account.js";
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
 const form = { game: "regicide", players: 1, seats: [], options: {} };
+let signedIn = null;  // the account this browser is signed in to, or null
 
 function info() { return GAMES.find((g) => g.name === form.game); }
 
@@ -61,7 +62,7 @@ function renderSeats() {
       const help = el("small", { class: "seat-help", id: "seat-help-" + i });
       const sel = el("select", { id: "seat-" + i, "aria-label": t("seat.player", { n: i + 1 }), "aria-describedby": help.id,
         onchange: () => { const v = sel.value; form.seats[i] = v === "human" ? { kind: "human" } : { kind: "bot", bot: v.slice(4) };
-          help.textContent = levelHelp(g, form.seats[i]); } });
+          help.textContent = levelHelp(g, form.seats[i]); renderRated(); } });
       sel.append(el("option", { value: "human", selected: s.kind === "human" }, t("lobby.seat_human")));
       sel.append(levelChoices(g, s));
       // the bots by their technical names, for those who study them; medals are solo only,
@@ -146,7 +147,21 @@ function renderForm() {
   $("opt-hints").disabled = !solo;
   if (!solo) $("opt-hints").checked = false;
   $("hints-help").textContent = t(solo ? "hints.option_help" : "hints.solo_only");
+  renderRated();
   if (focused && $(focused)) $(focused).focus();
+}
+
+// Rated: Le Roy des Ribauds between two people, created by a signed-in player (the server
+// refuses it otherwise); shown but off, saying why, when one of these is missing.
+function renderRated() {
+  const ribauds = form.game === "ribauds";
+  const people = form.seats.every((s) => s.kind === "human");
+  const ok = ribauds && people && !!signedIn;
+  $("rated-option").hidden = !ribauds;
+  $("rated-option").classList.toggle("off", !ok);
+  $("opt-rated").disabled = !ok;
+  if (!ok) $("opt-rated").checked = false;
+  $("rated-help").textContent = t(!signedIn ? "rated.need_sign_in" : !people ? "rated.need_people" : "rated.option_help");
 }
 
 async function create(ev) {
@@ -161,7 +176,7 @@ async function create(ev) {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ game: form.game, players: form.players, options: form.options, seats: form.seats,
         open: $("opt-open").checked, clock: $("clock").value || null, ...(nick ? { name: nick } : {}),
-        ...($("opt-hints").checked ? { hints: true } : {}) }),
+        ...($("opt-hints").checked ? { hints: true } : {}), ...($("opt-rated").checked ? { rated: true } : {}) }),
     });
     const data = await r.json();
     if (!r.ok) throw new Error(data.error || r.statusText);
@@ -275,6 +290,7 @@ function waited(s) {
 }
 
 async function join(entry) {
+  if (entry.rated && !signedIn) { $("open-error").textContent = t("rated.join_sign_in"); return; }
   const name = setMyName($("nickname").value) || myName();
   if (!name) {
     $("nickname").focus();
@@ -284,7 +300,13 @@ async function join(entry) {
   const r = await fetch(`/api/tables/${encodeURIComponent(entry.id)}/join`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) { $("open-error").textContent = t("social.join_failed") + " " + (data.error || r.statusText); refreshOpen(); return; }
+  if (!r.ok) {
+    const why = data.code === "rated_signed_out" ? t("rated.join_sign_in")
+      : data.code === "rated_same_account" ? t("rated.same_account") : (data.error || r.statusText);
+    $("open-error").textContent = t("social.join_failed") + " " + why;
+    refreshOpen();
+    return;
+  }
   remember({ id: data.id, game: data.game, players: data.players, seat: data.seat, token: data.token, role: "player" });
   location.href = data.link;
 }
@@ -299,7 +321,7 @@ function renderOpen() {
       el("div", { class: "my-head" },
         el("span", { class: "game-icon small" }, icon(e.game === "ribauds" ? "dagger" : "crown")),
         el("div", { class: "my-title" },
-          el("b", {}, t("game." + e.game)),
+          el("b", {}, t("game." + e.game), e.rated ? el("span", { class: "rated-badge" }, t("rated.badge")) : null),
           el("small", { class: "muted" }, t("social.open_facts", { n: e.free, players: e.players }) + " · " + waited(e.waited_s)),
           el("small", { class: "open-names" }, names.join(", ")),
           el("small", { class: "muted" }, optionsText(e.options) + " · " + clockText(e.clock ? { name: e.clock.preset, bank: e.clock.bank, increment: e.clock.increment } : null)))),
@@ -327,7 +349,13 @@ function prefill() {
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  const account = await accountArea($("account"), (acc) => { if (acc) $("nickname").value = myName(); renderMine(); });
+  const account = await accountArea($("account"), (acc) => {
+    signedIn = acc;
+    if (acc) $("nickname").value = myName();
+    renderMine();
+    if (GAMES.length) renderRated();
+  });
+  signedIn = account.account();
   langSwitch($("lang"), () => { account.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); });
   $("nickname").value = myName();
   $("nickname").addEventListener("change", () => { $("nickname").value = setMyName($("nickname").value) || myName(); });

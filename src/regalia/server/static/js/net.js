@@ -52,10 +52,16 @@ export class TableSocket {
       if (this.ws !== ws) return;
       this.ws = null;
       // 4404: no such table; 4403: not a link of this table; 4401: a Regicide seat is
-      // named before its hand is seen (the page asks, then calls connect() again). Anything
-      // else: reconnect (1013: the server closed a connection that fell behind).
+      // named before its hand is seen (the page asks, then calls connect() again); 4402: a
+      // rated seat needs another signed-in account (the page says which, and offers to sign
+      // in). Anything else: reconnect (1013: the server closed a connection that fell behind).
       if (ev.code === 4401) {
         this.onStatus("name_needed");
+        return;
+      }
+      if (ev.code === 4402) {
+        this.stopped = true;
+        this.onStatus("rated");
         return;
       }
       if (ev.code === 4404 || ev.code === 4403) {

@@ -1,5 +1,7 @@
-// A player's profile (/players/NAME): games played and won per game and player count, the
-// latest ended games with their replays; on one's own profile, deleting the account.
+// A player's profile (/players/NAME): the Le Roy des Ribauds rating and its rated games, the
+// Regicide record (win rate by player count, solo medals and streaks), games played and won
+// per game and player count, the latest ended games with their replays; on one's own
+// profile, deleting the account.
 import { applyStatic, detectLang, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
 import { accountError, whoAmI } from "./account.js";
@@ -23,6 +25,7 @@ function render() {
   document.title = `Regalia · ${profile.name}`;
   box.append(el("h1", { id: "player-name" }, profile.name),
     el("p", { class: "muted" }, t("player.since", { date: date(profile.created_at) })));
+  box.append(ratingArea(), regicideArea());
   box.append(el("h2", {}, t("player.games")));
   if (!profile.games.length) box.append(el("p", { class: "muted" }, t("player.none")));
   else {
@@ -45,6 +48,54 @@ function render() {
     })));
   }
   if (me && profile && me.name === profile.name) box.append(deleteArea());
+}
+
+// The Le Roy des Ribauds rating: the number, the rank, the rated record and the latest rated
+// games with the rating before and after each.
+function ratingArea() {
+  const r = profile.ratings && profile.ratings.ribauds;
+  const box = el("section", { class: "rating-area", id: "player-rating" }, el("h2", {}, t("player.rating")));
+  if (!r) box.append(el("p", { class: "muted", id: "player-no-rating" }, t("player.no_rating")));
+  else {
+    box.append(el("p", { class: "rating-line" },
+      el("b", { class: "rating-number", id: "player-rating-value" }, String(r.rating)), " · ", t("player.rank", { rank: r.rank })),
+    el("p", { class: "muted", id: "player-rated-record" }, t("player.rated_record", { games: r.games, wins: r.wins, losses: r.losses })));
+    if (r.recent.length) {
+      box.append(el("h3", {}, t("player.rated_recent")), el("ul", { class: "my-tables", id: "player-rated" }, r.recent.map((g) =>
+        el("li", { class: "my-table", dataset: { id: g.id } },
+          el("div", { class: "my-head" },
+            el("div", { class: "my-title" }, el("b", {}, t("player.rated_vs", { name: g.opponent || "?" })),
+              el("small", { class: "muted" }, date(g.at))),
+            el("span", { class: "status" + (g.won ? " done" : " done lost") },
+              `${g.won ? t("player.won") : t("player.lost")} · ${g.before} → ${g.after}`)),
+          el("div", { class: "my-actions" }, el("a", { class: "btn small", href: g.replay }, t("end.replay")))))));
+    }
+  }
+  box.append(el("p", {}, el("a", { href: "/leaderboard", id: "player-leaderboard" }, t("player.leaderboard"))));
+  return box;
+}
+
+// The Regicide record: finished games and win rate by player count, solo medals, solo streaks.
+function regicideArea() {
+  const r = profile.regicide;
+  const box = el("section", { class: "regicide-area", id: "player-regicide" }, el("h2", {}, t("player.regicide")));
+  if (!r || !r.by_players.length) {
+    box.append(el("p", { class: "muted" }, t("player.no_regicide")));
+    return box;
+  }
+  const pct = (x) => (x === null ? "—" : `${Math.round(x * 100)}%`);
+  box.append(el("table", { class: "counts", id: "player-regicide-counts" },
+    el("thead", {}, el("tr", {}, ["player.players", "player.played", "player.won", "player.win_rate"].map((k) => el("th", { scope: "col" }, t(k))))),
+    el("tbody", {}, r.by_players.map((g) => el("tr", { dataset: { players: g.players } },
+      el("td", {}, String(g.players)), el("td", {}, String(g.played)), el("td", {}, String(g.won)), el("td", {}, pct(g.win_rate)))))));
+  const m = r.medals;
+  box.append(el("dl", { class: "record-facts" },
+    el("dt", {}, t("player.medals")),
+    el("dd", { id: "player-medals" }, `${t("player.medal_gold")} ${m.gold} · ${t("player.medal_silver")} ${m.silver} · ${t("player.medal_bronze")} ${m.bronze}`),
+    el("dt", {}, t("player.best_streak")), el("dd", { id: "player-best-streak" }, String(r.best_streak)),
+    el("dt", {}, t("player.streak")), el("dd", { id: "player-streak" }, String(r.streak))),
+  el("p", { class: "muted small" }, t("player.streak_note")));
+  return box;
 }
 
 // Deleting one's own account: the password again, then the account, its name and its

@@ -18,7 +18,7 @@ import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
 import { carryInvites, invitesFor, remember } from "./mytables.js";
-import { adoptSeat } from "./account.js";
+import { adoptSeat, signInDialog } from "./account.js";
 import { linkRow, showGameTitle, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText, renderSocialBar, socialEnd } from "./social.js";
@@ -289,6 +289,7 @@ function askedOf(S) {
 function showError(msg) {
   // the board says it, or the name dialog asks
   if (msg.code === "not_found" || msg.code === "no_access" || msg.code === "name_needed") return;
+  if (msg.code.startsWith("rated_") && !M.welcome) { M.ratedRefusal = msg.code; return; }  // the board says it
   const title = msg.code === "too_fast" && msg.limit ? limitText(msg.limit)
     : has("error." + msg.code) ? t("error." + msg.code) : t("error.generic");
   const detail = msg.reason && game() ? game().why(msg.reason.code, msg.reason.params || {}, C) : null;
@@ -322,11 +323,31 @@ function onStatus(status) {
   document.body.classList.toggle("offline", status !== "online");
   paintBanner();
   if (status === "gone" || status === "denied") tableGone(status);
+  else if (status === "rated") ratedRefused();
   else render();
   // a Regicide seat without a name yet: named before its hand is seen (rules 1.15)
   if (status === "name_needed" && !$("name-dlg").open) {
     askName($("name-dlg"), el, "", null, true).then(() => socket.connect());
   }
+}
+
+// A rated seat this browser may not take (rated_signed_out, rated_same_account,
+// rated_other_account): the board says why and offers to sign in; signed in, the page opens
+// the link again.
+function ratedRefused() {
+  const code = M.ratedRefusal || "rated_signed_out";
+  const text = { rated_same_account: "rated.same_account", rated_other_account: "rated.other_account" }[code] || "rated.signed_out";
+  document.body.classList.add("gone");
+  const board = $("board");
+  board.innerHTML = "";
+  board.append(el("div", { class: "gone-box", id: "rated-refused", dataset: { code } },
+    el("h1", {}, t("rated.title")),
+    el("p", {}, t(text)),
+    code === "rated_same_account" ? null
+      : el("button", { class: "btn primary big", type: "button", id: "rated-sign-in",
+        onclick: () => signInDialog(() => location.reload()) }, t("account.sign_in")),
+    el("a", { class: "btn big", href: "/", id: "gone-lobby" }, t("gone.lobby"))));
+  alerts.setBaseTitle(`${t("rated.title")} · Regalia`);
 }
 
 function paintBanner() {
@@ -352,6 +373,9 @@ function setupChrome() {
   document.body.dataset.game = g;
   document.body.dataset.players = M.welcome.players;
   showGameTitle($("game-title"), g);
+  if (M.welcome.rated) {
+    $("game-title").append(el("span", { class: "rated-badge", id: "rated-badge", title: t("rated.in_game") }, t("rated.badge")));
+  }
   alerts.setBaseTitle(`${t("game." + g)} · Regalia`);
   if (M.welcome.tutorial) {
     $("game-title").append(el("span", { class: "tutorial-tag" }, t("tutorial.title")));
@@ -365,7 +389,7 @@ function setupChrome() {
   $("name-btn").hidden = !seated;
   $("name-btn").onclick = () => {
     // a name that cannot change says why on a click too (a phone shows no title)
-    if ($("name-btn").classList.contains("resting")) { toast(t("error.name_fixed")); return; }
+    if ($("name-btn").classList.contains("resting")) { toast(t(M.welcome.rated ? "error.name_fixed_rated" : "error.name_fixed")); return; }
     askName($("name-dlg"), el, myName()).then((name) => socket.send({ type: "name", name }));
   };
   $("leave-btn").hidden = !seated;
@@ -466,7 +490,7 @@ function renderSeatBadge() {
   const mine = s.seat === null ? null : (s.seats || [])[s.seat];
   const fixed = !!(mine && mine.name_fixed);
   $("name-btn").classList.toggle("resting", fixed);
-  $("name-btn").title = fixed ? t("error.name_fixed") : t("social.rename");
+  $("name-btn").title = fixed ? t(M.welcome && M.welcome.rated ? "error.name_fixed_rated" : "error.name_fixed") : t("social.rename");
 }
 
 function renderLog() {
