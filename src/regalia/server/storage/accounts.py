@@ -19,9 +19,9 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict, GameTable,
-                                           MessageRow, MoveRow, SeatRow, SessionRow, now,
-                                           read_ending, utc)
+from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict,
+                                           DailyPlayRow, GameTable, MessageRow, MoveRow,
+                                           SeatRow, SessionRow, now, read_ending, utc)
 
 __all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink"]
 
@@ -43,7 +43,8 @@ class AccountData:
 @dataclass(frozen=True)
 class SeatLink:
     """One seat linked to an account, with its table's facts (``AccountStore.seats_of``):
-    ``won`` is ``None`` until the finished game's result was worked out."""
+    ``won`` is ``None`` until the finished game's result was worked out; ``daily``: the day
+    (``YYYY-MM-DD``) whose daily deal the table was dealt, or ``None``."""
 
     table_id: str
     game: str
@@ -53,6 +54,7 @@ class SeatLink:
     won: bool | None
     created_at: datetime
     updated_at: datetime | None
+    daily: str | None = None
 
 
 ACCOUNT = (AccountRow.id, AccountRow.name, AccountRow.created_at, AccountRow.password_hash)
@@ -104,8 +106,8 @@ class AccountStore:
         """Delete an account and its sessions; its seats keep their games but not the
         account: their names become ``label``, their free chat lines (words of their own,
         unlike the rules' fixed sayings, which stay with the game) are deleted, and their
-        link is cut. Returns the ids of the tables whose seats were renamed (in one
-        transaction)."""
+        link is cut; its daily-deal plays become unranked ones. Returns the ids of the
+        tables whose seats were renamed (in one transaction)."""
         with self.engine.begin() as conn:
             seats = conn.execute(select(SeatRow.table_id, SeatRow.seat)
                                  .where(SeatRow.account_id == account_id)).all()
@@ -116,6 +118,8 @@ class AccountStore:
                                                       MessageRow.kind == "chat"))
             conn.execute(update(SeatRow).where(SeatRow.account_id == account_id)
                          .values(name=label, account_id=None))
+            conn.execute(update(DailyPlayRow).where(DailyPlayRow.account_id == account_id)
+                         .values(account_id=None))
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             conn.execute(delete(AccountRow).where(AccountRow.id == account_id))
         return tables
@@ -194,16 +198,17 @@ class AccountStore:
             rows = conn.execute(
                 select(SeatRow.table_id, SeatRow.seat, SeatRow.won, GameTable.game,
                        GameTable.status, GameTable.created_at, GameTable.updated_at,
-                       count.c.players)
+                       count.c.players, DailyPlayRow.day)
                 .join(GameTable, GameTable.id == SeatRow.table_id)
                 .join(count, count.c.table_id == SeatRow.table_id)
+                .outerjoin(DailyPlayRow, DailyPlayRow.table_id == SeatRow.table_id)
                 .where(SeatRow.account_id == account_id)
                 .order_by(func.coalesce(GameTable.updated_at, GameTable.created_at).desc(),
                           SeatRow.table_id, SeatRow.seat)
                 .limit(limit)).all()
         return [SeatLink(r.table_id, r.game, int(r.players), r.seat, r.status,
                          None if r.won is None else bool(r.won), utc(r.created_at),
-                         utc(r.updated_at) if r.updated_at else None) for r in rows]
+                         utc(r.updated_at) if r.updated_at else None, r.day) for r in rows]
 
     def unscored(self, account_id: int, limit: int) -> list[dict[str, Any]]:
         """At most ``limit`` finished tables where a seat of ``account_id`` has no result

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
@@ -60,7 +60,9 @@ class Store(Database):
                   clock_state: dict[str, Any] | None = None,
                   after: str | None = None,
                   hints: bool = False,
-                  creator: str | None = None) -> tuple[TableData, list[str | None]]:
+                  creator: str | None = None,
+                  also: Callable[[Connection, str], None] | None = None
+                  ) -> tuple[TableData, list[str | None]]:
         """Store a new table; returns it as ``load_table`` would read it (without reading it
         back) and one fresh secret token per human seat (``None`` for bot seats and for
         seats that reuse a token's hash). Only the seat tokens' hashes are stored (the
@@ -69,7 +71,10 @@ class Store(Database):
         ``next_table`` is set in the same transaction; ``Conflict`` when it already has
         one, nothing stored; each seat that reuses a token of that table keeps the account
         linked to it there); ``hints``: a solo table with the Hint button; ``creator``: an
-        open table's creator key (``open_tables_of``)."""
+        open table's creator key (``open_tables_of``); ``also(conn, table_id)``: more rows
+        of the new table, written in its transaction once the table and its seats are
+        (what it raises rolls everything back and is raised: e.g. ``daily.DailyStore.
+        recorder``'s ``AlreadyPlayed``)."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
@@ -103,6 +108,8 @@ class Store(Database):
                     account_id=select(old.c.account_id).where(
                         old.c.table_id == after, old.c.token_hash == SeatRow.token_hash,
                         old.c.token_hash.is_not(None)).limit(1).scalar_subquery()))
+            if also is not None:
+                also(conn, table_id)
         return TableData(table_id, game, dict(config), seed, PLAYING, t, stored, watch,
                          is_open=bool(is_open), clock=clock, clock_state=clock_state,
                          hints=bool(hints)), tokens
