@@ -1,5 +1,5 @@
 """What the routers get from the app, as FastAPI dependencies: the table registry, the
-settings and the client's address. The registry's class is named here only: a rename or a
+settings, the kept replays, the daily deal and the client's address. The registry's class is named here only: a rename or a
 new registry is a change of this file."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from regalia.server.settings import Settings
+from regalia.server.tables.daily import Daily as DailyDeal
 from regalia.server.tables.registry import TableRegistry as Registry
 from regalia.server.web.replays import Replays as ReplayCache
 
@@ -29,6 +30,11 @@ def replays(conn: HTTPConnection) -> ReplayCache:
     return conn.app.state.replays
 
 
+def daily(conn: HTTPConnection) -> DailyDeal:
+    """The running app's daily deal (``app.state.daily``, set by the lifespan)."""
+    return conn.app.state.daily
+
+
 def client_address(conn: HTTPConnection) -> str:
     """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it), or
     ``"unknown"``."""
@@ -39,3 +45,4 @@ Tables = Annotated[Registry, Depends(registry)]
 Config = Annotated[Settings, Depends(settings)]
 Address = Annotated[str, Depends(client_address)]
 Replays = Annotated[ReplayCache, Depends(replays)]
+Daily = Annotated[DailyDeal, Depends(daily)]

@@ -3,7 +3,9 @@ icon and the health check.
 
 * ``GET /``: the lobby; ``GET /t/{id}``: a table (``#s=TOKEN`` in the link names the seat,
   no token: a spectator); ``GET /replay/{id}``: a finished game's replay; ``GET /rules``;
-  ``GET /players/{name}``: an account's profile (its data: ``/api/players/{name}``).
+  ``GET /players/{name}``: an account's profile (its data: ``/api/players/{name}``);
+  ``GET /daily``: the daily deal (``/api/daily``); ``GET /daily/{date}/line``: the replay
+  page of its solver's winning line (``/api/daily/line``).
 * ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
   last write succeeded (or a probe of it since) and no table's bots are dead; 503
   otherwise, saying which (the last failure and its time); answered without waiting for a
@@ -51,6 +53,16 @@ async def replay_page(table_id: str) -> FileResponse:
 @router.get("/players/{name}")
 async def player_page(name: str) -> FileResponse:
     return page("player.html")
+
+
+@router.get("/daily")
+async def daily_page() -> FileResponse:
+    return page("daily.html")
+
+
+@router.get("/daily/{day}/line")
+async def daily_line_page(day: str) -> FileResponse:
+    return page("replay.html")
 
 
 @router.get("/rules")
