@@ -403,6 +403,47 @@ def test_a_solver_out_of_time_says_not_proven(client, monkeypatch):
     assert r.status_code == 404
 
 
+def test_the_verdict_is_worked_out_once_and_kept(db_url, clock, monkeypatch):
+    calls = []
+
+    def counted(seed, config, seconds):
+        calls.append(seed)
+        return {"seed": seed, "result": "lost", "medal": None, "medal_proven": False,
+                "line": [], "nodes": 1, "seconds": 0.1, "decide_seconds": 0.1,
+                "limit": seconds}
+    monkeypatch.setattr(daily_module, "solve_deal", counted)
+    with app(db_url, clock) as c:
+        first = started(c)
+        started(c)
+        stop(c, first)
+        v = ready(c, table=first["id"])["verdict"]
+        assert v["winnable"] is False and v["result"] == "lost" and v["line"] is None
+    with app(db_url, clock) as c:  # a restart reads it from the database
+        assert report(c, table=first["id"])["verdict"]["winnable"] is False
+    assert len(calls) == 1
+
+
+def test_one_replica_at_a_time_works_a_verdict_out(db_url):
+    """A claim on a day's verdict holds until it is stored, given up, or stale."""
+    from regalia.server.storage.store import Store
+
+    db = Store(db_url)
+    store = DailyStore(db)
+    store.deal("2026-05-01", 7, {"players": 1})
+    t = datetime.now(timezone.utc)
+    assert store.claim_solve("2026-05-01", "a", t - timedelta(minutes=3))
+    assert not store.claim_solve("2026-05-01", "b", t - timedelta(minutes=3))
+    store.release_solve("2026-05-01", "b")  # not b's: nothing
+    assert not store.claim_solve("2026-05-01", "b", t - timedelta(minutes=3))
+    assert store.claim_solve("2026-05-01", "b", t + timedelta(minutes=1))  # a's is stale
+    store.release_solve("2026-05-01", "b")
+    assert store.claim_solve("2026-05-01", "a", t - timedelta(minutes=3))
+    store.set_verdict("2026-05-01", {"result": "lost"})
+    assert not store.claim_solve("2026-05-01", "b", t + timedelta(minutes=1))
+    assert store.find_deal("2026-05-01").verdict == {"result": "lost"}
+    db.close()
+
+
 def test_a_profile_lists_no_daily_game_of_the_day_but_a_past_days(client):
     sign_up(client, "Pia")
     d = started(client)

@@ -154,22 +154,33 @@ class Daily:
         self.replica = registry.cluster.name if registry.cluster else default_replica_name()
         self._key: bytes | None = None
         self._solving: dict[str, asyncio.Task] = {}
+        self._claimed: set[str] = set()  # the days whose verdict this replica works out
         self._failures: dict[str, int] = {}
 
     # -- life ---------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Read the server's secret (drawn and stored now when there is none and no setting
-        gives one). Raises ``Refusal("storage")`` when the database cannot store it."""
-        await self.key()
+        gives one); a database that cannot store it now is asked again at the first daily
+        deal."""
+        try:
+            await self.key()
+        except Refusal as e:
+            log.warning("the daily deal's secret could not be read or stored: %s", e.message)
 
     async def stop(self) -> None:
-        """Stop waiting for the verdicts being worked out (a claim left is given up by the
-        others after ``daily_solve_seconds`` and ``SOLVE_MARGIN``)."""
+        """Stop waiting for the verdicts being worked out here, and give up their claims
+        (another replica, or this one started again, may work them out)."""
         tasks = list(self._solving.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        for day in list(self._claimed):
+            try:
+                await self.m.writer.write(self.store.release_solve, day, self.replica)
+            except Exception as e:  # noqa: BLE001 - the claim goes stale instead
+                log.warning("the claim on the daily verdict of %s was left: %s", day, e)
+        self._claimed.clear()
 
     async def key(self) -> bytes:
         """The key of the daily seeds: the setting ``daily_secret`` (its UTF-8 bytes), or
@@ -263,6 +274,7 @@ class Daily:
             stale = now() - timedelta(seconds=seconds + SOLVE_MARGIN)
             if not await self.m.writer.write(self.store.claim_solve, day, self.replica, stale):
                 return
+            self._claimed.add(day)
             try:
                 verdict = await self.m.analyses.pool.run(solve_deal, deal.seed,
                                                          dict(deal.config), seconds)
@@ -274,11 +286,13 @@ class Daily:
                           failures, e)
                 if failures < SOLVE_FAILURES:
                     await self.m.writer.write(self.store.release_solve, day, self.replica)
+                    self._claimed.discard(day)
                     return
                 verdict = {"seed": deal.seed, "result": "undecided", "medal": None,
                            "medal_proven": False, "line": [], "nodes": 0, "seconds": 0.0,
                            "decide_seconds": 0.0, "limit": seconds, "failed": True}
             await self.m.writer.write(self.store.set_verdict, day, verdict)
+            self._claimed.discard(day)
             log.info("daily deal of %s: the solver says %s (%s)", day, verdict["result"],
                      verdict.get("medal"))
         except asyncio.CancelledError:
