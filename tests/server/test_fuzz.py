@@ -25,7 +25,8 @@ OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
               ("/api/account/sign-out", "POST"), ("/api/account", "GET"),
               ("/api/account/tables", "POST"), ("/api/account", "DELETE"),
               ("/api/players/{name}", "GET"), ("/api/tutorials/{game}", "POST"),
-              ("/api/leaderboard", "GET"), ("/api/tables/{table_id}/join", "POST")]
+              ("/api/leaderboard", "GET"), ("/api/tables/{table_id}/join", "POST"),
+              ("/api/daily", "GET"), ("/api/daily/play", "POST"), ("/api/daily/line", "GET")]
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)
@@ -46,6 +47,7 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
         p.state_at(1)
         before = c.app.state.manager.store.load_table(d["id"]).moves
     app = create_app(db, bot_processes=False, table_rate="100000/second",
+                     daily_solve_seconds=5,  # a daily deal started: its solver is quick
                      sign_up_rate="100000/second", sign_in_rate="100000/second",
                      passwords=Passwords(PasswordHasher(time_cost=1, memory_cost=1024,
                                                         parallelism=1)),

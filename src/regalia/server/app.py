@@ -1,7 +1,7 @@
 """The ASGI application, wired: the store and the table registry started and stopped with
 the app, the routers (``web.pages``: HTML pages and health; ``web.api``: the JSON API;
 ``web.accounts``: the optional accounts and the players' profiles; ``web.ratings``: the
-leaderboard; ``web.socket``: the
+leaderboard; ``web.daily``: the daily deal, ``tables.daily``; ``web.socket``: the
 table websocket, whose protocol is ``web.protocol``), the static
 files, the HTTP guard (``web.guard``) and the API's one error form (``web.errors``).
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 from contextlib import asynccontextmanager
-from typing import Any
+from datetime import datetime
+from typing import Any, Callable
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
@@ -24,8 +25,10 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from regalia.server.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed, site_hosts
+from regalia.server.storage.models import now
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
-from regalia.server.web import accounts, api, errors, pages, ratings, socket
+from regalia.server.tables.daily import Daily
+from regalia.server.web import accounts, api, daily, errors, pages, ratings, socket
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
 from regalia.server.web.passwords import Passwords
@@ -35,7 +38,8 @@ from regalia.server.web.replays import Replays
 def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
                store: Store | None = None, seeds: SeedSource = secure_seed,
                redis_url: str | None = None, replica: str | None = None,
-               passwords: Passwords | None = None, **overrides: Any) -> FastAPI:
+               passwords: Passwords | None = None,
+               utc_now: Callable[[], datetime] = now, **overrides: Any) -> FastAPI:
     """The Regalia server as an ASGI app. ``settings`` (or keyword ``overrides`` of its
     fields, e.g. ``bot_delay=0``; fields given neither way come from ``REGALIA_*``
     environment variables, then the defaults) sets the bots and every limit; ``seeds``
@@ -46,8 +50,9 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     replicas share the database and this Redis (``cluster``), named ``replica`` (default:
     host name and process id); the app fails to start (``ConnectionError``) when Redis
     does not answer. ``passwords``: the accounts' password hashing (default: Argon2id
-    with argon2-cffi's parameters). Raises ``pydantic.ValidationError`` (a ``ValueError``)
-    for a bad setting."""
+    with argon2-cffi's parameters). ``utc_now``: the time the daily deal's day is read from
+    (tests may fix it; no request can). Raises ``pydantic.ValidationError`` (a
+    ``ValueError``) for a bad setting."""
     settings = settings.but(**overrides) if settings else Settings(**overrides)
 
     @asynccontextmanager
@@ -58,10 +63,13 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             await asyncio.to_thread(st.check_writable)
             app.state.manager = Registry(st, settings, seeds, redis_url, replica)
             app.state.accounts = accounts.Accounts(app.state.manager, settings, passwords)
+            app.state.daily = Daily(app.state.manager, settings, utc_now)
             await app.state.manager.start()
             try:
+                await app.state.daily.start()
                 yield
             finally:
+                await app.state.daily.stop()
                 await app.state.manager.stop()
                 app.state.accounts.close()
         finally:
@@ -79,6 +87,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(Refusal, errors.refusal)
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
-    for router in (pages.router, api.router, accounts.router, ratings.router, socket.router):
+    for router in (pages.router, api.router, accounts.router, ratings.router, daily.router,
+                   socket.router):
         app.include_router(router)
     return app

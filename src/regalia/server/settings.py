@@ -61,7 +61,7 @@ class Settings(BaseSettings):
     Immutable; raises ``pydantic.ValidationError`` (a ``ValueError``) naming the field."""
 
     model_config = SettingsConfigDict(env_prefix="REGALIA_", frozen=True, extra="forbid",
-                                      validate_default=False)
+                                      validate_default=False, hide_input_in_errors=True)
 
     bot_delay: float = Field(0.6, description="seconds a bot waits before it acts")
     wish_wait: float = Field(6.0, description=(
@@ -127,6 +127,13 @@ class Settings(BaseSettings):
         "sign-ins per client address (refused ones too)"))
     session_days: float = Field(30.0, description=(
         "days a browser stays signed in to an account (a new sign-in starts anew)"))
+    daily_secret: Optional[str] = Field(None, repr=False, min_length=16, description=(
+        "the key the daily deal's seeds are drawn with (HMAC-SHA256; at least 16 "
+        "characters; every replica the same): better given as REGALIA_DAILY_SECRET than on "
+        "the command line; unset: one drawn at the first start and kept in the database"))
+    daily_solve_seconds: float = Field(60.0, description=(
+        "seconds the solver may spend on a day's daily deal (once a day, in the analyses' "
+        "worker); past them its verdict is 'not proven'"))
     sqlite_sync: str = Field("full", description=(
         "SQLite's disk syncs: full (a stored move survives a power cut) or normal (it "
         "survives a crash of the server; a power cut may lose the last moves)"),

@@ -20,8 +20,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict, GameTable,
-                                           MessageRow, MoveRow, RatingChangeRow, RatingRow,
+from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict,
+                                           DailyPlayRow, GameTable, MessageRow, MoveRow,
+                                           RatingChangeRow, RatingRow,
                                            SeatRow, SessionRow, now, read_ending, utc)
 
 __all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink", "table_record"]
@@ -45,7 +46,8 @@ class AccountData:
 class SeatLink:
     """One seat linked to an account, with its table's facts (``AccountStore.seats_of``):
     ``won`` is ``None`` until the finished game's result was worked out; ``medal`` the solo
-    Regicide medal it won (``None``: none); ``rated``: a rated game."""
+    Regicide medal it won (``None``: none); ``rated``: a rated game; ``daily``: the day
+    (``YYYY-MM-DD``) whose daily deal the table was dealt, or ``None``."""
 
     table_id: str
     game: str
@@ -57,6 +59,7 @@ class SeatLink:
     updated_at: datetime | None
     medal: str | None = None
     rated: bool = False
+    daily: str | None = None
 
 
 ACCOUNT = (AccountRow.id, AccountRow.name, AccountRow.created_at, AccountRow.password_hash)
@@ -131,8 +134,8 @@ class AccountStore:
         to them; its opponents keep theirs); its seats keep their games but not the
         account: their names become ``label``, their free chat lines (words of their own,
         unlike the rules' fixed sayings, which stay with the game) are deleted, and their
-        link is cut. Returns the ids of the tables whose seats were renamed (in one
-        transaction)."""
+        link is cut; its daily-deal plays become unranked ones. Returns the ids of the
+        tables whose seats were renamed (in one transaction)."""
         with self.engine.begin() as conn:
             seats = conn.execute(select(SeatRow.table_id, SeatRow.seat)
                                  .where(SeatRow.account_id == account_id)).all()
@@ -143,6 +146,8 @@ class AccountStore:
                                                       MessageRow.kind == "chat"))
             conn.execute(update(SeatRow).where(SeatRow.account_id == account_id)
                          .values(name=label, account_id=None))
+            conn.execute(update(DailyPlayRow).where(DailyPlayRow.account_id == account_id)
+                         .values(account_id=None))
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             conn.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
             conn.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
@@ -223,9 +228,11 @@ class AccountStore:
             rows = conn.execute(
                 select(SeatRow.table_id, SeatRow.seat, SeatRow.won, SeatRow.medal,
                        GameTable.game, GameTable.status, GameTable.created_at,
-                       GameTable.updated_at, GameTable.rated, count.c.players)
+                       GameTable.updated_at, GameTable.rated, count.c.players,
+                       DailyPlayRow.day)
                 .join(GameTable, GameTable.id == SeatRow.table_id)
                 .join(count, count.c.table_id == SeatRow.table_id)
+                .outerjoin(DailyPlayRow, DailyPlayRow.table_id == SeatRow.table_id)
                 .where(SeatRow.account_id == account_id)
                 .order_by(func.coalesce(GameTable.updated_at, GameTable.created_at).desc(),
                           SeatRow.table_id, SeatRow.seat)
@@ -233,7 +240,7 @@ class AccountStore:
         return [SeatLink(r.table_id, r.game, int(r.players), r.seat, r.status,
                          None if r.won is None else bool(r.won), utc(r.created_at),
                          utc(r.updated_at) if r.updated_at else None, r.medal,
-                         bool(r.rated)) for r in rows]
+                         bool(r.rated), r.day) for r in rows]
 
     def unscored(self, account_id: int, limit: int) -> list[dict[str, Any]]:
         """At most ``limit`` finished tables where a seat of ``account_id`` has no result

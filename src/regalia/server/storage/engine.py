@@ -76,6 +76,19 @@ def migrate(engine: Engine, revision: str = "head") -> None:
         command.upgrade(cfg, revision)
 
 
+def head_revision() -> str:
+    """The latest revision of the package's migrations (the one ``migrate`` upgrades to by
+    default)."""
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(cfg).get_current_head()
+    assert head is not None
+    return head
+
+
 def current_revision(engine: Engine) -> str | None:
     """The Alembic revision the database is at (``None``: empty database)."""
     from alembic.runtime.migration import MigrationContext

@@ -21,6 +21,11 @@ shown, its rated record); a finished rated game's ``RatingChangeRow`` per seat (
 before and after) is stored in the same transaction as the ratings it changed, keyed by the
 table and the seat, so that a game is rated once whoever processes its end, however often
 (``ratings.RatingStore``). A seat's ``medal`` is worked out with its ``won``.
+The daily deal (migration 0011): ``ServerSecretRow`` keeps a server's secrets (the key the
+daily deals' seeds are drawn with, ``tables.daily``), ``DailyDealRow`` one day's deal (its
+seed, stored at its first use that day, so that every replica deals the same; the solver's
+verdict once worked out) and ``DailyPlayRow`` each table dealt it (the account that plays it
+ranked, at most one per day, and its result once worked out).
 
 A game the players end before its rules do (a concession, a stop agreed by all:
 ``core.records.Ending``) ends its move log with one *ending row*: at the ply after the last
@@ -225,6 +230,60 @@ class RatingChangeRow(Base):
     sigma_after: Mapped[float] = mapped_column(Float)
     rating_after: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class ServerSecretRow(Base):
+    """A secret of the server (migration 0011), by name: ``"daily"``, the key of the daily
+    deals' seeds (hex), generated at the first start unless a setting gives one."""
+
+    __tablename__ = "server_secrets"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class DailyDealRow(Base):
+    """One UTC day's daily deal (migration 0011): ``day`` as ``YYYY-MM-DD``, the ``seed``
+    and ``config`` its tables are dealt with (stored at the day's first use: the first one
+    stored is every replica's), and the solver's ``verdict`` (``lab.solve.Solution`` as
+    JSON) once worked out; ``solver`` and ``solving_since``: the replica working it out."""
+
+    __tablename__ = "daily_deals"
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    config: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    verdict: Mapped[dict | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    solved_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    solver: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    solving_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                           nullable=True)
+
+
+class DailyPlayRow(Base):
+    """A table dealt a day's daily deal (migration 0011). ``account_id``: the account that
+    plays it ranked (at most one per day: ``UNIQUE(day, account_id)``; ``None``: played
+    without an account, unranked). Once its game ended and its result was worked out
+    (``scored``): ``won``, ``medal`` and ``medal_rank`` (3 gold, 2 silver, 1 bronze, 0
+    none), ``enemies`` defeated, ``moves`` played, ``finished_at`` (its last row's time)
+    and ``assisted`` (a bot played some of its moves: not ranked)."""
+
+    __tablename__ = "daily_plays"
+    __table_args__ = (UniqueConstraint("day", "account_id", name="uq_daily_plays_day_account"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    day: Mapped[str] = mapped_column(String(10), ForeignKey("daily_deals.day"), index=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"), unique=True)
+    account_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("accounts.id"),
+                                                   nullable=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    scored: Mapped[bool] = mapped_column(Boolean, default=False)
+    won: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    medal: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    medal_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    enemies: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    assisted: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
 
 metadata = Base.metadata

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
@@ -61,7 +61,9 @@ class Store(Database):
                   after: str | None = None,
                   hints: bool = False,
                   creator: str | None = None,
-                  rated: bool = False) -> tuple[TableData, list[str | None]]:
+                  rated: bool = False,
+                  also: Callable[[Connection, str], None] | None = None
+                  ) -> tuple[TableData, list[str | None]]:
         """Store a new table; returns it as ``load_table`` would read it (without reading it
         back) and one fresh secret token per human seat (``None`` for bot seats and for
         seats that reuse a token's hash). Only the seat tokens' hashes are stored (the
@@ -71,7 +73,10 @@ class Store(Database):
         one, nothing stored; each seat that reuses a token of that table keeps the account
         linked to it there); ``hints``: a solo table with the Hint button; ``creator``: an
         open table's creator key (``open_tables_of``); ``rated``: a rated game (each seat's
-        ``account_id``, when given, links it to that account at once)."""
+        ``account_id``, when given, links it to that account at once); ``also(conn,
+        table_id)``: more rows of the new table, written in its transaction once the table
+        and its seats are (what it raises rolls everything back and is raised: e.g.
+        ``daily.DailyStore.recorder``'s ``AlreadyPlayed``)."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
@@ -109,6 +114,8 @@ class Store(Database):
                                            .where(SeatRow.table_id == table_id)).all())
                 for d in stored:
                     d.account_id = linked.get(d.seat)
+            if also is not None:
+                also(conn, table_id)
         return TableData(table_id, game, dict(config), seed, PLAYING, t, stored, watch,
                          is_open=bool(is_open), clock=clock, clock_state=clock_state,
                          hints=bool(hints), rated=bool(rated)), tokens

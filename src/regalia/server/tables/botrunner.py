@@ -114,6 +114,35 @@ def analyse(record: dict[str, Any], seat: int, worlds: int) -> list[dict[str, An
     return [d.to_json() for d in analyse_record(GameRecord.from_json(record), seat, worlds)]
 
 
+def solve_deal(seed: int, config: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """The solver's verdict on the solo Regicide deal of ``seed`` and ``config`` (``{"players":
+    1, ...rule options}``), in a worker: ``regalia.lab.solve.Solver.solve`` with its medals
+    (rules 1.14) within ``seconds`` (compiling its kernels, on a fresh install, comes
+    before), as ``Solution.to_json()`` plus ``"limit": seconds``. A winning line is replayed
+    through ``Match`` first: one that does not win with the medal stated is logged and
+    answered as ``"undecided"``, without a line."""
+    from regalia.core.records import Match
+    from regalia.lab.solve import Deal, Solver, UNDECIDED, WON
+
+    options = {k: v for k, v in config.items() if k != "players"}
+    sol = Solver().solve(Deal.from_seed(seed, options), seconds, medals=True)
+    out = sol.to_json()
+    if sol.result == WON:
+        g = get_game("regicide")
+        m = Match(g, {"players": 1, **options}, seed)
+        try:
+            for action in sol.line:
+                m.play(action)
+            ok = (g.outcome(m.state) or {}).get("medal") == sol.medal
+        except Exception:  # noqa: BLE001 - an illegal step: the line is not shown
+            ok = False
+        if not ok:
+            log.error("the solver's line of seed %s does not win as stated", seed)
+            out.update(result=UNDECIDED, medal=None, medal_proven=False, line=[])
+    out["limit"] = seconds
+    return out
+
+
 def _warm_analysis() -> None:
     """Run the analysis's kernels once on a tiny input (the seat's sampled positions and
     the policy's playouts), so that a player's first analysis does not wait for their

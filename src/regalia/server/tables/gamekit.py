@@ -292,7 +292,7 @@ _RESERVED_WORDS = (
     "o mais forte", "forte", "médio", "fraco", "easy", "hard", "fácil", "difícil",
     "random", "simple", "heuristic", "tactical", "search", "medal",
     "aleatorio", "aleatório", "simples", "heurístico", "táctico", "tático", "busca",
-    "búsqueda",
+    "búsqueda", "solver", "solucionador",  # the daily deal's solver, seated in its line
     "bot", "robot", "you", "nobody", "spectator", "player", "admin", "regalia",
     DELETED_PLAYER)
 _LEET = str.maketrans("013457", "oleast")

@@ -24,7 +24,8 @@ ever; an account adds a name that is one person's, and a profile of the games it
   ``DELETED_PLAYER``. 401
   ``bad_credentials`` for a wrong password (counted in ``sign_in_rate``), ``signed_out``.
 * ``GET /api/players/{name}``: ``Profile`` (the name in any case or width): games played and
-  won per game and player count, and the latest ended games with their replays' links; its
+  won per game and player count, and the latest ended games with their replays' links
+  (but the daily deal's games while their day lasts: no spoiler, ``tables.daily``); its
   ratings (``web.ratings.profile_ratings``: Le Roy des Ribauds, when it played rated) and
   its Regicide record (``regicide_record``: by player count, solo medals and streaks); 404
   ``not_found``. The results of finished games not worked out yet are worked out from their
@@ -59,7 +60,7 @@ from regalia.server.storage.models import FINISHED, now, token_hash
 from regalia.server.storage.accounts import SeatLink
 from regalia.server.tables import gamekit
 from regalia.server.tables.seats import valid_token
-from regalia.server.web.deps import Address, Config, Registry, Replays
+from regalia.server.web.deps import Address, Config, Daily, Registry, Replays
 from regalia.server.web.guard import same_origin
 from regalia.server.web.passwords import Passwords, password_problem
 from regalia.server.web.ratings import profile_ratings
@@ -241,7 +242,7 @@ async def delete_account(body: ConfirmPassword, request: Request, response: Resp
 
 
 @router.get("/players/{name}", response_model=Profile)
-async def player(name: str, a: Service, address: Address) -> Any:
+async def player(name: str, a: Service, address: Address, daily: Daily) -> Any:
     account = await a.m.db(a.store.find, gamekit.fold_name(name)) if len(name) <= 64 else None
     if account is None:
         raise Refusal("not_found", "no such player")
@@ -254,11 +255,14 @@ async def player(name: str, a: Service, address: Address) -> Any:
     links = await a.m.db(a.store.seats_of, account.id)
     counts: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
     recent = []
+    today = daily.today().isoformat()
     for s in links:
         if s.status == FINISHED:
             c = counts[s.game, s.players]
             c[0] += 1
             c[1] += bool(s.won)
+        if s.daily is not None and s.daily >= today:  # today's daily deal: no spoiler
+            continue
         if s.status in (FINISHED, "abandoned") and len(recent) < RECENT:
             recent.append({"id": s.table_id, "game": s.game, "players": s.players,
                            "seat": s.seat, "status": s.status,

@@ -42,6 +42,7 @@ from fastapi import APIRouter, Request, Response
 from regalia.core.records import Match, without_medal
 from regalia.server import tutorials
 from regalia.server.tables import gamekit
+from regalia.server.tables.core import TableCore
 from regalia.server.refusal import Refusal
 from regalia.server.web.accounts import Service as AccountService
 from regalia.server.web.deps import Address, Replays, Tables
@@ -177,35 +178,42 @@ def replay_of(table) -> dict[str, Any]:
     (a concession, a stop agreed by all) says so in its record and in ``ending`` (``{"how",
     "seat"}``), and its last step's events end with the ending's (kind ``conceded`` or
     ``stopped``), as the table's log does."""
-    g = table.game
-    core = table.core
+    return replay_from(table.core, table.seats_info(), table.outcome())
+
+
+def replay_from(core: TableCore, seats: list[dict[str, Any]],
+                outcome: dict[str, Any] | None) -> dict[str, Any]:
+    """``replay_of`` a table's ``core`` (its match and log), with the ``seats`` and the
+    ``outcome`` shown (``Table.seats_info``, ``Table.outcome``): also the replay of a
+    line no table played (the daily deal's solver's, ``tables.daily.line_core``)."""
+    g = core.game
     plain = without_medal if core.no_medal else (lambda obj: obj)
-    record = table.match.record()
-    record.hints = table.hints
+    record = core.match.record()
+    record.hints = core.hints
     record.bot_moves = sorted(core.bot_plies)
     record.ending = core.ending
     steps = []
-    seats = range(len(table.seats))
+    players = range(len(core.seats))
     for i, (text, st, events) in enumerate(Match.replay(g, record)):
         public = g.view(st, None, log=i == 0)  # the log once, for the start's events
         dealt = public.pop("log", None) or []
         steps.append({
-            "ply": i, "action": text, "seat": table.move_seats[i - 1] if i else None,
+            "ply": i, "action": text, "seat": core.move_seats[i - 1] if i else None,
             "bot": i - 1 in core.bot_plies,
             "position": g.to_json(st), "view": plain(public),
-            "hands": [g.view(st, k).get("hand") for k in seats],
+            "hands": [g.view(st, k).get("hand") for k in players],
             # the start: the deal's events (the hands are in "hands")
             "events": [plain({**e, "private": {}}) for e in dealt] if i == 0 else
                       [plain({**e.seen_by(None),
                               **({"bot": True} if i - 1 in core.bot_plies
-                                 and e.seat == table.move_seats[i - 1] else {}),
+                                 and e.seat == core.move_seats[i - 1] else {}),
                               "private": {str(k): v for k, v in (e.private or {}).items()}})
                        for e in events],
         })
     if core.ending is not None:
         steps[-1]["events"].append({**core.events[-1].seen_by(None), "private": {}})
-    return {"id": table.id, "game": g.name, "players": len(table.seats),
-            "record": record.to_json(), "outcome": table.outcome(),
+    return {"id": core.id, "game": g.name, "players": len(core.seats),
+            "record": record.to_json(), "outcome": outcome,
             "ending": core.ending.to_json() if core.ending else None,
-            "seats": table.seats_info(), "steps": steps, "hints": table.hints,
+            "seats": seats, "steps": steps, "hints": core.hints,
             "bot_played": core.bot_played}

@@ -1,6 +1,6 @@
 """What the routers get from the app, as FastAPI dependencies: the table registry, the
-settings and the client's address. The registry's class is named here only: a rename or a
-new registry is a change of this file.
+settings, the kept replays, the daily deal and the client's address. The registry's class
+is named here only: a rename or a new registry is a change of this file.
 
 Each is an ``async def`` although it awaits nothing: FastAPI calls a plain ``def``
 dependency on a worker thread (a thread hop and its wake-ups at every request and every
@@ -14,6 +14,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from regalia.server.settings import Settings
+from regalia.server.tables.daily import Daily as DailyDeal
 from regalia.server.tables.registry import TableRegistry as Registry
 from regalia.server.web.replays import Replays as ReplayCache
 
@@ -33,6 +34,11 @@ async def replays(conn: HTTPConnection) -> ReplayCache:
     return conn.app.state.replays
 
 
+async def daily(conn: HTTPConnection) -> DailyDeal:
+    """The running app's daily deal (``app.state.daily``, set by the lifespan)."""
+    return conn.app.state.daily
+
+
 async def client_address(conn: HTTPConnection) -> str:
     """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it), or
     ``"unknown"``."""
@@ -43,3 +49,4 @@ Tables = Annotated[Registry, Depends(registry)]
 Config = Annotated[Settings, Depends(settings)]
 Address = Annotated[str, Depends(client_address)]
 Replays = Annotated[ReplayCache, Depends(replays)]
+Daily = Annotated[DailyDeal, Depends(daily)]

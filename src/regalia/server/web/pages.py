@@ -8,6 +8,8 @@ icon and the health check.
   ``POST /api/tutorials/{game}``).
   ``GET /leaderboard``: the rated players and the bots' reference ratings (its data:
   ``/api/leaderboard``).
+  ``GET /daily``: the daily deal (``/api/daily``); ``GET /daily/{date}/line``: the replay
+  page of its solver's winning line (``/api/daily/line``).
 * ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
   last write succeeded (or a probe of it since) and no table's bots are dead; 503
   otherwise, saying which (the last failure and its time); answered without waiting for a
@@ -65,6 +67,14 @@ async def player_page(name: str) -> FileResponse:
 @router.get("/leaderboard")
 async def leaderboard_page() -> FileResponse:
     return page("leaderboard.html")
+@router.get("/daily")
+async def daily_page() -> FileResponse:
+    return page("daily.html")
+
+
+@router.get("/daily/{day}/line")
+async def daily_line_page(day: str) -> FileResponse:
+    return page("replay.html")
 
 
 @router.get("/rules")

@@ -7,6 +7,7 @@ import { linkRowLobby } from "./links.js";
 import { botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText } from "./social.js";
 import { accountArea } from "./account.js";
+import { dailyEntry, dailyError, dailyReport, entryLink, startDaily } from "./dailyplay.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
@@ -264,6 +265,33 @@ function forgetRow(e, i) {
   (buttons[Math.min(i, buttons.length - 1)] || $("my-tables-title")).focus();
 }
 
+// ------------------------------------------------------------------ the daily deal
+
+// The lobby's entry to today's daily deal: play it, or open the game this browser holds,
+// or say it was played (an account plays it once a day).
+async function renderDaily() {
+  let got = await dailyReport().catch(() => null);
+  if (got && got.ok && !got.data.you.table && dailyEntry(got.data.today)) got = await dailyReport(got.data.today).catch(() => null);
+  if (!got || !got.ok) return;
+  const { you, today } = got.data;
+  const entry = dailyEntry(today);
+  const played = Boolean(you.table || entry);
+  $("lobby-daily-play").hidden = played;
+  $("lobby-daily-open").hidden = !(entry && (!you.table || you.status === "playing"));
+  if (entry) $("lobby-daily-open").href = entryLink(entry);
+  $("lobby-daily-status").textContent = !played ? (you.account ? t("daily.ranked_as", { name: you.account }) : "")
+    : you.status && you.status !== "playing" ? t("daily.lobby_played") : t("daily.you_playing");
+}
+
+async function playDaily() {
+  $("lobby-daily-error").textContent = "";
+  $("lobby-daily-play").disabled = true;
+  const { ok, data } = await startDaily().catch(() => ({ ok: false, data: {} }));
+  if (ok) { location.href = data.link; return; }
+  $("lobby-daily-play").disabled = false;
+  $("lobby-daily-error").textContent = dailyError(data);
+}
+
 // ------------------------------------------------------------------ open tables
 
 let CLOCKS = [];
@@ -353,10 +381,13 @@ async function main() {
     signedIn = acc;
     if (acc) $("nickname").value = myName();
     renderMine();
+    renderDaily();
     if (GAMES.length) renderRated();
   });
   signedIn = account.account();
-  langSwitch($("lang"), () => { account.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); });
+  langSwitch($("lang"), () => { account.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); renderDaily(); });
+  $("lobby-daily-play").addEventListener("click", playDaily);
+  renderDaily();
   $("nickname").value = myName();
   $("nickname").addEventListener("change", () => { $("nickname").value = setMyName($("nickname").value) || myName(); });
   $("open-tables").after(el("p", { id: "open-error", class: "error-text", role: "alert" }));

@@ -1,4 +1,6 @@
-// The replay of a finished game: every position, every hand, move by move.
+// The replay of a finished game: every position, every hand, move by move; at
+// /daily/DAY/line, the daily deal's solver's winning line (?table=ID: the asker's own game
+// of that day, when played without an account).
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
 import { showGameTitle, showGone } from "./links.js";
@@ -8,6 +10,7 @@ import * as ribauds from "./ribauds.js";
 
 const GAMES = { regicide, ribauds };
 const $ = (id) => document.getElementById(id);
+const LINE = location.pathname.startsWith("/daily/");  // the solver's line of a daily deal
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 let R = null;
 let at = 0;
@@ -118,7 +121,7 @@ async function runAnalysis() {
 }
 
 function setupAnalysis() {
-  if (R.game !== "regicide") return;
+  if (R.game !== "regicide" || LINE) return;
   $("analysis-panel").hidden = false;
   $("analyse-btn").onclick = runAnalysis;
   renderAnalysis();
@@ -147,11 +150,32 @@ function play() {
   labelControls();
 }
 
+// The heading beside the game's title: "Replay", or the solver's line.
+function titleKind() {
+  const kind = document.querySelector('[data-i18n="replay.title"]');
+  if (LINE && kind) kind.textContent = t("daily.line_title");
+}
+
+// Where the replay comes from: a table's, or the solver's line of a daily deal.
+function source() {
+  if (!LINE) return `/api/tables/${encodeURIComponent(tableId)}/replay`;
+  const q = new URLSearchParams({ date: tableId });
+  const table = new URLSearchParams(location.search).get("table");
+  if (table) q.set("table", table);
+  return "/api/daily/line?" + q;
+}
+
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  langSwitch($("lang"), () => { if (R) { showGameTitle($("game-title"), R.game); labelControls(); show(at); renderAnalysis(); } });
-  const r = await fetch(`/api/tables/${encodeURIComponent(tableId)}/replay`);
+  titleKind();
+  langSwitch($("lang"), () => { titleKind(); if (R) { showGameTitle($("game-title"), R.game); labelControls(); show(at); renderAnalysis(); } });
+  const r = await fetch(source());
+  if (!r.ok && LINE) {  // the player's game not over, or no line to show
+    showGone(document.querySelector(".board"), t("daily.line_title"),
+      r.status === 409 ? t("daily.line_not_over") : t("daily.line_none"));
+    return;
+  }
   if (!r.ok) {  // no such table, or a game not over: say which, with the way to the lobby
     const over = r.status === 409;
     showGone(document.querySelector(".board"), over ? t("replay.title") : t("gone.title"),

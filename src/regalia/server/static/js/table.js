@@ -17,7 +17,7 @@ import { el, icon } from "./cards.js";
 import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
-import { carryInvites, invitesFor, remember } from "./mytables.js";
+import { carryInvites, entryFor, invitesFor, remember } from "./mytables.js";
 import { adoptSeat, signInDialog } from "./account.js";
 import { linkRow, showGameTitle, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
@@ -589,10 +589,13 @@ function renderEnd() {
   dlg.dataset.next = s.next_table || "";
   const body = game().endScreen(M, C);
   const social = socialEnd(M, C, game());
+  // a daily deal this browser played: its results and the solver's verdict, now shown
+  const daily = token ? (entryFor(tableId, token) || {}).daily : null;
   dlg.append(
     body,
     ...(social.reason ? [social.reason] : []),
     el("div", { class: "end-actions" },
+      daily ? el("a", { class: "btn primary", href: "/daily?date=" + encodeURIComponent(daily), id: "daily-results-link" }, t("daily.end_link")) : null,
       social.again,
       social.fresh,
       el("a", { class: "btn", href: `/replay/${encodeURIComponent(tableId)}`, id: "replay-link" }, t("end.replay")),
