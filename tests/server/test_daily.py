@@ -481,7 +481,7 @@ def test_a_database_of_the_previous_revision_is_upgraded_with_its_tables(db_url,
     engine.dispose()
     with app(db_url, clock) as c:  # upgrades
         store = c.app.state.manager.store
-        assert current_revision(store.engine) == head_revision() == "0011"
+        assert current_revision(store.engine) == head_revision()
         t = store.load_table("keep0001")
         assert t is not None and t.seats[0].name == "Old" and t.seed == 7
         assert c.get("/api/tables/keep0001").status_code == 200

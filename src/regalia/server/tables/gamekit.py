@@ -289,7 +289,7 @@ DELETED_PLAYER = "deleted player"
 # punctuation or digits written for letters ("Str0ng", "Médio", "IS-MCTS").
 _RESERVED_WORDS = (
     "strongest", "strong", "medium", "weak", "máximo", "fuerte", "medio", "débil",
-    "o mais forte", "forte", "médio", "fraco", "easy", "hard", "fácil", "difícil",
+    "o mais forte", "forte", "médio", "fraco", "easy", "hard", "fácil", "difícil", "tutorial",
     "random", "simple", "heuristic", "tactical", "search", "medal",
     "aleatorio", "aleatório", "simples", "heurístico", "táctico", "tático", "busca",
     "búsqueda", "solver", "solucionador",  # the daily deal's solver, seated in its line

@@ -180,7 +180,7 @@ async def welcome(table, conn: Conn, settings: Settings, token: Any,
     if seat is not None:
         account = None
         if table.core.rated and ws is not None:
-            account = (await accounts(ws).current(ws))[0]
+            account = (await (await accounts(ws)).current(ws))[0]
         await table.seating.claim(seat, name, account)
     table.audience.join(conn, seat)
     return None
