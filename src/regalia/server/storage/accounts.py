@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict, GameTable,
+from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, BlockRow, Conflict,
+                                           FriendshipRow, GameTable, InvitationRow,
                                            MessageRow, MoveRow, SeatRow, SessionRow, now,
                                            read_ending, utc)
 
@@ -101,10 +102,11 @@ class AccountStore:
                          .values(password_hash=password_hash))
 
     def delete(self, account_id: int, label: str) -> list[str]:
-        """Delete an account and its sessions; its seats keep their games but not the
-        account: their names become ``label``, their free chat lines (words of their own,
-        unlike the rules' fixed sayings, which stay with the game) are deleted, and their
-        link is cut. Returns the ids of the tables whose seats were renamed (in one
+        """Delete an account, its sessions, its friendships and requests, the blocks it set
+        or met, and the invitations it sent or received; its seats keep their games but not
+        the account: their names become ``label``, their free chat lines (words of their
+        own, unlike the rules' fixed sayings, which stay with the game) are deleted, and
+        their link is cut. Returns the ids of the tables whose seats were renamed (in one
         transaction)."""
         with self.engine.begin() as conn:
             seats = conn.execute(select(SeatRow.table_id, SeatRow.seat)
@@ -117,6 +119,12 @@ class AccountStore:
             conn.execute(update(SeatRow).where(SeatRow.account_id == account_id)
                          .values(name=label, account_id=None))
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            conn.execute(delete(FriendshipRow).where(or_(FriendshipRow.low_id == account_id,
+                                                         FriendshipRow.high_id == account_id)))
+            conn.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == account_id,
+                                                    BlockRow.blocked_id == account_id)))
+            conn.execute(delete(InvitationRow).where(or_(InvitationRow.from_id == account_id,
+                                                         InvitationRow.to_id == account_id)))
             conn.execute(delete(AccountRow).where(AccountRow.id == account_id))
         return tables
 

@@ -313,10 +313,11 @@ class Store(Database):
         when they start). ``expect``: the seat's stored values the change needs (e.g.
         ``{"claimed": False}``); raises ``Conflict`` and changes nothing when they differ. A
         new ``token_hash`` cuts the seat's link to an account (the account proved the old
-        token, not the new one)."""
+        token, not the new one) unless it comes with an ``account_id`` (a seat taken by an
+        account's invitation)."""
         expect = expect or {}
         if "token_hash" in values:
-            values["account_id"] = None
+            values.setdefault("account_id", None)
         statement = seat_update(tuple(values), tuple((k, v is None) for k, v in expect.items()))
         params = {"p_table_id": table_id, "p_seat": seat, "p_t": now(),
                   "p_clock_state": clock_state}
