@@ -1,6 +1,7 @@
 """The ASGI application, wired: the store and the table registry started and stopped with
 the app, the routers (``web.pages``: HTML pages and health; ``web.api``: the JSON API;
-``web.accounts``: the optional accounts and the players' profiles; ``web.socket``: the
+``web.accounts``: the optional accounts and the players' profiles; ``web.friends``:
+friends, their presence and invitations to a table; ``web.socket``: the
 table websocket, whose protocol is ``web.protocol``), the static
 files, the HTTP guard (``web.guard``) and the API's one error form (``web.errors``).
 
@@ -24,7 +25,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from regalia.server.refusal import Refusal
 from regalia.server.settings import SeedSource, Settings, secure_seed, site_hosts
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
-from regalia.server.web import accounts, api, errors, pages, socket
+from regalia.server.web import accounts, api, errors, friends, pages, socket
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
 from regalia.server.web.passwords import Passwords
@@ -34,7 +35,8 @@ from regalia.server.web.replays import Replays
 def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
                store: Store | None = None, seeds: SeedSource = secure_seed,
                redis_url: str | None = None, replica: str | None = None,
-               passwords: Passwords | None = None, **overrides: Any) -> FastAPI:
+               passwords: Passwords | None = None, notifier: friends.Notifier | None = None,
+               **overrides: Any) -> FastAPI:
     """The Regalia server as an ASGI app. ``settings`` (or keyword ``overrides`` of its
     fields, e.g. ``bot_delay=0``; fields given neither way come from ``REGALIA_*``
     environment variables, then the defaults) sets the bots and every limit; ``seeds``
@@ -45,7 +47,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     replicas share the database and this Redis (``cluster``), named ``replica`` (default:
     host name and process id); the app fails to start (``ConnectionError``) when Redis
     does not answer. ``passwords``: the accounts' password hashing (default: Argon2id
-    with argon2-cffi's parameters). Raises ``pydantic.ValidationError`` (a ``ValueError``)
+    with argon2-cffi's parameters). ``notifier``: told of friend requests and invitations
+    (``friends.Notifier``; default: nobody, the lobby's poll shows them). Raises ``pydantic.ValidationError`` (a ``ValueError``)
     for a bad setting."""
     settings = settings.but(**overrides) if settings else Settings(**overrides)
 
@@ -57,10 +60,14 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             await asyncio.to_thread(st.check_writable)
             app.state.manager = Registry(st, settings, seeds, redis_url, replica)
             app.state.accounts = accounts.Accounts(app.state.manager, settings, passwords)
+            app.state.friends = friends.Friends(app.state.manager, app.state.accounts,
+                                                settings, notifier)
             await app.state.manager.start()
+            await app.state.friends.start()
             try:
                 yield
             finally:
+                await app.state.friends.stop()
                 await app.state.manager.stop()
                 app.state.accounts.close()
         finally:
@@ -78,6 +85,6 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(Refusal, errors.refusal)
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
-    for router in (pages.router, api.router, accounts.router, socket.router):
+    for router in (pages.router, api.router, accounts.router, friends.router, socket.router):
         app.include_router(router)
     return app
