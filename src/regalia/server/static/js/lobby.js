@@ -1,5 +1,5 @@
-// The lobby: create a table (game, players, seats, rule options) and list the tables of
-// this browser.
+// The lobby: create a table (game, players, seats, rule options), list the tables of
+// this browser and, signed in, its friends (friends.js).
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
@@ -7,9 +7,11 @@ import { linkRowLobby } from "./links.js";
 import { botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText } from "./social.js";
 import { accountArea } from "./account.js";
+import { friendsPanel } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
+let friends = null; // the Friends panel (friendsPanel)
 const form = { game: "regicide", players: 1, seats: [], options: {} };
 
 function info() { return GAMES.find((g) => g.name === form.game); }
@@ -215,6 +217,8 @@ async function renderMine() {
     ul.append(li);
     fetch(`/api/tables/${encodeURIComponent(e.id)}`).then((r) => (r.ok ? r.json() : null)).then((s) => {
       if (!s) { status.textContent = t("lobby.status_gone"); return; }
+      const picker = friends && friends.invitePicker(e, s); // a table that waits: invite a friend
+      if (picker) li.append(picker);
       // the players by name, this browser's seat marked
       const names = s.seats.map((x) => seatDisplay(s.seats, x.seat, seated && x.seat === e.seat));
       who.textContent = `${t("table.code")} ${e.id} · ${names.join(", ")}`;
@@ -325,8 +329,14 @@ function prefill() {
 async function main() {
   await loadLang(detectLang());
   applyStatic();
-  const account = await accountArea($("account"), (acc) => { if (acc) $("nickname").value = myName(); renderMine(); });
-  langSwitch($("lang"), () => { account.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); });
+  friends = friendsPanel($("friends-panel"), $("friends"), $("invitations-panel"), $("friend-invitations"));
+  const account = await accountArea($("account"), (acc) => {
+    if (acc) $("nickname").value = myName();
+    friends.signedIn(!!acc);
+    renderMine();
+  });
+  friends.signedIn(!!account.account());
+  langSwitch($("lang"), () => { account.render(); friends.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); });
   $("nickname").value = myName();
   $("nickname").addEventListener("change", () => { $("nickname").value = setMyName($("nickname").value) || myName(); });
   $("open-tables").after(el("p", { id: "open-error", class: "error-text", role: "alert" }));
