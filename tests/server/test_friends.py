@@ -347,7 +347,10 @@ def test_an_invited_friend_accepts_and_takes_the_free_seat(people, client):
 
 def test_a_player_who_joined_may_invite_too_and_declining_forgets_the_invitation(people, client):
     people.befriend("Bruno", "Carla")
-    t = new_table(client, "regicide", ["human", "human", "human"])
+    t = new_table(client, "regicide", ["human"] * 4)
+    r = invite(people, "Bruno", "Carla", t, seat=1)  # a link nobody opened: no player yet
+    assert r.status_code == 403 and r.json()["code"] == "no_access"
+    join(client, t, 1)  # Bruno opens his link
     r = invite(people, "Bruno", "Carla", t, seat=1)  # a seated player, not the creator
     assert r.status_code == 201
     [inv] = invitations(people, "Carla")
@@ -360,6 +363,10 @@ def test_a_player_who_joined_may_invite_too_and_declining_forgets_the_invitation
     assert again["id"] == r.json()["id"]
     assert people.post("Dmitri", f"/api/friends/invitations/{again['id']}/accept").status_code == 404
     assert people.post("Dmitri", f"/api/friends/invitations/{again['id']}/decline").status_code == 404
+    r = people.post("Carla", f"/api/friends/invitations/{again['id']}/accept")
+    assert r.status_code == 200 and r.json()["seat"] == 2  # the first free seat
+    r = invite(people, "Bruno", "Carla", t, seat=1)  # seated now: not again
+    assert r.status_code == 409 and r.json()["code"] == "already_seated"
     assert people.post("Carla", "/api/friends/invitations/999999/accept").status_code == 404
     assert people.post("Carla", "/api/friends/invitations/0/accept").status_code == 400
     assert people.post("Carla", f"/api/friends/invitations/{2**40}/accept").status_code == 400

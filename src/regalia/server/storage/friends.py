@@ -253,6 +253,13 @@ class FriendStore:
 
     # -- invitations -----------------------------------------------------------------
 
+    def seated(self, table_id: str, account_id: int) -> bool:
+        """Whether a seat of the table is linked to ``account_id``."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(SeatRow.id).where(
+                SeatRow.table_id == table_id, SeatRow.account_id == account_id)
+            ).first() is not None
+
     def invite(self, table_id: str, me: int, other: int) -> int:
         """Store ``me``'s invitation of ``other`` to the table (one that ``other`` had to it
         already, from anyone, is replaced). Returns its id."""

@@ -22,11 +22,13 @@ would be: nothing is told that the profiles do not tell already.
   and invitations are deleted, and none of theirs reaches the blocker again; ``blocked``.
   ``POST /api/friends/unblock``: ``none`` (404 when not blocked).
 * ``POST /api/friends/invite`` (``InviteFriend``): a player seated at a table (``token``:
-  their seat's token, from its link) invites a friend to a free seat of it (a human seat
-  nobody holds, which no bot plays); 201 ``InvitationSent``. 404 for an unknown table, 403
-  ``no_access`` for a token that is no seat's of the table, 403 ``not_friends``, 409
-  ``full`` when the table waits for nobody (or its game is over), 429 over
-  ``invite_rate`` (per account). Inviting again replaces the invitation.
+  their seat's token, from its link: a seat held, whose link was used) invites a friend to
+  a free seat of it (a human seat nobody holds, which no bot plays); 201
+  ``InvitationSent``. 404 for an unknown table, 403 ``no_access`` for a token that is no
+  held seat's of the table, 403 ``not_friends``, 409
+  ``full`` when the table waits for nobody (or its game is over), 409 ``already_seated``
+  for a friend whose account holds a seat there, 429 over ``invite_rate`` (per account).
+  Inviting again replaces the invitation.
 * ``GET /api/friends/invitations``: ``Invitations``, those that may be accepted now.
 * ``POST /api/friends/invitations/{id}/accept``: take the table's first free seat, named
   after the account and linked to it; 200 ``SeatTaken``: the seat's token and link, as
@@ -282,14 +284,17 @@ async def invite(body: InviteFriend, request: Request, f: Service) -> Any:
     table = await f.m.get(body.table)
     if table is None:
         raise Refusal("not_found", "no such table")
-    if table.seating.seat_of_token(body.token) is None:
-        raise Refusal("no_access", "token: the seat link of a player of this table")
+    seat = table.seating.seat_of_token(body.token)
+    if seat is None or not table.seats[seat].claimed:  # a link not opened yet: no player
+        raise Refusal("no_access", "token: the seat link of a player seated at this table")
     if not await f.m.db(f.store.are_friends, me.id, other):
         raise Refusal("not_friends", "you can invite only your friends (a friend request "
                                      "they accepted, or theirs you accepted)")
     if not table.core.open or not table.seating.free_seats():
         raise Refusal("full", "this table waits for no player: its seats are taken, or its "
                               "game is over")
+    if await f.m.db(f.store.seated, table.id, other):
+        raise Refusal("already_seated", "this friend has a seat at this table already")
     await f.m.limits.hit("invite_rate", str(me.id))
     invitation_id = await f.m.writer.write(f.store.invite, table.id, me.id, other)
     sent = await f.m.db(f.store.invitation, invitation_id)

@@ -36,6 +36,7 @@ export function friendsError(data, missing = "friends.no_such_player") {
   if (code === "too_fast") return t("friends.too_fast", { s: data.retry_after || 60 });
   if (code === "not_friends") return t("friends.not_friends");
   if (code === "full") return t("friends.full");
+  if (code === "already_seated") return t("friends.already_seated");
   if (code === "invitation_expired") return t("friends.expired");
   return t("friends.failed");
 }
