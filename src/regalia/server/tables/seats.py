@@ -1,7 +1,8 @@
 """The seats of a table (``Seating``, a part of it; the ``Seat`` records): who holds each (a secret token's hash, a bot, or a human seat handed
 to a bot), their names and the changes players make to them (hand a seat to a bot and take
-it back, claim a link, rename, take a free seat of an open table). Every change is stored
-before it is applied, under the table's lock."""
+it back, claim a link, rename, take a free seat of an open table or, by a friend's
+invitation, of any table waiting for a player). Every change is stored before it is
+applied, under the table's lock."""
 
 from __future__ import annotations
 
