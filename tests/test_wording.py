@@ -252,3 +252,23 @@ def test_every_tutorial_text_is_said_in_the_three_languages():
             if key.startswith("tutorial."):
                 said = set(re.findall(r"\{(\w+)\}", d[key]))
                 assert said == set(re.findall(r"\{(\w+)\}", value)), (lang, key)
+def test_the_friends_panel_is_said_in_the_three_languages():
+    """Every text the lobby's Friends panel names (``"friends.*"`` in ``static/js/friends.js``
+    and the lobby's page, a count's ``_one`` and ``_other`` forms included) exists in the
+    three languages with the same placeholders, and no friends text is left unused."""
+    static = I18N.parent
+    named = set()
+    for source in (static / "js" / "friends.js", static / "index.html"):
+        named |= set(re.findall(r'"(friends\.[a-z_]+)"', source.read_text(encoding="utf-8")))
+    assert len(named) > 30
+    en = texts("en")
+    keys = {k for k in en if k.startswith("friends.")}
+    assert {k.removesuffix("_one").removesuffix("_other") for k in keys} == named
+    for lang in LANGS:
+        d = texts(lang)
+        assert {k for k in d if k.startswith("friends.")} == keys, lang
+        for key in keys:
+            assert set(re.findall(r"\{(\w+)\}", d[key])) == set(re.findall(r"\{(\w+)\}", en[key])), (
+                lang, key)
+        assert not re.search(r"\b(seats|lugares|asientos|players|jogadores|jugadores)\b",
+                             d["friends.free_seats_one"].split(" de ")[0].split(" of ")[0])

@@ -18,6 +18,17 @@ from regalia.games import get_game
 from regalia.server.tables.audience import StateReader
 
 
+def latest_revision() -> str:
+    """The revision of the newest migration (the number its file's name starts with): what
+    a database is at once upgraded."""
+    from pathlib import Path
+
+    import regalia.server.storage.engine as engine
+
+    versions = Path(engine.MIGRATIONS) / "versions"
+    return max(p.stem.split("_")[0] for p in versions.glob("0*.py"))
+
+
 class FixedSeeds:
     """Server-side test configuration (``create_app(seeds=...)``, which no request can
     reach): the seeds of the next tables created, in order; then secret ones."""

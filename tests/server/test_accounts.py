@@ -20,7 +20,8 @@ from regalia.server.storage.engine import current_revision, head_revision, make_
 from regalia.server.storage.models import token_hash
 from regalia.server.tables import gamekit
 from regalia.server.web.passwords import Passwords
-from server_helpers import as_address, join, new_table, play_randomly, running_app
+from server_helpers import (as_address, join, latest_revision, new_table, play_randomly,
+                            running_app)
 
 PASSWORD = "correct horse battery"
 CHEAP = dict(time_cost=1, memory_cost=1024, parallelism=1)  # tests: fast hashes

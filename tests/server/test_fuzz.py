@@ -26,7 +26,11 @@ OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
               ("/api/account/tables", "POST"), ("/api/account", "DELETE"),
               ("/api/players/{name}", "GET"), ("/api/tutorials/{game}", "POST"),
               ("/api/leaderboard", "GET"), ("/api/tables/{table_id}/join", "POST"),
-              ("/api/daily", "GET"), ("/api/daily/play", "POST"), ("/api/daily/line", "GET")]
+              ("/api/daily", "GET"), ("/api/daily/play", "POST"), ("/api/daily/line", "GET"),
+              ("/api/friends", "GET"),
+              ("/api/friends/requests", "POST"), ("/api/friends/block", "POST"),
+              ("/api/friends/invite", "POST"), ("/api/friends/invitations", "GET"),
+              ("/api/friends/invitations/{invitation_id}/accept", "POST")]
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)
@@ -41,6 +45,12 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
         c.post("/api/account/sign-up", json={"name": "Fuzzy", "password": "fuzzy password"})
         rated = c.post("/api/tables", json={"game": "ribauds", "rated": True, "open": True})
         assert rated.status_code == 201, rated.text  # a rated open table: refused joins
+        session = c.cookies.get("regalia_session")  # the friends' endpoints: signed in
+        c.cookies.clear()
+        c.post("/api/account/sign-up", json={"name": "Fuzzy Friend", "password": "fuzzy password"})
+        c.cookies.clear()
+        c.cookies.set("regalia_session", session)
+        c.post("/api/friends/requests", json={"name": "Fuzzy Friend"})
         seated = [join(c, d, s) for s in (0, 1)]  # both seats opened: the game starts
         p = seated[c.get(f"/api/tables/{d['id']}").json()["current"]]
         p.act(p.state["legal"][0])
@@ -58,10 +68,14 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
     cases = st.one_of(operation.as_strategy(),  # valid requests and invalid ones
                       operation.as_strategy(generation_mode=schemathesis.GenerationMode.NEGATIVE))
 
+    statuses: list[int] = []
+
     @FUZZ
     @given(case=cases)
     def check(case):
-        r = case.call()
+        r = case.call(cookies={"regalia_session": session} if path.startswith("/api/friends")
+                      else None)
+        statuses.append(r.status_code)
         assert r.status_code < 500, (case.as_curl_command(), r.status_code, r.text[:300])
         ctype = r.headers["content-type"]
         assert "application/json" in str(ctype), r.headers
@@ -70,6 +84,8 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
             assert body.get("error") and body.get("code"), body  # the API's one error form
 
     check()
+    if path.startswith("/api/friends"):  # signed in: answered beyond "sign in first"
+        assert any(code not in (401, 403) for code in statuses), statuses[:20]
     with running_app(db) as c:
         assert c.app.state.manager.store.load_table(d["id"]).moves == before
 

@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from regalia.server.storage.engine import current_revision, head_revision, make_engine, migrate
 from regalia.server.storage.store import Store
-from server_helpers import as_address, running_app
+from server_helpers import as_address, latest_revision, running_app
 
 OPEN = {"game": "regicide", "players": 2, "open": True, "name": "Ana",
         "seats": [{"kind": "human"}, {"kind": "human"}]}

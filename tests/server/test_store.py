@@ -17,6 +17,7 @@ from regalia.server.storage.engine import (current_revision, head_revision, in_m
                                            make_engine, migrate)
 from regalia.server.storage.models import Conflict, NewSeat
 from regalia.server.storage.store import Store, StoreUnavailable, TooLate
+from server_helpers import latest_revision
 
 
 def test_a_new_database_is_migrated_to_the_latest_revision(db_url):

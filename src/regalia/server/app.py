@@ -1,7 +1,8 @@
 """The ASGI application, wired: the store and the table registry started and stopped with
 the app, the routers (``web.pages``: HTML pages and health; ``web.api``: the JSON API;
 ``web.accounts``: the optional accounts and the players' profiles; ``web.ratings``: the
-leaderboard; ``web.daily``: the daily deal, ``tables.daily``; ``web.socket``: the
+leaderboard; ``web.daily``: the daily deal, ``tables.daily``; ``web.friends``: friends,
+their presence and invitations to a table; ``web.socket``: the
 table websocket, whose protocol is ``web.protocol``), the static
 files, the HTTP guard (``web.guard``) and the API's one error form (``web.errors``).
 
@@ -28,7 +29,7 @@ from regalia.server.settings import SeedSource, Settings, secure_seed, site_host
 from regalia.server.storage.models import now
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
 from regalia.server.tables.daily import Daily
-from regalia.server.web import accounts, api, daily, errors, pages, ratings, socket
+from regalia.server.web import accounts, api, daily, errors, friends, pages, ratings, socket
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
 from regalia.server.web.passwords import Passwords
@@ -38,7 +39,7 @@ from regalia.server.web.replays import Replays
 def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
                store: Store | None = None, seeds: SeedSource = secure_seed,
                redis_url: str | None = None, replica: str | None = None,
-               passwords: Passwords | None = None,
+               passwords: Passwords | None = None, notifier: friends.Notifier | None = None,
                utc_now: Callable[[], datetime] = now, **overrides: Any) -> FastAPI:
     """The Regalia server as an ASGI app. ``settings`` (or keyword ``overrides`` of its
     fields, e.g. ``bot_delay=0``; fields given neither way come from ``REGALIA_*``
@@ -50,9 +51,10 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     replicas share the database and this Redis (``cluster``), named ``replica`` (default:
     host name and process id); the app fails to start (``ConnectionError``) when Redis
     does not answer. ``passwords``: the accounts' password hashing (default: Argon2id
-    with argon2-cffi's parameters). ``utc_now``: the time the daily deal's day is read from
-    (tests may fix it; no request can). Raises ``pydantic.ValidationError`` (a
-    ``ValueError``) for a bad setting."""
+    with argon2-cffi's parameters). ``notifier``: told of friend requests and invitations
+    (``friends.Notifier``; default: nobody, the lobby's poll shows them). ``utc_now``: the
+    time the daily deal's day is read from (tests may fix it; no request can). Raises
+    ``pydantic.ValidationError`` (a ``ValueError``) for a bad setting."""
     settings = settings.but(**overrides) if settings else Settings(**overrides)
 
     @asynccontextmanager
@@ -64,12 +66,16 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             app.state.manager = Registry(st, settings, seeds, redis_url, replica)
             app.state.accounts = accounts.Accounts(app.state.manager, settings, passwords)
             app.state.daily = Daily(app.state.manager, settings, utc_now)
+            app.state.friends = friends.Friends(app.state.manager, app.state.accounts,
+                                                settings, notifier)
             await app.state.manager.start()
+            await app.state.friends.start()
             try:
                 await app.state.daily.start()
                 yield
             finally:
                 await app.state.daily.stop()
+                await app.state.friends.stop()
                 await app.state.manager.stop()
                 app.state.accounts.close()
         finally:
@@ -88,6 +94,6 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
     for router in (pages.router, api.router, accounts.router, ratings.router, daily.router,
-                   socket.router):
+                   friends.router, socket.router):
         app.include_router(router)
     return app

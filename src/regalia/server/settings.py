@@ -134,6 +134,12 @@ class Settings(BaseSettings):
     daily_solve_seconds: float = Field(60.0, description=(
         "seconds the solver may spend on a day's daily deal (once a day, in the analyses' "
         "worker); past them its verdict is 'not proven'"))
+    friend_rate: str = Field("20/hour", description=(
+        "friend requests sent per account (to names that exist or not)"))
+    invite_rate: str = Field("30/hour", description="table invitations sent per account")
+    online_ttl: float = Field(30.0, description=(
+        "seconds a signed-in account stays shown online to its friends after its last "
+        "sign of life (a lobby's poll; an open table page keeps it online)"))
     sqlite_sync: str = Field("full", description=(
         "SQLite's disk syncs: full (a stored move survives a power cut) or normal (it "
         "survives a crash of the server; a power cut may lose the last moves)"),
@@ -146,7 +152,8 @@ class Settings(BaseSettings):
         return v
 
     @field_validator("table_rate", "message_rate", "talk_rate", "join_rate", "analysis_rate",
-                     "replay_rate", "hint_rate", "sign_up_rate", "sign_in_rate")
+                     "replay_rate", "hint_rate", "sign_up_rate", "sign_in_rate",
+                     "friend_rate", "invite_rate")
     @classmethod
     def _rate(cls, v: str, info) -> str:
         try:

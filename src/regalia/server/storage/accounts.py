@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, Conflict,
-                                           DailyPlayRow, GameTable, MessageRow, MoveRow,
-                                           RatingChangeRow, RatingRow,
-                                           SeatRow, SessionRow, now, read_ending, utc)
+from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, BlockRow, Conflict,
+                                           DailyPlayRow, FriendshipRow, GameTable,
+                                           InvitationRow, MessageRow, MoveRow,
+                                           RatingChangeRow, RatingRow, SeatRow, SessionRow,
+                                           now, read_ending, utc)
 
 __all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink", "table_record"]
 
@@ -130,12 +131,13 @@ class AccountStore:
                          .values(password_hash=password_hash))
 
     def delete(self, account_id: int, label: str) -> list[str]:
-        """Delete an account, its sessions and its ratings (with what each rated game did
-        to them; its opponents keep theirs); its seats keep their games but not the
-        account: their names become ``label``, their free chat lines (words of their own,
-        unlike the rules' fixed sayings, which stay with the game) are deleted, and their
-        link is cut; its daily-deal plays become unranked ones. Returns the ids of the
-        tables whose seats were renamed (in one transaction)."""
+        """Delete an account, its sessions, its ratings (with what each rated game did to
+        them; its opponents keep theirs), its friendships and requests, the blocks it set
+        or met, and the invitations it sent or received; its seats keep their games but not
+        the account: their names become ``label``, their free chat lines (words of their
+        own, unlike the rules' fixed sayings, which stay with the game) are deleted, and
+        their link is cut; its daily-deal plays become unranked ones. Returns the ids of
+        the tables whose seats were renamed (in one transaction)."""
         with self.engine.begin() as conn:
             seats = conn.execute(select(SeatRow.table_id, SeatRow.seat)
                                  .where(SeatRow.account_id == account_id)).all()
@@ -151,6 +153,12 @@ class AccountStore:
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
             conn.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
             conn.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
+            conn.execute(delete(FriendshipRow).where(or_(FriendshipRow.low_id == account_id,
+                                                         FriendshipRow.high_id == account_id)))
+            conn.execute(delete(BlockRow).where(or_(BlockRow.blocker_id == account_id,
+                                                    BlockRow.blocked_id == account_id)))
+            conn.execute(delete(InvitationRow).where(or_(InvitationRow.from_id == account_id,
+                                                         InvitationRow.to_id == account_id)))
             conn.execute(delete(AccountRow).where(AccountRow.id == account_id))
         return tables
 

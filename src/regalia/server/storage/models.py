@@ -12,7 +12,9 @@ Accounts are optional (migration 0009): an ``AccountRow`` (a unique name after c
 width folding, a password hash or none, so that a later table of passkeys may sign in an
 account without a password), its browser sessions (``SessionRow``: only a hash of each
 session token), and a seat linked to the account that proved the seat's token
-(``SeatRow.account_id``). Playing needs none of them.
+(``SeatRow.account_id``). Playing needs none of them. Friends (migration 0012): a
+friendship or a request per pair of accounts (``FriendshipRow``), the blocks
+(``BlockRow``) and the invitations of a friend to a table (``InvitationRow``).
 
 Ratings (migration 0010): a table may be created *rated* (``GameTable.rated``: Le Roy des
 Ribauds between two accounts, each seat linked to its account when it is claimed). Each
@@ -284,6 +286,42 @@ class DailyPlayRow(Base):
     moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     assisted: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+class FriendshipRow(Base):
+    """Two accounts' friendship, or one's request to the other (migration 0012): one row
+    per pair, ``low_id`` the smaller account id (so a pair has one row whoever asked),
+    ``requester_id`` the one who asked, ``accepted_at`` ``None`` while it is a request."""
+
+    __tablename__ = "friendships"
+    low_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True)
+    high_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True,
+                                         index=True)
+    requester_id: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class BlockRow(Base):
+    """An account that blocks another (migration 0012): no friend request or invitation of
+    the blocked one reaches the blocker."""
+
+    __tablename__ = "blocks"
+    blocker_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), primary_key=True,
+                                            index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class InvitationRow(Base):
+    """An account's invitation of a friend to a free seat of a table it sits at (migration
+    0012): at most one per table and invitee; it lasts while the table waits for a player."""
+
+    __tablename__ = "table_invitations"
+    __table_args__ = (UniqueConstraint("table_id", "to_id", name="uq_table_invitations_to"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"))
+    from_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), index=True)
+    to_id: Mapped[int] = mapped_column(Integer, ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 metadata = Base.metadata

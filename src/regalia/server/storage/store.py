@@ -328,7 +328,8 @@ class Store(Database):
         needs (e.g. ``{"claimed": False}``); raises ``Conflict`` and changes nothing when
         they differ. A new ``token_hash`` cuts the seat's link to an account (the account
         proved the old token, not the new one) unless ``account_id`` is given with it (a
-        rated seat taken by a signed-in account)."""
+        rated seat taken by a signed-in account, a seat taken by an account's
+        invitation)."""
         expect = expect or {}
         if "token_hash" in values:
             values.setdefault("account_id", None)

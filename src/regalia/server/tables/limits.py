@@ -6,7 +6,8 @@ The keyed rates are the ``Settings`` fields ``table_rate`` (per client address),
 ``join_rate`` (seats taken at open tables per client address), ``analysis_rate`` (game
 analyses per client address), ``hint_rate`` (hints per client address: each is a bot's
 search in the shared bot pool), ``sign_up_rate`` and ``sign_in_rate`` (accounts created and
-sign-ins per client address: each is a password hash's work).
+sign-ins per client address: each is a password hash's work), ``friend_rate`` and
+``invite_rate`` (friend requests and table invitations sent per account).
 
 The library's in-memory storage forgets expired entries on a timer thread that it starts
 again after every burst of hits. Started from the event loop's thread, each such start
@@ -38,7 +39,8 @@ if TYPE_CHECKING:  # pragma: no cover
 RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken",
          "analysis_rate": "game analyses", "replay_rate": "replays", "hint_rate": "hints",
-         "sign_up_rate": "accounts created", "sign_in_rate": "sign-ins"}
+         "sign_up_rate": "accounts created", "sign_in_rate": "sign-ins",
+         "friend_rate": "friend requests", "invite_rate": "table invitations"}
 SWEEP_EVERY = 1.0  # seconds between two sweeps of the expired entries
 
 

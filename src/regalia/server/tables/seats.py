@@ -1,8 +1,8 @@
 """The seats of a table (``Seating``, a part of it; the ``Seat`` records): who holds each (a
 secret token's hash, a bot, or a human seat handed to a bot), their names and the changes
 players make to them (hand a seat to a bot and take it back, claim a link, rename, take a
-free seat of an open table). Every change is stored before it is applied, under the
-table's lock.
+free seat of an open table or, by a friend's invitation, of any table waiting for a
+player). Every change is stored before it is applied, under the table's lock.
 
 At a rated table (``TableCore.rated``) each seat is played by a signed-in account: the
 creator's seat is linked to the creator's account when the table is created, the other
@@ -294,10 +294,20 @@ class Seating:
         return (not gamekit.chat_allowed(self.core.game.name) and len(self.core.seats) > 1
                 and (not self.core.finished or self.core.next_table is not None))
 
+    def free_seats(self) -> list[int]:
+        """The human seats a newcomer may take: nobody holds them (their link was never
+        used), no bot plays them and nobody is connected to them."""
+        connected = self.presence()[0]
+        return [s.index for s in self.core.seats if s.kind == HUMAN and not s.claimed
+                and not s.bot_replaces and not connected[s.index]]
+
     async def take_free_seat(self, name: Any, count: Callable[[], Awaitable[None]] | None = None,
-                             account: AccountData | None = None) -> tuple[int, str]:
-        """Seat a newcomer from the lobby at this open table: the first free human seat gets
-        a new secret token (an invitation link made for it stops working) and the name.
+                             account: AccountData | None = None, *,
+                             invited: int | None = None) -> tuple[int, str]:
+        """Seat a newcomer from the lobby at this open table, or (``invited``: the id of an
+        invited account) at any table waiting for a player, the seat then linked to that
+        account: the first free human seat (nobody holds it, no bot plays it) gets a new
+        secret token (an invitation link made for it stops working) and the name.
         ``count``: awaited once the name is found valid (the newcomer's rate limit; it
         raises ``Refusal("too_fast")`` to refuse). At a rated table the seat is linked to
         ``account`` (the newcomer's; ``check_rated``) and named by it. Returns ``(seat,
@@ -314,30 +324,33 @@ class Seating:
         if count is not None:
             await count()
         async with self.core.lock:
-            if not self.core.is_open or not self.core.open:
+            if not self.core.open:
+                raise Refusal("not_open", "this table's game is over: no seat can be taken")
+            if invited is None and not self.core.is_open:
                 raise Refusal("not_open", "this table is not open to join from the lobby")
-            connected = self.presence()[0]
-            free = [s for s in self.core.seats if s.kind == HUMAN and not s.claimed
-                    and not connected[s.index]]
+            free = self.free_seats()
             if not free:
                 raise Refusal("full", "this table has no free seat any more")
-            seat = free[0]
+            seat = self.core.seats[free[0]]
             if link:
                 self.check_rated(seat.index, account)
             token = secrets.token_urlsafe(18)
             await self._update_seat(seat.index, claimed=True, name=clean,
-                                    token_hash=token_hash(token), expect={"claimed": False},
-                                    **link)
+                                    token_hash=token_hash(token),
+                                    expect={"claimed": False, "bot_replaces": False},
+                                    stored=None if invited is None or link
+                                    else {"account_id": invited}, **link)
         self.core.wake.set()
         return seat.index, token
 
     async def _update_seat(self, seat: int, expect: dict[str, Any] | None = None,
-                           **values: Any) -> None:
+                           stored: dict[str, Any] | None = None, **values: Any) -> None:
         """Store and apply a seat change (under the lock); starts the clocks when the last
         human seat is claimed. ``expect``: the stored seat's values the change needs (another
         replica may have changed them): otherwise the table is read again and the change
         refused (``Refusal("full")`` for a free seat taken, ``"no_access"`` for a link that
-        stopped working)."""
+        stopped working). ``stored``: more columns stored that the table does not keep
+        (``account_id``)."""
         s = self.core.seats[seat]
         was_waiting = self.core.waiting
         clock = None
@@ -347,7 +360,8 @@ class Seating:
         try:
             await self.writer.write(partial(self.writer.store.update_seat, self.core.id, seat,
                                             clock.to_json() if clock else None,
-                                            expect=expect, **values), table=self.reread)
+                                            expect=expect, **values, **(stored or {})),
+                                    table=self.reread)
         except Conflict:
             self.reread.request_sync()
             if expect and "claimed" in expect:

@@ -39,7 +39,8 @@ Everything a connection receives is built from ``Game.view`` for its seat (spect
 that seat. Bots are played by ``botrunner.BotLoop``.
 
 People: a seat is *claimed* once its link was used (or it was taken from the lobby's list of
-open tables, ``Seating.take_free_seat``), and carries the player's nickname. A table waits,
+open tables, or by a friend's invitation: ``Seating.take_free_seat``), and carries the
+player's nickname. A table waits,
 with no move allowed and no bot acting, until every human seat is claimed or handed to a bot
 (a free seat of an open table; an invitation not opened yet, which its table's players may
 give to a bot at once). Solo tables start when their player opens them; bots-only ones at

@@ -17,7 +17,8 @@ STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not
           "no_access": 403, "not_finished": 409, "analysis_failed": 503, "not_found": 404,
           "busy": 503, "bad_credentials": 401, "signed_out": 401, "name_taken": 409,
           "cross_origin": 403, "rated_signed_out": 401, "rated_same_account": 409,
-          "rated_other_account": 403, "daily_played": 409}
+          "rated_other_account": 403, "daily_played": 409, "not_friends": 403,
+          "blocked_by_you": 409, "invitation_expired": 409, "already_seated": 409}
 """HTTP status by refusal code (others: 400)."""
 
 BAD_BODY = "There was an error parsing the body"  # FastAPI's words for undecodable bytes

@@ -404,12 +404,98 @@ class DailyReport(BaseModel):
     verdict: DailyVerdict
 
 
+# -- friends (``web.friends``) -----------------------------------------------------------
+
+
+class FriendName(Closed):
+    """``POST /api/friends/requests``, ``.../accept``, ``.../decline``, ``.../remove``,
+    ``.../block``, ``.../unblock``: another player, by account name."""
+
+    name: StrictStr = Field(max_length=64, json_schema_extra=ACCOUNT_NAME, description=(
+        "the player's account name (in any case or width)"))
+
+
+class InviteFriend(Closed):
+    """``POST /api/friends/invite``: invite a friend to a free seat of a table one sits at."""
+
+    name: StrictStr = Field(max_length=64, json_schema_extra=ACCOUNT_NAME, description=(
+        "the friend's account name (in any case or width)"))
+    table: StrictStr = Field(max_length=32, description="the table's id")
+    token: StrictStr = Field(max_length=100, description=(
+        "the inviter's seat token at that table (from its seat's link)"))
+
+
+class Player(BaseModel):
+    name: str
+    profile: str = Field(description="the player's profile page")
+    since: datetime = Field(description=(
+        "when the friendship was accepted, the request made or the block set"))
+
+
+class Friend(Player):
+    online: bool = Field(description=(
+        "a lobby or a table page of the friend's is open (now, or a few seconds ago)"))
+
+
+class InvitationInfo(BaseModel):
+    id: int
+    name: str = Field(description="who invites")
+    profile: str
+    table: str = Field(description="the table's id")
+    game: str
+    players: int
+    free: int = Field(description="the table's seats waiting for a player")
+    at: datetime
+
+
+class FriendList(BaseModel):
+    """``GET /api/friends``: the account's friends (by name, each with ``online``), the
+    friend requests it received and sent, the players it blocks, and the invitations to a
+    table it may accept now (the newest first)."""
+
+    friends: list[Friend]
+    incoming: list[Player]
+    outgoing: list[Player]
+    blocked: list[Player]
+    invitations: list[InvitationInfo]
+
+
+class Invitations(BaseModel):
+    """``GET /api/friends/invitations``: the invitations the account may accept now."""
+
+    invitations: list[InvitationInfo]
+
+
+class FriendState(BaseModel):
+    """What the account and the player named are to each other after a change:
+    ``friends``, ``requested`` (its request waits for an answer), ``blocked`` (the
+    account blocks the player) or ``none``."""
+
+    name: str
+    state: Literal["friends", "requested", "blocked", "none"]
+
+
+class InvitationSent(BaseModel):
+    """The answer to ``POST /api/friends/invite`` (201)."""
+
+    id: int
+    name: str = Field(description="the friend invited")
+    table: str
+
+
+class InvitationDeclined(BaseModel):
+    id: int
+
+
 BODIES: dict[str, type[BaseModel]] = {
     "/api/tables": CreateTable, "/api/tables/{table_id}/join": JoinTable,
     "/api/tables/{table_id}/rematch": Rematch,
     "/api/account/sign-up": Credentials, "/api/account/sign-in": Credentials,
     "/api/account/tables": AdoptTables, "/api/account": ConfirmPassword,
-    "/api/tutorials/{game}": TutorialMoves, "/api/daily/play": DailyPlay}
+    "/api/tutorials/{game}": TutorialMoves, "/api/daily/play": DailyPlay,
+    **{f"/api/friends/{action}": FriendName
+       for action in ("requests", "accept", "decline", "remove", "block", "unblock")},
+    "/api/friends/invite": InviteFriend}
 """Each route's body model, by its path (the refusals name the model's fields)."""
 _SEAT = "(a seat has kind, and bot for a bot seat)"
 
@@ -466,6 +552,8 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
     if field == "clock":
         return "clock: null (no clock) or one of " + ", ".join(presets)
     if field == "name":
+        if model in (FriendName, InviteFriend):
+            return "name: a player's account name"
         return gamekit.ACCOUNT_NAME_RULE if model is Credentials else gamekit.NAME_RULE
     if field == "password":
         return PASSWORD_RULE
@@ -478,4 +566,6 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
     if field == "moves":
         return (f"moves: a list of at most {tutorials.MAX_MOVES} actions in notation "
                 "(e.g. 'play 5C')")
+    if field == "table":
+        return "table: a table's id"
     return f"{field}: {msg}"

@@ -2,7 +2,8 @@
 
 One task per connection reads the client's messages (``serve_socket``); what the table
 sends goes through the connection's own queue (``tables.audience.Conn``), so a slow reader
-never holds a table up.
+never holds a table up. While it is open, the account a signed-in browser's session cookie
+names is online to its friends (``friends.Friends.online_while``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from regalia.server.tables.audience import Conn
 from regalia.server.refusal import Refusal
 from regalia.server.web.accounts import accounts
 from regalia.server.web.deps import Address, Config, Registry, Tables
+from regalia.server.web.friends import online_while
 from regalia.server.web.protocol import (CLIENT_TYPES, CLOSE_FOR, HELLO_TIMEOUT, NOT_FOUND,
                                          SLOW_READER)
 
@@ -38,7 +40,8 @@ async def table_socket(ws: WebSocket, table_id: str, m: Tables, settings: Config
                          f"address (at most {settings.connections_per_address})", SLOW_READER)
         return
     try:
-        await serve_socket(ws, m, settings, table_id, address)
+        async with online_while(ws):  # a signed-in browser's account: online meanwhile
+            await serve_socket(ws, m, settings, table_id, address)
     finally:
         await m.connection_closed(address)
 

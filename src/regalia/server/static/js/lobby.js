@@ -1,5 +1,6 @@
 // The lobby: create a table (game, players, seats, rule options; a rated Le Roy des
-// Ribauds game between two signed-in people) and list the tables of this browser.
+// Ribauds game between two signed-in people), list the tables of this browser and, signed
+// in, its friends (friends.js).
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
@@ -8,9 +9,11 @@ import { botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { optionsText } from "./social.js";
 import { accountArea } from "./account.js";
 import { dailyEntry, dailyError, dailyReport, entryLink, startDaily } from "./dailyplay.js";
+import { friendsPanel } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
+let friends = null; // the Friends panel (friendsPanel)
 const form = { game: "regicide", players: 1, seats: [], options: {} };
 let signedIn = null;  // the account this browser is signed in to, or null
 
@@ -233,6 +236,8 @@ async function renderMine() {
     ul.append(li);
     fetch(`/api/tables/${encodeURIComponent(e.id)}`).then((r) => (r.ok ? r.json() : null)).then((s) => {
       if (!s) { status.textContent = t("lobby.status_gone"); return; }
+      const picker = friends && friends.invitePicker(e, s); // a table that waits: invite a friend
+      if (picker) li.append(picker);
       // the players by name, this browser's seat marked
       const names = s.seats.map((x) => seatDisplay(s.seats, x.seat, seated && x.seat === e.seat));
       who.textContent = `${t("table.code")} ${e.id} · ${names.join(", ")}`;
@@ -377,15 +382,18 @@ function prefill() {
 async function main() {
   await loadLang(detectLang());
   applyStatic();
+  friends = friendsPanel($("friends-panel"), $("friends"), $("invitations-panel"), $("friend-invitations"));
   const account = await accountArea($("account"), (acc) => {
     signedIn = acc;
     if (acc) $("nickname").value = myName();
+    friends.signedIn(!!acc);
     renderMine();
     renderDaily();
     if (GAMES.length) renderRated();
   });
   signedIn = account.account();
-  langSwitch($("lang"), () => { account.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); renderDaily(); });
+  friends.signedIn(!!signedIn);
+  langSwitch($("lang"), () => { account.render(); friends.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); renderDaily(); });
   $("lobby-daily-play").addEventListener("click", playDaily);
   renderDaily();
   $("nickname").value = myName();
