@@ -30,9 +30,7 @@ function renderGames() {
         form.options = {}; resetSeats(); renderForm(); } });
     box.append(el("label", { class: "game-tile" + (form.game === g.name ? " chosen" : ""), for: id }, input,
       el("span", { class: "game-icon" }, icon(g.name === "regicide" ? "crown" : "dagger")),
-      el("span", { class: "game-text" }, el("b", {}, t("game." + g.name)), el("small", {}, t("lobby.about_" + g.name)),
-        // the game's tutorial: a scripted first game with a coach (/tutorial/GAME)
-        el("a", { class: "tile-learn", href: "/tutorial/" + g.name, id: "learn-" + g.name }, t("lobby.learn")))));
+      el("span", { class: "game-text" }, el("b", {}, t("game." + g.name)), el("small", {}, t("lobby.about_" + g.name)))));
   }
 }
 
