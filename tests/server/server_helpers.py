@@ -29,6 +29,27 @@ def latest_revision() -> str:
     return max(p.stem.split("_")[0] for p in versions.glob("0*.py"))
 
 
+def old_database(db_url: str, revision: str) -> None:
+    """A database at migration ``revision`` holding one Regicide table in play, id
+    ``keep0001``, its one seat held by a player named ``Old``: what an upgrade must keep."""
+    from datetime import datetime, timezone
+
+    from sqlalchemy import text
+
+    from regalia.server.storage.engine import make_engine, migrate
+
+    engine = make_engine(db_url)
+    migrate(engine, revision)
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO game_tables (id, game, config, seed, status, created_at, "
+                       "is_open, hints) VALUES ('keep0001', 'regicide', :cfg, 7, 'playing', :t, "
+                       "0, 0)"), {"cfg": json.dumps({"players": 1}),
+                                   "t": datetime.now(timezone.utc)})
+        c.execute(text("INSERT INTO seats (table_id, seat, kind, token_hash, bot_replaces, "
+                       "name, claimed) VALUES ('keep0001', 0, 'human', 'h', 0, 'Old', 1)"))
+    engine.dispose()
+
+
 class FixedSeeds:
     """Server-side test configuration (``create_app(seeds=...)``, which no request can
     reach): the seeds of the next tables created, in order; then secret ones."""

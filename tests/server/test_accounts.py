@@ -16,12 +16,12 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import text
 
-from regalia.server.storage.engine import current_revision, head_revision, make_engine, migrate
+from regalia.server.storage.engine import current_revision, head_revision
 from regalia.server.storage.models import token_hash
 from regalia.server.tables import gamekit
 from regalia.server.web.passwords import Passwords
-from server_helpers import (as_address, join, latest_revision, new_table, play_randomly,
-                            running_app)
+from server_helpers import (as_address, join, new_table, old_database,
+                            play_randomly, running_app)
 
 PASSWORD = "correct horse battery"
 CHEAP = dict(time_cost=1, memory_cost=1024, parallelism=1)  # tests: fast hashes
@@ -426,16 +426,7 @@ def test_play_needs_no_account(client):
 
 
 def test_a_database_at_the_previous_revision_is_upgraded_with_its_tables(db_url):
-    engine = make_engine(db_url)
-    migrate(engine, "0008")
-    with engine.begin() as c:
-        c.execute(text("INSERT INTO game_tables (id, game, config, seed, status, created_at, "
-                       "is_open, hints) VALUES ('keep0001', 'regicide', :cfg, 7, 'playing', :t, "
-                       "0, 0)"), {"cfg": json.dumps({"players": 1}),
-                                   "t": datetime.now(timezone.utc)})
-        c.execute(text("INSERT INTO seats (table_id, seat, kind, token_hash, bot_replaces, "
-                       "name, claimed) VALUES ('keep0001', 0, 'human', 'h', 0, 'Old', 1)"))
-    engine.dispose()
+    old_database(db_url, "0008")
     with running_app(db_url, passwords=cheap()) as c:  # upgrades
         store = c.app.state.manager.store
         assert current_revision(store.engine) == head_revision()

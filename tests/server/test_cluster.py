@@ -1,13 +1,9 @@
 """Many replicas, one site (``regalia.server.replicas.cluster``), in one process: two apps on one
-database and one Redis (a private ``redis-server``), each driven by its own test client.
+database and one Redis (``conftest.redis_url``), each driven by its own test client.
 The subprocess test with SIGKILL is ``test_replicas.py``."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
 import threading
 import time
 
@@ -17,46 +13,11 @@ from regalia.server.replicas.cluster import table_channel
 from server_helpers import Peer, join, new_table, running_app
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    """A private Redis for this module (Debian's ``redis-server``; CI installs it)."""
-    exe = shutil.which("redis-server")
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is not installed (apt-get install redis-server)")
-        pytest.skip("redis-server is not installed (CI installs it)")
-    port = free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--save", "", "--appendonly", "no",
-                             "--dir", str(tmp_path_factory.mktemp("redis"))],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.kill()
-    proc.wait()
-
-
 @pytest.fixture
-def replicas(db_url, redis_url):
+def replicas(two_replicas):
     """Two started replicas (``a``, ``b``) on one SQLite file and one Redis."""
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
-    with running_app(db_url, redis_url=redis_url, replica="a") as a, \
-            running_app(db_url, redis_url=redis_url, replica="b") as b:
-        yield a, b
+    with two_replicas() as both:
+        yield both
 
 
 def wait_for(pred, timeout: float = 5.0, what: str = "the condition"):

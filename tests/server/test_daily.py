@@ -24,12 +24,12 @@ from regalia.games import get_game
 from regalia.lab.solve import solve_seed
 from regalia.server.storage.daily import AlreadyPlayed, DailyStore
 from regalia.server.storage.engine import (MIGRATIONS, current_revision, head_revision,
-                                           make_engine, migrate)
+                                           make_engine)
 from regalia.server.storage.models import HUMAN, NewSeat
 from regalia.server.tables import daily as daily_module
 from regalia.server.tables.daily import daily_seed, score
 from regalia.server.web.passwords import Passwords
-from server_helpers import join, running_app
+from server_helpers import join, old_database, running_app
 
 PASSWORD = "correct horse battery"
 DAY = date(2026, 5, 1)
@@ -469,16 +469,7 @@ def test_deleting_an_account_keeps_its_daily_game_unranked(client):
 
 
 def test_a_database_of_the_previous_revision_is_upgraded_with_its_tables(db_url, clock):
-    engine = make_engine(db_url)
-    migrate(engine, "0009")
-    with engine.begin() as c:
-        c.execute(text("INSERT INTO game_tables (id, game, config, seed, status, created_at, "
-                       "is_open, hints) VALUES ('keep0001', 'regicide', :cfg, 7, 'playing', :t, "
-                       "0, 0)"), {"cfg": json.dumps({"players": 1}),
-                                   "t": datetime.now(timezone.utc)})
-        c.execute(text("INSERT INTO seats (table_id, seat, kind, token_hash, bot_replaces, "
-                       "name, claimed) VALUES ('keep0001', 0, 'human', 'h', 0, 'Old', 1)"))
-    engine.dispose()
+    old_database(db_url, "0009")
     with app(db_url, clock) as c:  # upgrades
         store = c.app.state.manager.store
         assert current_revision(store.engine) == head_revision()

@@ -9,10 +9,6 @@ upgraded with its tables, and the endpoints fuzzed."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import subprocess
 import time
 from datetime import datetime, timezone
 
@@ -588,52 +584,12 @@ def test_the_friends_endpoints_fuzzed_by_body_shapes(people, client):
 # -- many replicas -----------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    """A private ``redis-server`` for this module (as ``test_cluster``'s), or else the
-    Redis of ``REGALIA_TEST_REDIS_URL``."""
-    exe = shutil.which("redis-server")
-    if exe is None and os.environ.get("REGALIA_TEST_REDIS_URL"):
-        yield os.environ["REGALIA_TEST_REDIS_URL"]
-        return
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is not installed (apt-get install redis-server)")
-        pytest.skip("redis-server is not installed (CI installs it)")
-    port = _free_port()
-    proc = subprocess.Popen([exe, "--port", str(port), "--save", "", "--appendonly", "no",
-                             "--dir", str(tmp_path_factory.mktemp("redis"))],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.kill()
-    proc.wait()
-
-
 @pytest.fixture
-def replicas(db_url, redis_url):
+def replicas(two_replicas):
     """Two replicas (``a``, ``b``) on one SQLite file and one Redis; presence lives 1 s."""
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
-    common = dict(redis_url=redis_url, passwords=cheap(), sign_up_rate="1000/second",
-                  friend_rate="1000/second", invite_rate="1000/second", online_ttl=1.0)
-    with running_app(db_url, replica="a", **common) as a, \
-            running_app(db_url, replica="b", **common) as b:
-        yield a, b
+    with two_replicas(passwords=cheap(), sign_up_rate="1000/second", friend_rate="1000/second",
+                      invite_rate="1000/second", online_ttl=1.0) as both:
+        yield both
 
 
 def test_presence_is_shared_by_the_replicas_and_expires(replicas):

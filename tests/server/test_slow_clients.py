@@ -131,12 +131,11 @@ def test_websockets_count_against_their_address_until_they_close():
 
     with uvicorn_with(app, transport.protocol(30.0, 2, 100)) as port:
         url = f"ws://127.0.0.1:{port}/"
-        held = [connect(url, open_timeout=5) for _ in range(2)]
-        with pytest.raises(Exception):  # the third from that address: closed as it opens
-            connect(url, open_timeout=5).close()
-        held.pop().close()
-        time.sleep(0.2)
-        again = connect(url, open_timeout=5)  # the closed websocket's slot is free
-        again.close()
-        for ws in held:
-            ws.close()
+        with connect(url, open_timeout=5), connect(url, open_timeout=5) as second:
+            with pytest.raises(Exception):  # the third from that address: closed as it opens
+                with connect(url, open_timeout=5):
+                    pass
+            second.close()
+            time.sleep(0.2)
+            with connect(url, open_timeout=5):  # the closed websocket's slot is free
+                pass

@@ -143,7 +143,7 @@ class Audience:
     leaves of a moment.
 
     Handed to it: the table's ``core`` and callbacks: ``state_message(seat, view,
-    log_from)`` (the table's ``state`` message for a seat), ``seats_info(seat)`` (the seat
+    log_from, seats)`` (the table's ``state`` message for a seat), ``seats_info(seat)`` (the seat
     list as ``seat`` sees it), ``history()`` (the latest talk, for a newcomer),
     ``presence()`` (connections to every replica: per seat, and spectators) and
     ``presence_changed()`` (tell the other replicas this one's connections).
@@ -156,7 +156,7 @@ class Audience:
     would see changed."""
 
     def __init__(self, core: TableCore, *,
-                 state_message: Callable[[int | None, dict[str, Any], int], dict[str, Any]],
+                 state_message: Callable[..., dict[str, Any]],
                  seats_info: Callable[[int | None], list[dict[str, Any]]],
                  history: Callable[[], list[dict[str, Any]]],
                  presence: Callable[[], tuple[list[int], int]],
@@ -289,8 +289,9 @@ class Audience:
         """Spectators connected (to any replica)."""
         return self.presence()[1]
 
-    def _send_state(self, conn: Conn, view: dict[str, Any]) -> None:
-        msg = self.state_message(conn.seat, view, conn.log_sent)
+    def _send_state(self, conn: Conn, view: dict[str, Any],
+                    seats: list[dict[str, Any]] | None = None) -> None:
+        msg = self.state_message(conn.seat, view, conn.log_sent, seats)
         conn.log_sent = msg["log_start"] + len(msg["log"])
         conn.seats = msg["seats"]
         conn.put(increment(conn.sent, msg))
@@ -298,11 +299,13 @@ class Audience:
 
     def broadcast_state(self) -> None:
         core = self.core
-        views: dict[int | None, dict[str, Any]] = {}
+        # one view and one seat list per seat (and for the watchers), whatever its tabs
+        shown: dict[int | None, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
         for conn in list(self.conns):
-            if conn.seat not in views:
-                views[conn.seat] = core.game.view(core.state, conn.seat, log=False)
-            self._send_state(conn, views[conn.seat])
+            if conn.seat not in shown:
+                shown[conn.seat] = (core.game.view(core.state, conn.seat, log=False),
+                                    self.seats_info(conn.seat))
+            self._send_state(conn, *shown[conn.seat])
 
     def seats_changed(self) -> None:
         """Send the seat list once for all the joins and leaves of the next moment."""

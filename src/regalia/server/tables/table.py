@@ -231,10 +231,11 @@ class Table:
                               len(self.core.seats))
         return without_medal(out) if self.core.no_medal else out
 
-    def state_message(self, seat: int | None, view: dict[str, Any],
-                      log_from: int) -> dict[str, Any]:
+    def state_message(self, seat: int | None, view: dict[str, Any], log_from: int,
+                      seats: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """The ``state`` message for a connection of ``seat``: its view (``Game.view``
-        without the log), the log's events from ``log_from`` as ``seat`` sees them, and its
+        without the log), its seat list (``seats``, or else ``seats_info(seat)``), the
+        log's events from ``log_from`` as ``seat`` sees them, and its
         legal actions when it is to act (``legal`` and ``discards``:
         ``gamekit.legal_message``), and the proposal to stop under way (``stop``:
         ``Endings.info``)."""
@@ -259,7 +260,8 @@ class Table:
                 "seat": seat, "current": current, "finished": core.finished,
                 "outcome": outcome, "view": view, "legal": legal, "discards": discards,
                 "side": side,
-                "log_start": log_from, "log": log, "seats": self.seats_info(seat),
+                "log_start": log_from, "log": log,
+                "seats": self.seats_info(seat) if seats is None else seats,
                 "broken": core.broken, "expired": core.expired, "waiting": core.waiting,
                 "open": core.is_open,
                 "clock": self.clock.info(), "next_table": core.next_table,

@@ -230,50 +230,50 @@ async def send_request(body: FriendName, request: Request, f: Service) -> Any:
     return {"name": name, "state": state}
 
 
-@router.post("/accept", response_model=FriendState, dependencies=SAME_SITE)
-async def accept_request(body: FriendName, request: Request, f: Service) -> Any:
+async def change_with(request: Request, f: Friends, body: FriendName, change: Any,
+                      state: str, missing: str | None = None) -> tuple[AccountData, int, dict]:
+    """The signed-in account ``me`` applies ``change(me.id, other)`` (a ``FriendStore``
+    method, through the writer) to the player named in ``body``. Returns ``me``, the other
+    account's id and the ``FriendState`` answer (``state``). Raises ``Refusal``
+    (``signed_out``; ``not_found`` for an unknown name, or with ``missing`` as its message
+    when ``change`` found nothing to change)."""
     me = await f.accounts.signed_in(request)
     other, name = await f.other(me, body.name)
-    if not await f.m.writer.write(f.store.accept, me.id, other):
-        raise Refusal("not_found", "no friend request from this player")
+    if not await f.m.writer.write(change, me.id, other) and missing is not None:
+        raise Refusal("not_found", missing)
+    return me, other, {"name": name, "state": state}
+
+
+@router.post("/accept", response_model=FriendState, dependencies=SAME_SITE)
+async def accept_request(body: FriendName, request: Request, f: Service) -> Any:
+    me, other, answer = await change_with(request, f, body, f.store.accept, "friends",
+                                          "no friend request from this player")
     await f.notify("friend_accepted", other, me.name)
-    return {"name": name, "state": "friends"}
+    return answer
 
 
 @router.post("/decline", response_model=FriendState, dependencies=SAME_SITE)
 async def decline_request(body: FriendName, request: Request, f: Service) -> Any:
-    me = await f.accounts.signed_in(request)
-    other, name = await f.other(me, body.name)
-    if not await f.m.writer.write(f.store.decline, me.id, other):
-        raise Refusal("not_found", "no friend request from this player")
-    return {"name": name, "state": "none"}
+    return (await change_with(request, f, body, f.store.decline, "none",
+                              "no friend request from this player"))[2]
 
 
 @router.post("/remove", response_model=FriendState, dependencies=SAME_SITE)
 async def remove_friend(body: FriendName, request: Request, f: Service) -> Any:
-    me = await f.accounts.signed_in(request)
-    other, name = await f.other(me, body.name)
-    if not await f.m.writer.write(f.store.remove, me.id, other):
-        raise Refusal("not_found", "this player is not your friend and you sent them no "
-                                   "request")
-    return {"name": name, "state": "none"}
+    return (await change_with(request, f, body, f.store.remove, "none",
+                              "this player is not your friend and you sent them no "
+                              "request"))[2]
 
 
 @router.post("/block", response_model=FriendState, dependencies=SAME_SITE)
 async def block_player(body: FriendName, request: Request, f: Service) -> Any:
-    me = await f.accounts.signed_in(request)
-    other, name = await f.other(me, body.name)
-    await f.m.writer.write(f.store.block, me.id, other)
-    return {"name": name, "state": "blocked"}
+    return (await change_with(request, f, body, f.store.block, "blocked"))[2]
 
 
 @router.post("/unblock", response_model=FriendState, dependencies=SAME_SITE)
 async def unblock_player(body: FriendName, request: Request, f: Service) -> Any:
-    me = await f.accounts.signed_in(request)
-    other, name = await f.other(me, body.name)
-    if not await f.m.writer.write(f.store.unblock, me.id, other):
-        raise Refusal("not_found", "you do not block this player")
-    return {"name": name, "state": "none"}
+    return (await change_with(request, f, body, f.store.unblock, "none",
+                              "you do not block this player"))[2]
 
 
 @router.post("/invite", status_code=201, response_model=InvitationSent,
