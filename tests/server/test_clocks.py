@@ -116,6 +116,7 @@ def test_the_clocks_survive_a_restart(db_url):
     assert abs(after["remaining"][1 - r] - before["remaining"][1 - r]) < 0.01  # stopped: kept
     # The time the server was down is not charged: the running seat restarts from the bank
     # the move stored (the turn's time before the stop is given back: nothing says when the
-    # server stopped serving), so it has at least what the move's broadcast showed.
-    assert before["remaining"][r] <= stored["banks"][r] <= 600 + 15
+    # server stopped serving), so it has at least what the move's broadcast showed (to the
+    # hundredth it shows: ``Clock.info`` rounds).
+    assert before["remaining"][r] - 0.005 <= stored["banks"][r] <= 600 + 15
     assert stored["banks"][r] - 5 < after["remaining"][r] <= stored["banks"][r]
