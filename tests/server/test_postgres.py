@@ -165,3 +165,79 @@ def test_postgres_rates_a_rated_game_once_even_from_two_replicas_at_once():
     assert tuple(games) == (5, 5)
     one.close()
     two.close()
+
+
+def test_postgres_keeps_friends_invitations_and_one_daily_play_a_day():
+    """Friends and the daily deal on PostgreSQL: a request accepted, an invitation that
+    seats the friend and links the seat to the account, block and unblock; the day's deal
+    played once per account (the second start refused), the day drawn once whichever of
+    two stores draws it."""
+    assert URL, "REGALIA_TEST_POSTGRES_URL must name a PostgreSQL database in CI"
+    from datetime import date, datetime, timedelta, timezone
+
+    from argon2 import PasswordHasher
+    from sqlalchemy import text
+
+    from regalia.server.storage.daily import DailyStore
+    from regalia.server.storage.store import Store
+    from regalia.server.web.passwords import Passwords
+    from server_helpers import join, new_table, running_app
+
+    tag = random.randrange(10**8)
+    # a day of its own (the database may hold other runs' days)
+    day = date(2100, 1, 1) + timedelta(days=tag % 30000)
+    now = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    cheap = Passwords(PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    a, b = f"Fa{tag}", f"Fb{tag}"
+    with running_app(URL, passwords=cheap, sign_up_rate="1000/second",
+                     friend_rate="1000/second", invite_rate="1000/second",
+                     utc_now=lambda: now) as c:
+        sessions = {}
+        for name in (a, b):
+            c.cookies.clear()
+            body = {"name": name, "password": "correct horse battery"}
+            assert c.post("/api/account/sign-up", json=body).status_code == 201
+            sessions[name] = c.cookies.get("regalia_session")
+
+        def as_(name):
+            c.cookies.clear()
+            c.cookies.set("regalia_session", sessions[name])
+            return c
+
+        assert as_(a).post("/api/friends/requests", json={"name": b.lower()}
+                           ).json()["state"] == "requested"
+        assert as_(b).post("/api/friends/accept", json={"name": a}).json()["state"] == "friends"
+        assert [f["name"] for f in as_(a).get("/api/friends").json()["friends"]] == [b]
+        t = new_table(c, "regicide", ["human", "human"], seed=5)
+        join(c, t, 0)  # the seat is held: its player may invite
+        r = as_(a).post("/api/friends/invite",
+                        json={"name": b, "table": t["id"], "token": t["seats"][0]["token"]})
+        assert r.status_code == 201, r.text
+        [inv] = as_(b).get("/api/friends/invitations").json()["invitations"]
+        seat = as_(b).post(f"/api/friends/invitations/{inv['id']}/accept", json={}).json()
+        assert seat["seat"] == 1
+        store = c.app.state.manager.store
+        with store.engine.connect() as conn:
+            linked = conn.execute(text("SELECT a.name FROM seats s JOIN accounts a ON "
+                                       "a.id = s.account_id WHERE s.table_id = :t"),
+                                  {"t": t["id"]}).scalar()
+        assert linked == b
+        assert as_(a).post("/api/friends/block", json={"name": b}).json()["state"] == "blocked"
+        assert as_(a).get("/api/friends").json()["friends"] == []
+        assert as_(a).post("/api/friends/unblock", json={"name": b}).json()["state"] == "none"
+
+        first = as_(a).post("/api/daily/play", json={})
+        assert first.status_code == 201 and first.json()["ranked"], first.text
+        again = as_(a).post("/api/daily/play", json={})
+        assert again.status_code == 409 and again.json()["code"] == "daily_played"
+        other = as_(b).post("/api/daily/play", json={})
+        assert other.status_code == 201
+        seeds = {store.load_table(x.json()["id"]).seed for x in (first, other)}
+        assert len(seeds) == 1  # the same deal for everyone
+    one, two = Store(URL), Store(URL)
+    later = (day + timedelta(days=1)).isoformat()
+    drawn = {DailyStore(s).deal(later, seed, {"players": 1}).seed
+             for s, seed in ((one, 11), (two, 22))}
+    one.close()
+    two.close()
+    assert len(drawn) == 1  # the first draw is every replica's
