@@ -29,8 +29,9 @@ des Ribauds ``won``, ``winner`` (a seat, ``None`` when truncated). An illegal id
 episode with reward ``illegal_reward`` (default -1) and ``info["illegal_action"]``, the
 position unchanged (as PettingZoo's ``TerminateIllegalWrapper``).
 
-``reset(seed=S)`` deals from the environment's random source (the compiled simulator's
-for Regicide: see ``episode``); ``reset(options={"deal": D})`` deals the benchmark deal
+``reset(seed=S)`` deals from the environment's random source (the compiled simulators':
+``RegicideBatch`` or ``RibaudsBatch`` slot ``i`` with seed ``S - i`` plays the same game;
+see ``episode``); ``reset(options={"deal": D})`` deals the benchmark deal
 ``D`` exactly as ``regalia eval`` plays it (``regalia.lab.deals``; ``seed`` still seeds
 the opponent). ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the position as
 text), ``"human"`` (prints it) or ``"rgb_array"`` (that text drawn as an 800x400 RGB image,
