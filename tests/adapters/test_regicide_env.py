@@ -59,6 +59,22 @@ def test_stable_baselines3_takes_the_environment_as_it_is():
         sb3_check_env(gym.make("regalia/Regicide-v0", **kwargs).unwrapped)
 
 
+def test_maskable_ppo_trains_on_the_team_environment():
+    pytest.importorskip("sb3_contrib", reason="the rl extra (sb3-contrib) is not installed: "
+                        "pip install -e '.[rl]'")
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.env_util import make_vec_env
+
+    vec = make_vec_env("regalia/Regicide-v0", n_envs=2, seed=0, env_kwargs={"players": 3})
+    vec.reset()
+    assert is_masking_supported(vec)
+    assert get_action_masks(vec).shape == (2, E.REGICIDE_ACTIONS)
+    model = MaskablePPO("MlpPolicy", vec, n_steps=32, batch_size=32, n_epochs=1, seed=0)
+    model.learn(64)
+    assert model.num_timesteps >= 64
+
+
 def test_the_default_is_two_players_played_by_the_agent_alone():
     env = gym.make("regalia/Regicide-v0").unwrapped
     env.reset(seed=0)
