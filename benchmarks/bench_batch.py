@@ -7,8 +7,11 @@ action mask produced) per second on one core, choosing uniformly among the legal
   by the compiled ``sample_legal``; the kernels are compiled (or loaded from numba's cache)
   before timing;
 * ``pettingzoo``: ``regicide_env(players=P)`` and ``ribauds_env()``, ``agent_iter`` loops;
-* ``gymnasium``: ``regalia/RegicideSolo-v0`` and ``regalia/Ribauds-v0`` against the
+* ``gymnasium``: ``regalia/RegicideSolo-v0``, ``regalia/Regicide-v0`` (``--players``
+  seats, at least 2, all played by the learner) and ``regalia/Ribauds-v0`` against the
   ``random`` bot (its moves are inside the learner's steps).
+
+The Le Roy des Ribauds batch simulator has its own benchmark: ``bench_ribauds_batch.py``.
 
 Wall-clock and CPU-time (``time.process_time``) rates are both printed: on a shared machine
 the CPU-time rate is the closer measure of one core. Usage::
@@ -103,6 +106,8 @@ def main() -> None:
         ("pettingzoo, Ribauds", pettingzoo_rate(ribauds_env(), args.seconds)),
         ("gymnasium, RegicideSolo-v0", gymnasium_rate(gym.make("regalia/RegicideSolo-v0"),
                                                       args.seconds)),
+        (f"gymnasium, Regicide-v0 {max(p, 2)}p", gymnasium_rate(
+            gym.make("regalia/Regicide-v0", players=max(p, 2)), args.seconds)),
         ("gymnasium, Ribauds-v0 vs random", gymnasium_rate(
             gym.make("regalia/Ribauds-v0", opponent="random"), args.seconds)),
     ]

@@ -1,7 +1,7 @@
 """Secret stays secret in the environments (Regicide rules 1.15, Ribauds rules 2.7): two
 states that differ only in cards hidden from a seat give that seat the same observation and
 the same action mask, through the PettingZoo environment and through the batch simulator's
-encoding; a change the seat can see changes its observation."""
+encoding (both games); a change the seat can see changes its observation."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from regalia.games.ribauds import RIBAUDS
 from regalia.games.ribauds.state import UNKNOWN
 from regalia.adapters import batch as B
 from regalia.fast import regicide as F
+from regalia.fast import ribauds as RF
 
 
 def _positions(game, players: int, seed: int, count: int) -> list:
@@ -117,6 +118,14 @@ def test_ribauds_hidden_cards_do_not_change_a_seats_observation():
             o1, m1 = _observe(env, s, seat)
             o2, m2 = _observe(env, t, seat)
             assert np.array_equal(o1, o2) and np.array_equal(m1, m2)
+            # the batch simulator's compiled encoding sees the same
+            row = np.zeros(B.R_OBS, np.float32)
+            B.ribauds_observe(RF.encode(t), seat, row)
+            assert np.array_equal(row, o1)
+            if t.current == seat:
+                mask = np.zeros(B.R_ACTIONS, np.int8)
+                B.ribauds_legal_mask(RF.encode(t), mask, np.empty(RF.MAX_ACTIONS, np.int64))
+                assert np.array_equal(mask, m1)
     assert changed >= 20
 
 

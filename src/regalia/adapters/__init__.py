@@ -8,11 +8,12 @@ Each adapter is built on the engines' views only and needs its library, installe
   from ``Game.view(state, seat)`` and the seat's legal actions (needs numpy only);
 * ``pettingzoo``: ``regicide_env(players=N, **options)`` and ``ribauds_env()``, AEC
   environments;
-* ``gymnasium``: registers ``regalia/RegicideSolo-v0`` and ``regalia/Ribauds-v0``.
+* ``gymnasium``: registers ``regalia/RegicideSolo-v0``, ``regalia/Regicide-v0`` (2-4
+  players) and ``regalia/Ribauds-v0``.
 
 Importing an adapter without its library raises ``ImportError`` naming that extra. The batch
-simulator with the PettingZoo and Gymnasium encoding (numpy and the compiled fast path only)
-is ``batch``.
+simulators with the PettingZoo and Gymnasium encoding (numpy and the compiled fast paths
+only) are in ``batch``: ``RegicideBatch`` and ``RibaudsBatch``.
 """
 
 from __future__ import annotations

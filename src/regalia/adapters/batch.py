@@ -1,11 +1,12 @@
-"""Batch simulator: ``N`` Regicide games stepped at once on the compiled fast path.
+"""Batch simulators: ``N`` games stepped at once on the compiled fast paths.
 
-Arrays in (one action id per game), arrays out (observations, legal-action masks, rewards,
-done flags), automatic reset, seeded. The encoding is ``regalia.adapters.encoding``'s (the
-PettingZoo and Gymnasium environments'), computed here in compiled code from the fast-path
-position; ``tests/adapters/test_batch.py`` checks, game by game and step by step, that the
-same seeds and action ids give the same observations and masks as the environments.
-Example::
+``RegicideBatch`` (``regalia.fast.regicide``) and ``RibaudsBatch`` (Le Roy des Ribauds,
+``regalia.fast.ribauds``). Arrays in (one action id per game), arrays out (observations,
+legal-action masks, rewards, done flags), automatic reset, seeded. The encoding is
+``regalia.adapters.encoding``'s (the PettingZoo and Gymnasium environments'), computed here
+in compiled code from the fast-path position; ``tests/adapters/test_batch.py`` and
+``test_ribauds_batch.py`` check, game by game and step by step, that the same seeds and
+action ids give the same observations and masks as the environments. Example::
 
     from regalia.adapters.batch import RegicideBatch, sample_legal
 
@@ -16,14 +17,15 @@ Example::
         actions = sample_legal(masks, rng)      # (1024,) int64, uniform among legal ids
         obs, masks, rewards, terminated, truncated = sim.step(actions)
 
-Each row is the position of the seat to act (``sim.seats``), seen from that seat. Rewards
-are the cooperative result of the game an action ended (1.0 won, 0.0 lost or truncated),
-shared by every seat. When game ``i`` ends (``terminated[i]``, or ``truncated[i]`` after
-``max_steps`` actions), its slot is dealt a new game at once and row ``i`` already shows it.
-Chance: slot ``i`` draws from the fast generator seeded ``seed + i`` (``reset(seed)``), the
-same draws as ``regalia.adapters.episode.Episode.reset(seed + i)`` on the reference engine;
-later games of a slot continue its stream. The returned arrays are read-only views of
-buffers the next ``step`` overwrites: copy what you keep.
+Each row is the position of the seat to act (``sim.seats``), seen from that seat. Regicide
+rewards are the cooperative result of the game an action ended (1.0 won, 0.0 lost or
+truncated), shared by every seat; Le Roy des Ribauds rewards are the acting seat's (+1.0
+won, -1.0 lost; ``RibaudsBatch``). When game ``i`` ends (``terminated[i]``, or
+``truncated[i]`` after ``max_steps`` actions), its slot is dealt a new game at once and row
+``i`` already shows it. Chance: slot ``i`` draws from the fast generator seeded ``seed + i``
+(``reset(seed)``), the same draws as ``regalia.adapters.episode.Episode.reset(seed + i)`` on
+the reference engine; later games of a slot continue its stream. The returned arrays are
+read-only views of buffers the next ``step`` overwrites: copy what you keep.
 """
 
 from __future__ import annotations
@@ -32,11 +34,12 @@ import numpy as np
 
 from regalia.adapters import encoding as E
 from regalia.fast import regicide as F
+from regalia.fast import ribauds as RF
 from regalia.fast._jit import njit, refresh_cache_if_changed
 
-# The kernels below inline the fast path and the encoding's constants: a change to either
+# The kernels below inline the fast paths and the encoding's constants: a change to any
 # must drop numba's cached copies of them.
-refresh_cache_if_changed(__file__, F.__file__, E.__file__)
+refresh_cache_if_changed(__file__, F.__file__, RF.__file__, E.__file__)
 
 from regalia.fast.regicide import (  # noqa: E402
     A_CHOOSE,
@@ -450,3 +453,236 @@ class RegicideBatch:
         """The reference ``State`` of game ``i`` (``regalia.fast.regicide.decode``), for tests and
         tools; a learner must not read it."""
         return F.decode(self._states[i])
+
+
+# ============================================================================= Le Roy des Ribauds
+R_ACTIONS = E.RIBAUDS_ACTIONS
+R_OBS = E.RIBAUDS_OBS
+# action code -> action id (-1: no action), action id -> code (encoding.RIBAUDS_CODES)
+R_CODE_OF = np.array(E.RIBAUDS_CODES, np.int64)
+R_ID_OF = np.full(RF.N_CODES, -1, np.int64)
+R_ID_OF[R_CODE_OF] = np.arange(R_ACTIONS)
+
+
+@njit
+def ribauds_observe(st, seat, o):
+    """Writes the ``encoding.ribauds_observation`` of ``seat`` (float32, ``R_OBS`` long) into
+    ``o``, from the fast-path position ``st`` (``regalia.fast.ribauds``)."""
+    o[:] = 0.0
+    opp = 1 - seat
+    up = st[RF.UP]
+    for i in range(4):
+        face_up = (up >> i) & 1
+        if face_up or st[RF.KNOW + 4 * seat + i] >= 0:
+            o[6 * i + st[RF.COURT + i]] = 1.0
+        o[6 * i + 4] = face_up
+        if st[RF.KNOW + 4 * opp + i] >= 0:
+            o[6 * i + 5] = 1.0
+    own = 0
+    other = 0
+    for c in range(4):
+        k = st[RF.HANDS + 4 * seat + c]
+        own += k
+        other += st[RF.HANDS + 4 * opp + c]
+        o[24 + c] = k / 4
+        o[30 + c] = st[RF.SEEN + 4 * seat + c] / 4
+        o[34 + c] = st[RF.SEEN + 4 * opp + c] / 4
+    o[28] = own / 5
+    o[29] = other / 5
+    o[38] = st[RF.NDECK] / 16
+    o[39] = st[RF.BOTTOM] / 4
+    for k in range(st[RF.NDISC]):
+        o[40 + st[RF.DISC + k]] += 0.25
+    o[44 + st[RF.PHASE]] = 1.0
+    if st[RF.CUR] == seat:
+        o[51] = 1.0
+    if st[RF.OPTS] & RF.OPT_DISCARD:
+        o[52] = 1.0
+
+
+@njit
+def ribauds_legal_mask(st, row, buf):
+    """Writes the int8 legal-action mask of the seat to act (all 0 once won) into ``row``;
+    ``buf``: int64 scratch of ``regalia.fast.ribauds.MAX_ACTIONS`` entries."""
+    row[:] = 0
+    n = RF.legal_actions(st, buf)
+    for k in range(n):
+        row[R_ID_OF[buf[k]]] = 1
+
+
+@njit
+def _ribauds_deal(states, rngs, i, opts, first, obs, masks, seats, buf):
+    st = states[i]
+    RF.new_game_into(st, opts, first, rngs[i])
+    seats[i] = st[RF.CUR]
+    ribauds_observe(st, st[RF.CUR], obs[i])
+    ribauds_legal_mask(st, masks[i], buf)
+
+
+@njit
+def ribauds_reset_all(states, rngs, opts, first, obs, masks, seats, steps, winners):
+    """Deals a new game in every slot from its generator."""
+    buf = np.empty(RF.MAX_ACTIONS, np.int64)
+    for i in range(states.shape[0]):
+        _ribauds_deal(states, rngs, i, opts, first, obs, masks, seats, buf)
+        steps[i] = 0
+        winners[i] = -1
+
+
+@njit
+def ribauds_step_all(states, rngs, actions, opts, first, max_steps, obs, masks, seats, steps,
+                     rewards, terminated, truncated, winners):
+    """Steps every game by its action id; returns -1, or the first slot whose action is not
+    legal (then nothing changed)."""
+    n = states.shape[0]
+    for i in range(n):
+        a = actions[i]
+        if a < 0 or a >= R_ACTIONS or masks[i, a] == 0:
+            return i
+    buf = np.empty(RF.MAX_ACTIONS, np.int64)
+    for i in range(n):
+        st = states[i]
+        actor = st[RF.CUR]
+        RF.apply(st, R_CODE_OF[actions[i]], rngs[i])
+        steps[i] += 1
+        rewards[i] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+        winners[i] = -1
+        if st[RF.PHASE] == RF.PH_WON:
+            terminated[i] = True
+            winners[i] = st[RF.WINNER]
+            rewards[i] = 1.0 if st[RF.WINNER] == actor else -1.0
+        elif steps[i] >= max_steps:
+            truncated[i] = True
+        if terminated[i] or truncated[i]:
+            _ribauds_deal(states, rngs, i, opts, first, obs, masks, seats, buf)
+            steps[i] = 0
+        else:
+            seats[i] = st[RF.CUR]
+            ribauds_observe(st, st[RF.CUR], obs[i])
+            ribauds_legal_mask(st, masks[i], buf)
+    return -1
+
+
+class RibaudsBatch:
+    """``n`` games of Le Roy des Ribauds (rules/ribauds.md) stepped together on the compiled
+    fast path (``regalia.fast.ribauds``), with automatic reset.
+
+    Rows are the position of the seat to act (``seats``), seen from that seat: observations
+    ``encoding.ribauds_observation`` of its view, masks its legal ids among the 67 of
+    ``encoding.RIBAUDS_CODES`` (the PettingZoo and Gymnasium environments' encoding).
+    Rewards are the acting seat's: +1.0 when its action ended the game with its win, -1.0
+    when the game ended with the other seat's win (the Marriage of the seat whose turn the
+    action started, rules 2.3 step 1), 0.0 otherwise and for a truncated game;
+    ``winners[i]`` is the winning seat of the game just ended, else -1.
+
+    Chance: slot ``i`` draws from the fast generator seeded ``seed + i`` (``reset(seed)``),
+    the same draws as the reference engine with ``regalia.fast.regicide.FastRandom(seed +
+    i)``, i.e. ``regalia.adapters.episode.Episode.reset(seed + i)`` of the environments:
+    the same action ids then give the same games. Later games of a slot continue its
+    stream. Rule options as keywords (rules page, "Rule options"): ``replaced_card``
+    (``"hand"`` or ``"discard"``), ``first_player`` (0, 1 or ``None``: drawn per game).
+    ``max_steps``: actions after which a game still running is truncated (as the
+    environments').
+
+    Attributes (read-only views of buffers the next ``step`` overwrites: copy what you
+    keep): ``obs`` ``(n, 53)`` float32, ``masks`` ``(n, 67)`` int8, ``rewards`` ``(n,)``
+    float32, ``terminated`` and ``truncated`` ``(n,)`` bool, ``seats`` ``(n,)`` int64 (seat
+    to act), ``winners`` ``(n,)`` int64. Raises ``ValueError`` for a bad size or option.
+    Example::
+
+        sim = RibaudsBatch(1024, seed=0)
+        obs, masks = sim.reset()                  # (1024, 53) float32, (1024, 67) int8
+        rng = RibaudsBatch.new_rng(1)
+        actions = sample_legal(masks, rng)
+        obs, masks, rewards, terminated, truncated = sim.step(actions)
+    """
+
+    new_rng = staticmethod(RF.new_rng)
+
+    def __init__(self, n: int, seed: int = 0, *, replaced_card: str = "hand",
+                 first_player: int | None = None, max_steps: int = 1000):
+        if type(n) is not int or n < 1:
+            raise ValueError(f"n must be a positive int (games at once), not {n!r}")
+        if replaced_card not in ("hand", "discard"):
+            raise ValueError(f"replaced_card must be 'hand' or 'discard' (rules 3.L2), not "
+                             f"{replaced_card!r}")
+        if first_player is not None and (type(first_player) is not int
+                                         or first_player not in (0, 1)):
+            raise ValueError(f"first_player must be 0, 1 or None, not {first_player!r}")
+        if type(max_steps) is not int or max_steps < 1:
+            raise ValueError(f"max_steps must be a positive int, not {max_steps!r}")
+        self.n = n
+        self.max_steps = max_steps
+        self._opts = RF.OPT_DISCARD if replaced_card == "discard" else 0
+        self._first = -1 if first_player is None else first_player
+        self._states = np.zeros((n, RF.SIZE), np.int64)
+        self._rngs = np.zeros((n, 1), np.uint64)
+        self._steps = np.zeros(n, np.int64)
+        self._obs = np.zeros((n, R_OBS), np.float32)
+        self._masks = np.zeros((n, R_ACTIONS), np.int8)
+        self._rewards = np.zeros(n, np.float32)
+        self._terminated = np.zeros(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)
+        self._seats = np.zeros(n, np.int64)
+        self._winners = np.full(n, -1, np.int64)
+        for name in ("obs", "masks", "rewards", "terminated", "truncated", "seats", "winners"):
+            view = getattr(self, "_" + name).view()
+            view.flags.writeable = False
+            setattr(self, name, view)
+        self._seed(seed)
+        self._dealt = False
+
+    def _seed(self, seed: int) -> None:
+        if type(seed) is not int:
+            raise ValueError(f"seed must be an int, not {seed!r}")
+        for i in range(self.n):
+            self._rngs[i, 0] = RF.new_rng(seed + i)[0]
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Deal a new game in every slot (re-seeded ``seed + i`` when ``seed`` is given,
+        else continuing each slot's stream); returns ``(obs, masks)``. Raises
+        ``ValueError`` for a seed that is not an int."""
+        if seed is not None:
+            self._seed(seed)
+        ribauds_reset_all(self._states, self._rngs, self._opts, self._first, self._obs,
+                          self._masks, self._seats, self._steps, self._winners)
+        self._rewards[:] = 0.0
+        self._terminated[:] = False
+        self._truncated[:] = False
+        self._dealt = True
+        return self.obs, self.masks
+
+    def step(self, actions) -> tuple[np.ndarray, ...]:
+        """Apply one action id per game (``(n,)`` integers); returns ``(obs, masks, rewards,
+        terminated, truncated)`` (see the class doc); a game that ended is dealt again at
+        once, its row showing the new game.
+
+        Raises ``ValueError`` (changing nothing) when ``actions`` is not ``n`` ids or one is
+        not legal in its game, naming the game and its legal ids; ``RuntimeError`` before
+        the first ``reset``.
+        """
+        if not self._dealt:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.n,) or acts.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.n} integer action ids (shape ({self.n},)), "
+                             f"not shape {acts.shape} of {acts.dtype}")
+        bad = ribauds_step_all(self._states, self._rngs, acts.astype(np.int64, copy=False),
+                               self._opts, self._first, self.max_steps, self._obs,
+                               self._masks, self._seats, self._steps, self._rewards,
+                               self._terminated, self._truncated, self._winners)
+        if bad >= 0:
+            legal = np.flatnonzero(self._masks[bad]).tolist()
+            raise ValueError(f"game {bad}: action id {int(acts[bad])} is not legal for seat "
+                             f"{int(self._seats[bad])}; the legal ids are {legal}")
+        return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def position(self, i: int):
+        """The reference ``regalia.games.ribauds.State`` of game ``i``, each seat's knowledge
+        included (``regalia.fast.ribauds.decode``; no log), for tests and tools; a learner
+        must not read it. Raises ``IndexError`` for a slot out of range."""
+        if not -self.n <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        return RF.decode(self._states[i])

@@ -4,11 +4,11 @@ An ``Episode`` holds the true state and the random source; everything it hands t
 seat (observation, mask, legal ids) is computed from ``Game.view(state, seat)`` and the
 seat's legal actions through ``regalia.adapters.encoding``. Needs numpy only.
 
-Chance: Regicide draws from ``regalia.fast.regicide.FastRandom``, so ``reset(seed)``
+Chance: both games draw from ``regalia.fast.regicide.FastRandom``, so ``reset(seed)``
 deals the same game as slot ``i`` of ``regalia.adapters.batch.RegicideBatch(seed=seed - i)``
-and the same actions give the same positions; Le Roy des Ribauds draws from
-``random.Random(seed)``. ``reset()`` without a seed continues the random source, as a
-batch slot does after its automatic reset. ``reset(deal=SEED)`` deals the benchmark deal
+(Le Roy des Ribauds: ``RibaudsBatch``) and the same actions give the same positions.
+``reset()`` without a seed continues the random source, as a batch slot does after its
+automatic reset. ``reset(deal=SEED)`` deals the benchmark deal
 ``SEED`` of ``regalia eval`` (``regalia.lab.deals``): like ``core.records.Match`` it deals
 and draws every chance event from ``random.Random(SEED)``, so the same actions give the
 same positions as the game ``regalia eval`` plays on that deal.
@@ -50,7 +50,7 @@ class GameCodec:
 REGICIDE_CODEC = GameCodec(REGICIDE, E.REGICIDE_ACTIONS, E.REGICIDE_OBS, E.regicide_observation,
                            E.regicide_action_id, FastRandom, 1.0, 0.0)
 RIBAUDS_CODEC = GameCodec(RIBAUDS, E.RIBAUDS_ACTIONS, E.RIBAUDS_OBS, E.ribauds_observation,
-                          E.ribauds_action_id, random.Random, 1.0, -1.0)
+                          E.ribauds_action_id, FastRandom, 1.0, -1.0)
 
 
 class Episode:

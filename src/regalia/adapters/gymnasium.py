@@ -9,6 +9,20 @@
   - ``"medal"``: at the end of a won game its solo medal's value, gold 1, silver 2/3,
     bronze 1/3 (the Jesters used, rules 1.14); 0 for a loss.
 
+* ``regalia/Regicide-v0``: Regicide for ``players`` = 2 (default), 3 or 4 (rules 1.3-1.13).
+  By default the agent plays every seat in turn (a team policy): each step's observation is
+  the view of the seat to act only (``info["seat"]`` says which seat; seats in the vector
+  are counted from it), never another seat's hand. Rules 1.15 forbid telling partners one's
+  hand: a policy that remembers across steps carries what one seat saw into another seat's
+  decisions, so keep such memory per seat. ``partners="heuristic"`` (any name of
+  ``regalia.bots.bot_choices("regicide")``) seats the agent at ``seat`` (0 to players - 1,
+  or ``None``: drawn at each reset) and lets that bot play the other seats, with a fixed
+  effort for search bots (``partner_iterations``, default ``PARTNER_ITERATIONS``, so that
+  episodes replay by seed; or ``partner_budget`` seconds per decision, not reproducible).
+  Rewards, shared by the team (Regicide is cooperative): ``"win"`` (default) and
+  ``"enemies"`` as above (with partners, defeats on their moves count at the agent's next
+  step); ``"medal"`` is refused (solo only, rules 1.14). Rule options as keywords.
+
 * ``regalia/Ribauds-v0``: Le Roy des Ribauds against a Regalia bot: ``opponent`` (a name of
   ``regalia.bots.bot_names("ribauds")``, default ``"heuristic"``), ``opponent_iterations``
   (sampled positions per decision of a search bot, ``ismcts``: a fixed effort, default 40,
@@ -24,15 +38,17 @@ Observations are the float32 vectors of ``regalia.adapters.encoding`` (the learn
 only), actions its ``Discrete`` ids. The legal ids come as ``info["action_mask"]`` (int8)
 and from ``env.action_masks()`` (bool), the convention of sb3-contrib's MaskablePPO (found
 through the wrappers of ``make_vec_env``: ``env_method("action_masks")``). The last step's
-``info`` also holds the outcome: Regicide ``won``, ``enemies_defeated``, ``medal``; Le Roy
-des Ribauds ``won``, ``winner`` (a seat, ``None`` when truncated). An illegal id ends the
-episode with reward ``illegal_reward`` (default -1) and ``info["illegal_action"]``, the
-position unchanged (as PettingZoo's ``TerminateIllegalWrapper``).
+``info`` also holds the outcome: Regicide ``won``, ``enemies_defeated``, ``medal``
+(``None`` with 2-4 players); Le Roy des Ribauds ``won``, ``winner`` (a seat, ``None`` when
+truncated). An illegal id ends the episode with reward ``illegal_reward`` (default -1) and
+``info["illegal_action"]``, the position unchanged (as PettingZoo's
+``TerminateIllegalWrapper``).
 
-``reset(seed=S)`` deals from the environment's random source (the compiled simulator's
-for Regicide: see ``episode``); ``reset(options={"deal": D})`` deals the benchmark deal
-``D`` exactly as ``regalia eval`` plays it (``regalia.lab.deals``; ``seed`` still seeds
-the opponent). ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the position as
+``reset(seed=S)`` deals from the environment's random source (the compiled simulators':
+``RegicideBatch`` or ``RibaudsBatch`` slot ``i`` with seed ``S - i`` plays the same game;
+see ``episode``); ``reset(options={"deal": D})`` deals the benchmark deal ``D`` exactly as
+``regalia eval`` plays it (``regalia.lab.deals``; ``seed`` still seeds the opponent or the
+partners). ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the position as
 text), ``"human"`` (prints it) or ``"rgb_array"`` (that text drawn as an 800x400 RGB image,
 for video recorders; ``make_vec_env`` asks for it by default). Example::
 
@@ -75,6 +91,7 @@ REWARDS = ("win", "enemies", "medal")
 MEDAL_VALUE = {"gold": 1.0, "silver": 2 / 3, "bronze": 1 / 3}
 FRAME = (800, 400)  # width, height of an "rgb_array" frame in pixels
 RIBAUDS_ITERATIONS = 40  # the default fixed effort of a search opponent
+PARTNER_ITERATIONS = 40  # the default fixed effort of a Regicide search partner
 
 
 def text_frame(text: str, size: tuple[int, int] = FRAME) -> np.ndarray:
@@ -136,8 +153,12 @@ class _EpisodeEnv(gym.Env):
         super().reset(seed=seed)
         options = dict(options or {})  # other keys are ignored (the API checkers pass some)
         self.episode.reset(seed, options.get("state"), options.get("deal"))
+        self._dealt()
         self._others_play()
         return self._answer()
+
+    def _dealt(self) -> None:
+        """Called once a game is dealt, before the other seats play."""
 
     def step(self, action):
         ep = self.episode
@@ -172,24 +193,18 @@ class _EpisodeEnv(gym.Env):
         return text
 
 
-class RegicideSoloEnv(_EpisodeEnv):
-    """Solo Regicide (``regalia/RegicideSolo-v0``); ``reward``: ``"win"``, ``"enemies"`` or
-    ``"medal"`` (the module doc); ``options``: rule options. Raises ``ValueError`` for
-    another reward."""
+class _RegicideEnv(_EpisodeEnv):
+    """A Regicide environment and its rewards (``reward``: ``"win"``, ``"enemies"`` or
+    ``"medal"``, the module doc)."""
 
-    def __init__(self, max_steps: int = MAX_STEPS, render_mode: str | None = None,
-                 illegal_reward: float = -1.0, reward: str = "win", **options: Any):
-        if reward not in REWARDS:
-            raise ValueError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
-        super().__init__(REGICIDE_CODEC, {"players": 1, **options}, max_steps, render_mode,
-                         illegal_reward)
+    def __init__(self, config: dict[str, Any], max_steps: int, render_mode: str | None,
+                 illegal_reward: float, reward: str):
+        super().__init__(REGICIDE_CODEC, config, max_steps, render_mode, illegal_reward)
         self.reward = reward
         self._enemies = 0
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        answer = super().reset(seed=seed, options=options)
+    def _dealt(self) -> None:
         self._enemies = enemies_defeated(self.episode.state)
-        return answer
 
     def _reward(self) -> float:
         ep = self.episode
@@ -203,6 +218,114 @@ class RegicideSoloEnv(_EpisodeEnv):
         if self.reward == "medal":
             return MEDAL_VALUE.get(out["medal"], 0.0)
         return 1.0 if out["won"] else 0.0
+
+
+class RegicideSoloEnv(_RegicideEnv):
+    """Solo Regicide (``regalia/RegicideSolo-v0``); ``reward``: ``"win"``, ``"enemies"`` or
+    ``"medal"`` (the module doc); ``options``: rule options. Raises ``ValueError`` for
+    another reward."""
+
+    def __init__(self, max_steps: int = MAX_STEPS, render_mode: str | None = None,
+                 illegal_reward: float = -1.0, reward: str = "win", **options: Any):
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r}: choose one of {', '.join(REWARDS)}")
+        super().__init__({"players": 1, **options}, max_steps, render_mode, illegal_reward,
+                         reward)
+
+
+class RegicideEnv(_RegicideEnv):
+    """Regicide for 2 to 4 players (``regalia/Regicide-v0``; rules 1.3-1.13); see the module
+    doc.
+
+    ``players``: 2 (default), 3 or 4. ``partners``: ``None`` (default), the agent plays
+    every seat in turn (a team policy); or the name of a Regicide bot or level
+    (``regalia.bots.bot_choices("regicide")``, e.g. ``"heuristic"``) that plays every seat
+    but the agent's ``seat`` (0 to ``players - 1``, or ``None``: drawn at each reset).
+    ``partner_iterations`` / ``partner_budget``: a search bot's fixed effort (default
+    ``PARTNER_ITERATIONS`` sampled positions per decision, so that episodes replay by seed)
+    or seconds per decision (not reproducible). ``reward``: ``"win"`` or ``"enemies"``
+    (``"medal"`` is solo only, rules 1.14). ``options``: rule options (rules page, "Rule
+    options"). Raises ``ValueError`` for another player count, reward, seat or
+    iterations, ``KeyError`` naming the bots for an unknown ``partners``,
+    ``InvalidPosition`` for a bad rule option.
+    """
+
+    def __init__(self, players: int = 2, partners: str | None = None, seat: int | None = None,
+                 partner_iterations: int | None = None, partner_budget: float | None = None,
+                 max_steps: int = MAX_STEPS, render_mode: str | None = None,
+                 illegal_reward: float = -1.0, reward: str = "win", **options: Any):
+        if type(players) is not int or not 2 <= players <= 4:
+            raise ValueError(f"players {players!r}: regalia/Regicide-v0 is for 2 to 4 players "
+                             "(one player: regalia/RegicideSolo-v0)")
+        if reward == "medal":
+            raise ValueError("reward 'medal': medals grade solo wins only (rules 1.14); "
+                             "choose win or enemies")
+        if reward not in REWARDS:
+            raise ValueError(f"reward {reward!r}: choose win or enemies")
+        if partners is None:
+            if seat is not None or partner_iterations is not None or partner_budget is not None:
+                raise ValueError("seat, partner_iterations and partner_budget go with "
+                                 "partners (a bot's name); without partners the agent plays "
+                                 "every seat")
+        elif seat is not None and (type(seat) is not int or not 0 <= seat < players):
+            raise ValueError(f"seat {seat!r}: the agent sits at a seat 0 to {players - 1}, "
+                             "or None (drawn at each reset)")
+        if partner_iterations is not None and (type(partner_iterations) is not int
+                                               or partner_iterations < 1):
+            raise ValueError(f"partner_iterations {partner_iterations!r}: a positive int")
+        super().__init__({"players": players, **options}, max_steps, render_mode,
+                         illegal_reward, reward)
+        self.players = players
+        self.partners = partners
+        self.partner = None if partners is None else make_bot("regicide", partners)
+        if self.partner is not None and hasattr(self.partner, "iterations"):
+            if partner_iterations is None and partner_budget is None:
+                partner_iterations = self.partner.iterations or PARTNER_ITERATIONS
+            self.partner.iterations = partner_iterations
+        elif partner_iterations is not None:
+            raise ValueError(f"partner_iterations: the {partners} bot does no search with "
+                             "iterations (its effort is fixed already)")
+        self.partner_iterations = partner_iterations
+        self.partner_budget = partner_budget
+        self.fixed_seat = seat
+        self._bot_rng = random.Random()
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Deal a new game (see ``_EpisodeEnv.reset``). With ``partners``, ``seed`` also
+        seeds the partners and the drawn seat; a dealt game the partners end before the
+        agent's first decision (rules 1.8: a seat that cannot absorb the attack) is dealt
+        again from the same random source, unless ``options`` gives the deal or the state."""
+        options = dict(options or {})
+        for _ in range(100):
+            if seed is not None:
+                self._bot_rng = random.Random(f"regicide-partners:{seed}")
+            if self.partners is not None:
+                self.seat = (self.fixed_seat if self.fixed_seat is not None
+                             else self._bot_rng.randrange(self.players))
+            answer = super().reset(seed=seed, options=options)
+            if not self.episode.over or "deal" in options or "state" in options:
+                break
+            seed = None  # the next deal of the same stream
+        return answer
+
+    def _others_play(self) -> None:
+        """Without partners the agent takes the seat to act; with them, the partners play
+        until it is the agent's seat's turn or the game is over."""
+        ep = self.episode
+        if self.partner is None:
+            if ep.current is not None:
+                self.seat = ep.current
+            return
+        while ep.current is not None and ep.current != self.seat:
+            view = ep.view(ep.current)
+            code = self.partner.act(view, ep.codec.game.legal_actions(ep.state),
+                                    self._bot_rng, self.partner_budget)
+            ep.step(ep.codec.action_id(view, code))
+
+    def _answer(self) -> tuple[np.ndarray, dict[str, Any]]:
+        obs, info = super()._answer()
+        info["seat"] = self.seat
+        return obs, info
 
 
 class RibaudsEnv(_EpisodeEnv):
@@ -258,4 +381,5 @@ class RibaudsEnv(_EpisodeEnv):
 
 
 gym.register("regalia/RegicideSolo-v0", entry_point=RegicideSoloEnv)
+gym.register("regalia/Regicide-v0", entry_point=RegicideEnv)
 gym.register("regalia/Ribauds-v0", entry_point=RibaudsEnv)
