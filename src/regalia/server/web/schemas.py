@@ -626,6 +626,8 @@ def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
         return "bad_request", "the body must be JSON"
     field = str(loc[0]) if loc else ""
     if not loc or (kind == "extra_forbidden" and len(loc) == 1 and field != "seed"):
+        if model is not None and not model.model_fields:
+            return "bad_request", "the body must be an empty JSON object ({})"
         if model is not CreateTable and model is not None:
             only = ", ".join(repr(f) for f in model.model_fields)
             return "bad_request", f"the body must be a JSON object with only {only}"
