@@ -64,7 +64,7 @@ from regalia.server.storage.passkeys import (CONFIRM, LAST, REGISTER, SIGN_IN, S
 from regalia.server.tables import gamekit
 from regalia.server.web.accounts import PROBLEMS, SAME_SITE, Accounts, Service, info
 from regalia.server.web.ceremonies import (MOST_PASSKEYS, b64, clean_label, new_handle,
-                                           transports_of)
+                                           refused, transports_of)
 from regalia.server.web.deps import Address
 from regalia.server.web.schemas import (BeginPasskey, Me, PasskeyAnswer, PasskeyInfo,
                                         PasskeyList, PasskeyOptions, PasskeyRegistration,
@@ -156,7 +156,7 @@ async def sign_in_finish(body: PasskeyAnswer, request: Request, response: Respon
                                                  body.credential.model_dump())
     account = await a.m.db(a.store.get, passkey.account_id)
     if account is None:  # deleted meanwhile
-        raise Refusal("passkey_refused", "the passkey was not accepted")
+        raise refused()
     await a.start_session(account, request, response)
     return {"account": info(account)}
 
