@@ -30,7 +30,12 @@ OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
               ("/api/friends", "GET"),
               ("/api/friends/requests", "POST"), ("/api/friends/block", "POST"),
               ("/api/friends/invite", "POST"), ("/api/friends/invitations", "GET"),
-              ("/api/friends/invitations/{invitation_id}/accept", "POST")]
+              ("/api/friends/invitations/{invitation_id}/accept", "POST"),
+              ("/api/account/passkeys", "GET"), ("/api/account/passkeys/{passkey_id}", "DELETE"),
+              *((f"/api/account/passkeys/{step}", "POST") for step in (
+                  "sign-up/begin", "sign-up/finish", "sign-in/begin", "sign-in/finish",
+                  "register/begin", "register/finish", "confirm/begin"))]
+SIGNED_IN = ("/api/friends", "/api/account/passkeys")  # fuzzed with the account's cookie
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)
@@ -73,7 +78,7 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
     @FUZZ
     @given(case=cases)
     def check(case):
-        r = case.call(cookies={"regalia_session": session} if path.startswith("/api/friends")
+        r = case.call(cookies={"regalia_session": session} if path.startswith(SIGNED_IN)
                       else None)
         statuses.append(r.status_code)
         assert r.status_code < 500, (case.as_curl_command(), r.status_code, r.text[:300])
@@ -84,7 +89,7 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
             assert body.get("error") and body.get("code"), body  # the API's one error form
 
     check()
-    if path.startswith("/api/friends"):  # signed in: answered beyond "sign in first"
+    if path.startswith(SIGNED_IN):  # signed in: answered beyond "sign in first"
         assert any(code not in (401, 403) for code in statuses), statuses[:20]
     with running_app(db) as c:
         assert c.app.state.manager.store.load_table(d["id"]).moves == before

@@ -1,6 +1,7 @@
 """The ASGI application, wired: the store and the table registry started and stopped with
 the app, the routers (``web.pages``: HTML pages and health; ``web.api``: the JSON API;
-``web.accounts``: the optional accounts and the players' profiles; ``web.ratings``: the
+``web.accounts``: the optional accounts and the players' profiles; ``web.passkeys``: signing
+up and in with a passkey, an account's passkeys; ``web.ratings``: the
 leaderboard; ``web.daily``: the daily deal, ``tables.daily``; ``web.friends``: friends,
 their presence and invitations to a table; ``web.socket``: the
 table websocket, whose protocol is ``web.protocol``), the static
@@ -29,7 +30,8 @@ from regalia.server.settings import SeedSource, Settings, secure_seed, site_host
 from regalia.server.storage.models import now
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
 from regalia.server.tables.daily import Daily
-from regalia.server.web import accounts, api, daily, errors, friends, pages, ratings, socket
+from regalia.server.web import (accounts, api, daily, errors, friends, pages, passkeys,
+                                ratings, socket)
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
 from regalia.server.web.passwords import Passwords
@@ -93,7 +95,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(Refusal, errors.refusal)
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
-    for router in (pages.router, api.router, accounts.router, ratings.router, daily.router,
-                   friends.router, socket.router):
+    for router in (pages.router, api.router, accounts.router, passkeys.router, ratings.router,
+                   daily.router, friends.router, socket.router):
         app.include_router(router)
     return app

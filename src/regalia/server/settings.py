@@ -14,6 +14,7 @@ reads it without loading the database layer or the bots.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from typing import Any, Callable, Optional
 
@@ -125,6 +126,10 @@ class Settings(BaseSettings):
     sign_up_rate: str = Field("10/hour", description="accounts created per client address")
     sign_in_rate: str = Field("10/minute", description=(
         "sign-ins per client address (refused ones too)"))
+    rp_id: Optional[str] = Field(None, description=(
+        "the passkeys' relying party id: the site's domain name (e.g. regalia.example), "
+        "the same for every replica; a passkey works on that name and its subdomains. "
+        "Unset: the name the page was reached by (its Host header, without the port)"))
     session_days: float = Field(30.0, description=(
         "days a browser stays signed in to an account (a new sign-in starts anew)"))
     daily_secret: Optional[str] = Field(None, repr=False, min_length=16, description=(
@@ -169,6 +174,15 @@ class Settings(BaseSettings):
             if not name or "*" in name[1:] or (name.startswith("*") and name != "*"
                                                 and not name.startswith("*.")):
                 raise ValueError(f"allowed_hosts: a host name, *.DOMAIN or *, not {name!r}")
+        return v
+
+    @field_validator("rp_id")
+    @classmethod
+    def _rp_id(cls, v: Optional[str]) -> Optional[str]:
+        if v is not None and not re.fullmatch(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?"
+                                              r"(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*", v):
+            raise ValueError(f"rp_id: a domain name in lower case (e.g. regalia.example), "
+                             f"without scheme or port, not {v!r}")
         return v
 
     @field_validator("sqlite_sync")

@@ -5,8 +5,10 @@ Accounts are optional: nothing here is read when a table is created, joined or p
 A seat is linked to an account only by ``adopt``, with the seat's own secret token; a
 rematch keeps each seat's link (``Store.new_table``), and a seat given a new token loses it
 (``Store.update_seat``). Session tokens and seat tokens are kept as their SHA-256 only
-(``models.token_hash``). Every call is blocking: the server makes them on its database
-thread (``writer.Writer``), as the tables' calls.
+(``models.token_hash``). An account created with a passkey is stored with it in one
+transaction (``create``); the passkeys' other calls are ``passkeys.PasskeyStore``'s. Every
+call is blocking: the server makes them on its database thread (``writer.Writer``), as the
+tables' calls.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, BlockRow, Conflict,
-                                           DailyPlayRow, FriendshipRow, GameTable,
-                                           InvitationRow, MessageRow, MoveRow,
+from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, BlockRow,
+                                           ChallengeRow, Conflict, DailyPlayRow, FriendshipRow,
+                                           GameTable, InvitationRow, MessageRow, MoveRow,
+                                           NewPasskey, PasskeyRow, PasskeyTaken,
                                            RatingChangeRow, RatingRow, SeatRow, SessionRow,
                                            now, read_ending, utc)
 
@@ -101,9 +104,12 @@ class AccountStore:
 
     # -- accounts --------------------------------------------------------------------
 
-    def create(self, name: str, folded: str, password_hash: str | None) -> AccountData:
-        """Store a new account; raises ``NameTaken`` (nothing stored) when ``folded`` is
-        another account's."""
+    def create(self, name: str, folded: str, password_hash: str | None,
+               passkey: NewPasskey | None = None) -> AccountData:
+        """Store a new account, and with it its first passkey when ``passkey`` is given (an
+        account with a passkey and no password); raises ``NameTaken`` when ``folded`` is
+        another account's, ``PasskeyTaken`` when the passkey is stored already (nothing
+        stored either way)."""
         t = now()
         try:
             with self.engine.begin() as conn:
@@ -111,10 +117,18 @@ class AccountStore:
                                      ).first()
                 if taken is not None:
                     raise NameTaken(f"the name {name!r} is taken")
+                if passkey is not None and conn.execute(select(PasskeyRow.id).where(
+                        PasskeyRow.credential_id == passkey.credential_id)).first():
+                    raise PasskeyTaken("this passkey is stored already")
                 new_id = conn.execute(AccountRow.__table__.insert().values(
                     name=name, folded=folded, password_hash=password_hash, created_at=t)
                 ).inserted_primary_key[0]
-        except IntegrityError as e:  # the same name stored meanwhile by another replica
+                if passkey is not None:
+                    conn.execute(PasskeyRow.__table__.insert().values(
+                        account_id=new_id, created_at=t, **passkey.values()))
+        except IntegrityError as e:  # the same name or passkey stored meanwhile elsewhere
+            if passkey is not None and self.find(folded) is None:
+                raise PasskeyTaken("this passkey is stored already") from e
             raise NameTaken(f"the name {name!r} is taken") from e
         return AccountData(int(new_id), name, t, password_hash)
 
@@ -124,6 +138,12 @@ class AccountStore:
             row = conn.execute(select(*ACCOUNT).where(AccountRow.folded == folded)).first()
         return _account(row) if row else None
 
+    def get(self, account_id: int) -> AccountData | None:
+        """The account ``account_id``, or ``None`` (deleted)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(*ACCOUNT).where(AccountRow.id == account_id)).first()
+        return _account(row) if row else None
+
     def set_password_hash(self, account_id: int, password_hash: str) -> None:
         """Replace an account's password hash (a rehash with new parameters)."""
         with self.engine.begin() as conn:
@@ -131,7 +151,7 @@ class AccountStore:
                          .values(password_hash=password_hash))
 
     def delete(self, account_id: int, label: str) -> list[str]:
-        """Delete an account, its sessions, its ratings (with what each rated game did to
+        """Delete an account, its sessions, its passkeys and its ceremonies begun, its ratings (with what each rated game did to
         them; its opponents keep theirs), its friendships and requests, the blocks it set
         or met, and the invitations it sent or received; its seats keep their games but not
         the account: their names become ``label``, their free chat lines (words of their
@@ -151,6 +171,8 @@ class AccountStore:
             conn.execute(update(DailyPlayRow).where(DailyPlayRow.account_id == account_id)
                          .values(account_id=None))
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account_id))
+            conn.execute(delete(PasskeyRow).where(PasskeyRow.account_id == account_id))
+            conn.execute(delete(ChallengeRow).where(ChallengeRow.account_id == account_id))
             conn.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
             conn.execute(delete(RatingRow).where(RatingRow.account_id == account_id))
             conn.execute(delete(FriendshipRow).where(or_(FriendshipRow.low_id == account_id,

@@ -14,7 +14,10 @@ account without a password), its browser sessions (``SessionRow``: only a hash o
 session token), and a seat linked to the account that proved the seat's token
 (``SeatRow.account_id``). Playing needs none of them. Friends (migration 0012): a
 friendship or a request per pair of accounts (``FriendshipRow``), the blocks
-(``BlockRow``) and the invitations of a friend to a table (``InvitationRow``).
+(``BlockRow``) and the invitations of a friend to a table (``InvitationRow``). Passkeys
+(migration 0013): an account's WebAuthn credentials (``PasskeyRow``), with which an account
+may sign in without a password, and the challenges of the WebAuthn ceremonies begun and not
+answered yet (``ChallengeRow``: single use, short-lived, readable by every replica).
 
 Ratings (migration 0010): a table may be created *rated* (``GameTable.rated``: Le Roy des
 Ribauds between two accounts, each seat linked to its account when it is claimed). Each
@@ -45,8 +48,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String,
-                        UniqueConstraint)
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer,
+                        LargeBinary, String, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from regalia.core.records import ENDINGS, Ending
@@ -324,6 +327,51 @@ class InvitationRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
+class PasskeyRow(Base):
+    """An account's passkey (migration 0013): a WebAuthn credential, its id as base64url
+    text (unique), its COSE public key, the authenticator's signature counter
+    (``sign_count``, 0 for authenticators that keep none), the transports the browser named
+    (a JSON list), the WebAuthn user handle (base64url; the same for all of an account's
+    passkeys), a label its owner reads, and when it was added and last signed in with."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (UniqueConstraint("credential_id", name="uq_passkeys_credential_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("accounts.id", name="fk_passkeys_account_id", ondelete="CASCADE"),
+        index=True)
+    credential_id: Mapped[str] = mapped_column(String(1400))
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    transports: Mapped[list] = mapped_column(JSON)
+    user_handle: Mapped[str] = mapped_column(String(128))
+    label: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                          nullable=True)
+
+
+class ChallengeRow(Base):
+    """A WebAuthn ceremony begun and not answered yet (migration 0013): ``key`` the SHA-256
+    of the ceremony's token (the page holds the token), ``purpose`` what it was begun for
+    (``storage.passkeys.PURPOSES``), the ``challenge`` (base64url) the answer must sign, the
+    account it was begun by (adding a passkey, confirming a deletion), or the ``name`` and
+    ``user_handle`` of the account a passkey sign-up would create; valid until
+    ``expires_at``, and taken (deleted) by its first answer."""
+
+    __tablename__ = "passkey_challenges"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    challenge: Mapped[str] = mapped_column(String(128))
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("accounts.id", name="fk_passkey_challenges_account_id",
+                            ondelete="CASCADE"), nullable=True, index=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    user_handle: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 metadata = Base.metadata
 
 
@@ -385,3 +433,26 @@ class NewSeat:
     claimed: bool = False
     token_hash: str | None = None
     account_id: int | None = None  # the creator's account, at a rated table
+
+
+@dataclass(frozen=True)
+class NewPasskey:
+    """A passkey being stored (its registration verified): ``credential_id`` and
+    ``user_handle`` as base64url text, ``public_key`` the COSE key's bytes."""
+
+    credential_id: str
+    public_key: bytes
+    sign_count: int
+    transports: list[str]
+    user_handle: str
+    label: str
+
+    def values(self) -> dict[str, Any]:
+        """Its ``PasskeyRow`` columns (but its account and time)."""
+        return {"credential_id": self.credential_id, "public_key": self.public_key,
+                "sign_count": self.sign_count, "transports": list(self.transports),
+                "user_handle": self.user_handle, "label": self.label}
+
+
+class PasskeyTaken(Conflict):
+    """A passkey's credential id is stored already (for this account or another)."""

@@ -19,10 +19,15 @@ ever; an account adds a name that is one person's, and a profile of the games it
   id and the seat's token from its link), linked to the account when the token proves the
   seat (a human seat whose link was used, linked to no other account); 200 ``Adopted``;
   401 ``signed_out``.
-* ``DELETE /api/account`` (``ConfirmPassword``): the account, its sessions, its links and
-  its seats' chat lines deleted; its seats' games stay, their names made
-  ``DELETED_PLAYER``. 401
-  ``bad_credentials`` for a wrong password (counted in ``sign_in_rate``), ``signed_out``.
+* ``DELETE /api/account`` (``ConfirmDeletion``: ``{"password"}``, or ``{"passkey":
+  {"ceremony", "credential"}}``, a passkey's answer to ``POST
+  /api/account/passkeys/confirm/begin``, for an account with passkeys, with or without a
+  password): the account, its sessions, its passkeys, its links and its seats' chat lines
+  deleted; its seats' games stay, their names made ``DELETED_PLAYER``. 400 ``bad_request``
+  unless exactly one of the two is given; 401 ``bad_credentials`` for a wrong password (or
+  an account without one), ``passkey_refused`` for a passkey answer that does not check out
+  or another account's passkey, ``signed_out``; 400 ``passkey_expired`` for a ceremony
+  unknown, answered or expired; every attempt counted in ``sign_in_rate``.
 * ``GET /api/players/{name}``: ``Profile`` (the name in any case or width): games played and
   won per game and player count, and the latest ended games with their replays' links
   (but the daily deal's games while their day lasts: no spoiler, ``tables.daily``); its
@@ -38,6 +43,8 @@ trusted proxies' ``X-Forwarded-Proto`` with ``--forwarded-allow-ips``), valid
 something is refused (403 ``cross_origin``) when the request's ``Origin`` is neither the
 site itself nor an allowed origin (``guard.same_origin``, as the websockets), besides the
 guard's JSON-only rule.
+
+Passkeys (signing up and in without a password, an account's passkeys): ``web.passkeys``.
 """
 
 from __future__ import annotations
@@ -58,13 +65,15 @@ from regalia.server.settings import Settings
 from regalia.server.storage.accounts import AccountData, AccountStore, NameTaken
 from regalia.server.storage.models import FINISHED, now, token_hash
 from regalia.server.storage.accounts import SeatLink
+from regalia.server.storage.passkeys import CONFIRM, PasskeyStore
 from regalia.server.tables import gamekit
 from regalia.server.tables.seats import valid_token
 from regalia.server.web.deps import Address, Config, Daily, Registry, Replays
+from regalia.server.web.ceremonies import Ceremonies
 from regalia.server.web.guard import same_origin
 from regalia.server.web.passwords import Passwords, password_problem
 from regalia.server.web.ratings import profile_ratings
-from regalia.server.web.schemas import (Adopted, AdoptTables, ConfirmPassword, Credentials,
+from regalia.server.web.schemas import (Adopted, AdoptTables, ConfirmDeletion, Credentials,
                                         Me, Problem, Profile)
 
 log = logging.getLogger("regalia.server")
@@ -82,15 +91,19 @@ router = APIRouter(prefix="/api", responses=PROBLEMS)
 
 
 class Accounts:
-    """The accounts of one server: the database calls (``AccountStore``, on the
-    registry's database thread and writer), the password hashing (``Passwords``) and the
-    settings (rates, ``session_days``)."""
+    """The accounts of one server: the database calls (``AccountStore``, and the passkeys'
+    ``PasskeyStore``, on the registry's database thread and writer), the password hashing
+    (``Passwords``), the passkeys' WebAuthn ceremonies (``Ceremonies``) and the settings
+    (rates, ``session_days``, ``rp_id``)."""
 
     def __init__(self, registry: Registry, settings: Settings,
                  passwords: Passwords | None = None) -> None:
         self.m = registry
         self.settings = settings
         self.store = AccountStore(registry.store)
+        self.passkeys = PasskeyStore(registry.store)
+        self.ceremonies = Ceremonies(self.passkeys, registry.db, registry.writer.write,
+                                     settings)
         self.passwords = passwords or Passwords()
 
     def close(self) -> None:
@@ -222,13 +235,25 @@ async def adopt_tables(body: AdoptTables, request: Request, a: Service) -> Any:
 
 
 @router.delete("/account", response_model=Me, dependencies=SAME_SITE)
-async def delete_account(body: ConfirmPassword, request: Request, response: Response,
+async def delete_account(body: ConfirmDeletion, request: Request, response: Response,
                          a: Service, replays: Replays, address: Address) -> Any:
     account = await a.signed_in(request)
+    if (body.password is None) == (body.passkey is None):
+        raise Refusal("bad_request", "give one of password (the account's password) or "
+                                     "passkey (a passkey's answer to POST "
+                                     "/api/account/passkeys/confirm/begin)")
     await a.m.limits.hit("sign_in_rate", address)
-    ok, _ = await a.passwords.check(account.password_hash, body.password)
-    if not ok:
-        raise Refusal("bad_credentials", "wrong password: the account was not deleted")
+    if body.passkey is not None:
+        ceremony = await a.ceremonies.take(body.passkey.ceremony, CONFIRM, account.id)
+        await a.ceremonies.check_assertion(request, ceremony,
+                                           body.passkey.credential.model_dump(), account.id)
+    elif account.password_hash is None:
+        raise Refusal("bad_credentials", "this account has no password: confirm with one of "
+                                         "its passkeys")
+    else:
+        ok, _ = await a.passwords.check(account.password_hash, body.password or "")
+        if not ok:
+            raise Refusal("bad_credentials", "wrong password: the account was not deleted")
     m = a.m
     tables = await m.writer.write(a.store.delete, account.id, gamekit.DELETED_PLAYER)
     for table_id in tables:  # the names shown: read again here, and by the other replicas

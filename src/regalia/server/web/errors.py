@@ -18,7 +18,9 @@ STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not
           "busy": 503, "bad_credentials": 401, "signed_out": 401, "name_taken": 409,
           "cross_origin": 403, "rated_signed_out": 401, "rated_same_account": 409,
           "rated_other_account": 403, "daily_played": 409, "not_friends": 403,
-          "blocked_by_you": 409, "invitation_expired": 409, "already_seated": 409}
+          "blocked_by_you": 409, "invitation_expired": 409, "already_seated": 409,
+          "passkey_expired": 400, "passkey_refused": 401, "passkey_taken": 409,
+          "too_many_passkeys": 409, "last_passkey": 409, "no_passkey": 409}
 """HTTP status by refusal code (others: 400)."""
 
 BAD_BODY = "There was an error parsing the body"  # FastAPI's words for undecodable bytes

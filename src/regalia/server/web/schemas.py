@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from regalia.games import GAME_NAMES, get_game
 from regalia.server import tutorials
 from regalia.server.tables import gamekit
+from regalia.server.web.ceremonies import LABEL_MAX, LABEL_RULE
 from regalia.server.web.passwords import PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE
 
 GameName = Literal[GAME_NAMES]  # type: ignore[valid-type] - the games registry's names
@@ -175,10 +176,118 @@ class AdoptTables(Closed):
     tables: list[SeatProof] = Field(max_length=100)
 
 
-class ConfirmPassword(Closed):
-    """``DELETE /api/account``: the account's password, again."""
+B64URL = r"^[A-Za-z0-9_-]*={0,2}$"  # WebAuthn's binary fields in JSON
 
-    password: StrictStr = Field(max_length=256)
+
+def _b64(most: int, what: str) -> Any:
+    return Field(max_length=most, pattern=B64URL, description=f"{what} (base64url)")
+
+
+class Lenient(BaseModel):
+    """A part of the browser's answer: the fields read, any other ignored (browsers add
+    fields of their own)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class AttestationResponse(Lenient):
+    clientDataJSON: StrictStr = _b64(8192, "the client data")
+    attestationObject: StrictStr = _b64(32768, "the attestation object")
+    transports: list[StrictStr] = Field(default_factory=list, max_length=10, description=(
+        "how the authenticator is reached (usb, nfc, ble, internal, hybrid...)"))
+
+
+class AssertionResponse(Lenient):
+    clientDataJSON: StrictStr = _b64(8192, "the client data")
+    authenticatorData: StrictStr = _b64(4096, "the authenticator data")
+    signature: StrictStr = _b64(2048, "the signature")
+    userHandle: Optional[StrictStr] = _b64(256, "the account's WebAuthn user handle")
+
+
+class RegistrationCredential(Lenient):
+    """The answer of ``navigator.credentials.create()`` in WebAuthn's JSON form."""
+
+    id: StrictStr = _b64(1400, "the credential's id")
+    rawId: StrictStr = _b64(1400, "the credential's id")
+    type: Literal["public-key"]
+    response: AttestationResponse
+    authenticatorAttachment: Optional[StrictStr] = Field(None, max_length=32)
+
+
+class AuthenticationCredential(Lenient):
+    """The answer of ``navigator.credentials.get()`` in WebAuthn's JSON form."""
+
+    id: StrictStr = _b64(1400, "the credential's id")
+    rawId: StrictStr = _b64(1400, "the credential's id")
+    type: Literal["public-key"]
+    response: AssertionResponse
+    authenticatorAttachment: Optional[StrictStr] = Field(None, max_length=32)
+
+
+CEREMONY = Field(min_length=20, max_length=100, description=(
+    "the ceremony's token, as its beginning answered it"))
+
+
+class BeginPasskey(Closed):
+    """The beginning of a passkey sign-in, addition or confirmation: no field."""
+
+
+class PasskeySignUp(Closed):
+    """``POST /api/account/passkeys/sign-up/begin``: the new account's name."""
+
+    name: StrictStr = Field(max_length=64, json_schema_extra=ACCOUNT_NAME, description=(
+        "the account's name (unique whatever its case or width)"))
+
+
+class PasskeyRegistration(Closed):
+    """``POST /api/account/passkeys/register/finish`` and ``.../sign-up/finish``: the
+    browser's new passkey, answering the ceremony begun."""
+
+    ceremony: StrictStr = CEREMONY
+    credential: RegistrationCredential
+    label: Optional[StrictStr] = Field(None, max_length=64, description=(
+        f"a name for the passkey, 1 to {LABEL_MAX} characters (default: Passkey N)"))
+
+
+class PasskeyAnswer(Closed):
+    """``POST /api/account/passkeys/sign-in/finish`` (and ``DELETE /api/account``'s
+    ``passkey``): the browser's passkey signing the ceremony's challenge."""
+
+    ceremony: StrictStr = CEREMONY
+    credential: AuthenticationCredential
+
+
+class ConfirmDeletion(Closed):
+    """``DELETE /api/account``: the account's password again, or a passkey's answer to the
+    ceremony of ``POST /api/account/passkeys/confirm/begin`` (one of the two)."""
+
+    password: Optional[StrictStr] = Field(None, max_length=256)
+    passkey: Optional[PasskeyAnswer] = None
+
+
+class PasskeyOptions(BaseModel):
+    """A ceremony begun: its token (to send back with the answer) and the options to hand
+    to ``navigator.credentials.create()`` or ``.get()`` as ``publicKey`` (WebAuthn's JSON
+    form: binary values as base64url)."""
+
+    ceremony: str
+    publicKey: dict[str, Any]
+
+
+class PasskeyInfo(BaseModel):
+    id: int
+    label: str
+    created_at: datetime
+    last_used_at: Optional[datetime] = Field(description="the last sign-in with it")
+    transports: list[str]
+
+
+class PasskeyList(BaseModel):
+    """The signed-in account's passkeys (the oldest first) and whether it has a password
+    (without one, its last passkey cannot be removed)."""
+
+    passkeys: list[PasskeyInfo]
+    password: bool
 
 
 class AccountInfo(BaseModel):
@@ -491,7 +600,14 @@ BODIES: dict[str, type[BaseModel]] = {
     "/api/tables": CreateTable, "/api/tables/{table_id}/join": JoinTable,
     "/api/tables/{table_id}/rematch": Rematch,
     "/api/account/sign-up": Credentials, "/api/account/sign-in": Credentials,
-    "/api/account/tables": AdoptTables, "/api/account": ConfirmPassword,
+    "/api/account/tables": AdoptTables, "/api/account": ConfirmDeletion,
+    "/api/account/passkeys/register/begin": BeginPasskey,
+    "/api/account/passkeys/register/finish": PasskeyRegistration,
+    "/api/account/passkeys/sign-up/begin": PasskeySignUp,
+    "/api/account/passkeys/sign-up/finish": PasskeyRegistration,
+    "/api/account/passkeys/sign-in/begin": BeginPasskey,
+    "/api/account/passkeys/sign-in/finish": PasskeyAnswer,
+    "/api/account/passkeys/confirm/begin": BeginPasskey,
     "/api/tutorials/{game}": TutorialMoves, "/api/daily/play": DailyPlay,
     **{f"/api/friends/{action}": FriendName
        for action in ("requests", "accept", "decline", "remove", "block", "unblock")},
@@ -510,6 +626,8 @@ def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
         return "bad_request", "the body must be JSON"
     field = str(loc[0]) if loc else ""
     if not loc or (kind == "extra_forbidden" and len(loc) == 1 and field != "seed"):
+        if model is not None and not model.model_fields:
+            return "bad_request", "the body must be an empty JSON object ({})"
         if model is not CreateTable and model is not None:
             only = ", ".join(repr(f) for f in model.model_fields)
             return "bad_request", f"the body must be a JSON object with only {only}"
@@ -554,7 +672,18 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
     if field == "name":
         if model in (FriendName, InviteFriend):
             return "name: a player's account name"
-        return gamekit.ACCOUNT_NAME_RULE if model is Credentials else gamekit.NAME_RULE
+        return (gamekit.ACCOUNT_NAME_RULE if model in (Credentials, PasskeySignUp)
+                else gamekit.NAME_RULE)
+    if field == "ceremony":
+        return "ceremony: the token the ceremony's beginning answered (a string)"
+    if field == "credential":
+        return ("credential: the browser's passkey answer in WebAuthn's JSON form (id, rawId, "
+                "type 'public-key', response with base64url fields)")
+    if field == "passkey":
+        return ("passkey: {ceremony, credential}, a passkey's answer to POST "
+                "/api/account/passkeys/confirm/begin")
+    if field == "label":
+        return LABEL_RULE
     if field == "password":
         return PASSWORD_RULE
     if field == "hints":

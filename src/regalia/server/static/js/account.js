@@ -3,6 +3,11 @@
 // token. Signed in, the page hands the server the seat tokens this browser keeps (its
 // tables, mytables.js) so that the account adopts them, and the nickname becomes the
 // account's name for the tables created or joined from now on.
+//
+// Passkeys (WebAuthn): signing in with one, creating an account with one instead of a
+// password, and on one's own profile the account's passkeys (add, list, remove). The server
+// begins each ceremony (its options, binary values as base64url) and checks the browser's
+// answer, sent back as JSON with base64url values (the conversions are below).
 import { t } from "./i18n.js";
 import { el } from "./cards.js";
 import { myTables } from "./mytables.js";
@@ -54,7 +59,87 @@ export function accountError(data) {
   if (code === "too_fast") return t("account.too_fast", { s: data.retry_after || 60 });
   if (code === "bad_request" && said.startsWith("name:")) return t("account.bad_name");
   if (code === "bad_request" && said.startsWith("password:")) return t("account.bad_password");
+  if (code === "bad_request" && said.startsWith("label:")) return t("passkey.bad_label");
+  const passkey = { passkey_refused: "passkey.refused", passkey_expired: "passkey.expired",
+    passkey_taken: "passkey.taken", last_passkey: "passkey.last", too_many_passkeys: "passkey.too_many",
+    no_passkey: "passkey.no_passkey", passkey_unsupported: "passkey.unsupported",
+    passkey_cancelled: "passkey.cancelled" }[code];
+  if (passkey) return t(passkey);
   return said || t("account.failed");
+}
+
+// -- passkeys: base64url and the browser's WebAuthn calls ---------------------------------
+
+function fromB64url(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+function toB64url(buffer) {
+  let bin = "";
+  for (const b of new Uint8Array(buffer)) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+const withIds = (list) => (list || []).map((c) => ({ ...c, id: fromB64url(c.id) }));
+
+// The server's options (JSON) as navigator.credentials wants them (binary values as bytes).
+function creationOptions(o) {
+  return { ...o, challenge: fromB64url(o.challenge), user: { ...o.user, id: fromB64url(o.user.id) },
+    excludeCredentials: withIds(o.excludeCredentials) };
+}
+
+function requestOptions(o) {
+  return { ...o, challenge: fromB64url(o.challenge), allowCredentials: withIds(o.allowCredentials) };
+}
+
+// The browser's answer (a PublicKeyCredential) as the JSON the server reads.
+function credentialJSON(cred) {
+  const r = cred.response;
+  const response = { clientDataJSON: toB64url(r.clientDataJSON) };
+  if (r.attestationObject) {
+    response.attestationObject = toB64url(r.attestationObject);
+    response.transports = typeof r.getTransports === "function" ? r.getTransports() : [];
+  } else {
+    response.authenticatorData = toB64url(r.authenticatorData);
+    response.signature = toB64url(r.signature);
+    if (r.userHandle) response.userHandle = toB64url(r.userHandle);
+  }
+  return { id: cred.id, rawId: toB64url(cred.rawId), type: cred.type,
+    authenticatorAttachment: cred.authenticatorAttachment || null, response };
+}
+
+export function passkeysSupported() {
+  return !!(window.PublicKeyCredential && navigator.credentials && window.isSecureContext);
+}
+
+// One ceremony's first half: POST `path`/begin with `body`, then the browser's passkey
+// dialog (`kind`: "create" or "get"). {ok: true, answer: {ceremony, credential}} to send
+// to the finish, or {ok: false, data: a refusal} (the server's, or the browser's:
+// unsupported, cancelled).
+async function askPasskey(kind, path, body = {}) {
+  if (!passkeysSupported()) return { ok: false, data: { code: "passkey_unsupported" } };
+  const began = await send(`${path}/begin`, body);
+  if (!began.ok) return began;
+  let cred = null;
+  try {
+    cred = kind === "create"
+      ? await navigator.credentials.create({ publicKey: creationOptions(began.data.publicKey) })
+      : await navigator.credentials.get({ publicKey: requestOptions(began.data.publicKey) });
+  } catch (e) {
+    cred = null;
+  }
+  if (!cred) return { ok: false, data: { code: "passkey_cancelled" } };
+  return { ok: true, answer: { ceremony: began.data.ceremony, credential: credentialJSON(cred) } };
+}
+
+const PASSKEYS = "/api/account/passkeys";
+
+// A confirmation with one of the account's passkeys (deleting the account): the answer to
+// send as DELETE /api/account's `passkey`, or a refusal.
+export function confirmWithPasskey() {
+  return askPasskey("get", `${PASSKEYS}/confirm`);
 }
 
 async function send(path, body, method = "POST") {
@@ -78,16 +163,32 @@ export function signInDialog(done = () => {}) {
   const password = el("input", { type: "password", id: "account-password", maxlength: "128", autocomplete: "current-password", required: true,
     "aria-describedby": "account-password-help" });
   const error = el("p", { class: "error-text", id: "account-error", role: "alert" });
-  const submit = async (path) => {
-    error.textContent = "";
-    if (!form.reportValidity()) return;
-    const { ok, data } = await send(path, { name: name.value, password: password.value });
-    if (!ok) { error.textContent = accountError(data); return; }
+  const signedIn = async (data) => {
     dlg.close();
     const account = noted(data.account);
     setMyName(account.name);
     await adoptTables();
     done(account);
+  };
+  const submit = async (path) => {
+    error.textContent = "";
+    if (!form.reportValidity()) return;
+    const { ok, data } = await send(path, { name: name.value, password: password.value });
+    if (!ok) { error.textContent = accountError(data); return; }
+    await signedIn(data);
+  };
+  // Without a password: sign in with any of the site's passkeys (no name asked), or
+  // create an account named as the name field says, with a new passkey.
+  const withPasskey = async (step) => {
+    error.textContent = "";
+    if (step === "sign-up" && !name.reportValidity()) return;
+    const asked = step === "sign-up"
+      ? await askPasskey("create", `${PASSKEYS}/sign-up`, { name: name.value })
+      : await askPasskey("get", `${PASSKEYS}/sign-in`);
+    if (!asked.ok) { error.textContent = accountError(asked.data); return; }
+    const { ok, data } = await send(`${PASSKEYS}/${step}/finish`, asked.answer);
+    if (!ok) { error.textContent = accountError(data); return; }
+    await signedIn(data);
   };
   const form = el("form", { class: "account-form", onsubmit: (e) => { e.preventDefault(); submit("/api/account/sign-in"); } },
     el("h2", { id: "account-title" }, t("account.title")),
@@ -100,7 +201,14 @@ export function signInDialog(done = () => {}) {
     el("div", { class: "end-actions" },
       el("button", { type: "submit", class: "btn primary", id: "sign-in" }, t("account.sign_in")),
       el("button", { type: "button", class: "btn", id: "sign-up", onclick: () => { password.autocomplete = "new-password"; submit("/api/account/sign-up"); } }, t("account.sign_up")),
-      el("button", { type: "button", class: "btn ghost", id: "account-later", onclick: () => dlg.close() }, t("account.not_now"))));
+      el("button", { type: "button", class: "btn ghost", id: "account-later", onclick: () => dlg.close() }, t("account.not_now"))),
+    el("div", { class: "passkey-choices" },
+      el("p", { class: "muted small", id: "passkey-help" }, t(passkeysSupported() ? "passkey.explain_short" : "passkey.unsupported")),
+      el("div", { class: "end-actions" },
+        el("button", { type: "button", class: "btn", id: "passkey-sign-in", disabled: !passkeysSupported(),
+          onclick: () => withPasskey("sign-in") }, t("passkey.sign_in")),
+        el("button", { type: "button", class: "btn", id: "passkey-sign-up", disabled: !passkeysSupported(),
+          "aria-describedby": "passkey-help", onclick: () => withPasskey("sign-up") }, t("passkey.sign_up")))));
   dlg.append(form);
   dlg.showModal();
   name.focus();
@@ -140,4 +248,53 @@ export async function accountArea(box, changed = () => {}) {
   render();
   if (account) adoptTables();  // tables joined since the last visit
   return { account: () => account, render };
+}
+
+// The passkeys of the signed-in account, on its profile: each with its label, when it was
+// added and last used, and a Remove button; a form to add one (an optional label).
+// `listing`: GET /api/account/passkeys's answer; `changed(listing)` after an addition or a
+// removal (the new listing).
+export function passkeysArea(listing, changed = () => {}) {
+  const error = el("p", { class: "error-text", role: "alert", id: "passkey-error" });
+  const label = el("input", { type: "text", id: "passkey-label", maxlength: "40", autocomplete: "off",
+    placeholder: t("passkey.label_placeholder") });
+  const day = (iso) => new Date(iso).toLocaleDateString(document.documentElement.lang);
+  const reload = async () => {
+    const r = await fetch(PASSKEYS).catch(() => null);
+    if (r && r.ok) changed(await r.json());
+  };
+  const remove = async (p) => {
+    error.textContent = "";
+    const r = await fetch(`${PASSKEYS}/${p.id}`, { method: "DELETE", headers: JSON_POST, body: "{}" });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { error.textContent = accountError(data); return; }
+    changed(data);
+  };
+  const add = async (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    const asked = await askPasskey("create", `${PASSKEYS}/register`);
+    if (!asked.ok) { error.textContent = accountError(asked.data); return; }
+    const named = label.value.trim() || t("passkey.default_label", { n: listing.passkeys.length + 1 });
+    const { ok, data } = await send(`${PASSKEYS}/register/finish`, { ...asked.answer, label: named.slice(0, 40) });
+    if (!ok) { error.textContent = accountError(data); return; }
+    await reload();
+  };
+  const list = listing.passkeys.length
+    ? el("ul", { class: "passkey-list", id: "passkey-list" }, listing.passkeys.map((p) =>
+      el("li", { class: "passkey", dataset: { id: p.id } },
+        el("div", { class: "passkey-facts" }, el("b", { class: "passkey-label" }, p.label),
+          el("small", { class: "muted" }, `${t("passkey.added", { date: day(p.created_at) })} · ${
+            p.last_used_at ? t("passkey.used", { date: day(p.last_used_at) }) : t("passkey.never_used")}`)),
+        el("button", { type: "button", class: "btn small passkey-remove", "aria-label": t("passkey.remove_label", { label: p.label }),
+          onclick: () => remove(p) }, t("passkey.remove")))))
+    : el("p", { class: "muted", id: "passkey-none" }, t("passkey.none"));
+  return el("section", { class: "passkeys-area", id: "passkeys" },
+    el("h2", {}, t("passkey.title")),
+    el("p", { class: "muted small" }, t("passkey.explain")),
+    list,
+    el("form", { class: "account-form", onsubmit: add },
+      el("label", { for: "passkey-label" }, el("b", {}, t("passkey.label"))), label, error,
+      el("button", { type: "submit", class: "btn", id: "passkey-add", disabled: !passkeysSupported() }, t("passkey.add"))),
+    passkeysSupported() ? null : el("p", { class: "muted small" }, t("passkey.unsupported")));
 }

@@ -1,15 +1,16 @@
 // A player's profile (/players/NAME): the Le Roy des Ribauds rating and its rated games, the
 // Regicide record (win rate by player count, solo medals and streaks), games played and won
 // per game and player count, the latest ended games with their replays; on one's own
-// profile, deleting the account.
+// profile, its passkeys and deleting the account.
 import { applyStatic, detectLang, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
-import { accountError, whoAmI } from "./account.js";
+import { accountError, confirmWithPasskey, passkeysArea, whoAmI } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = decodeURIComponent(location.pathname.replace(/^\/players\//, ""));
 let profile = null;
 let me = null;
+let mine = null;  // one's own profile: GET /api/account/passkeys ({passkeys, password})
 
 function date(iso) {
   return iso ? new Date(iso).toLocaleDateString(document.documentElement.lang) : "";
@@ -47,7 +48,7 @@ function render() {
         el("div", { class: "my-actions" }, el("a", { class: "btn small", href: g.replay }, t("end.replay"))));
     })));
   }
-  if (me && profile && me.name === profile.name) box.append(deleteArea());
+  if (mine) box.append(passkeysArea(mine, (listing) => { mine = listing; render(); }), deleteArea());
 }
 
 // The Le Roy des Ribauds rating: the number, the rank, the rated record and the latest rated
@@ -98,23 +99,39 @@ function regicideArea() {
   return box;
 }
 
-// Deleting one's own account: the password again, then the account, its name and its
-// sessions are gone; its games stay under "deleted player".
+// Deleting one's own account: the password again, or an answer of one of its passkeys (an
+// account without a password has only that); then the account, its name, its sessions and
+// its passkeys are gone; its games stay under "deleted player".
 function deleteArea() {
-  const password = el("input", { type: "password", id: "delete-password", autocomplete: "current-password", "aria-label": t("account.password") });
   const error = el("p", { class: "error-text", role: "alert", id: "delete-error" });
-  return el("section", { class: "delete-account" },
+  const deleted = async (body) => {
+    const r = await fetch("/api/account", { method: "DELETE", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { error.textContent = data.code === "bad_credentials" ? t("account.wrong_password") : accountError(data); return; }
+    location.href = "/";
+  };
+  const withPasskey = mine.passkeys.length ? el("button", { type: "button", class: "btn", id: "delete-with-passkey", onclick: async () => {
+    error.textContent = "";
+    const asked = await confirmWithPasskey();
+    if (!asked.ok) { error.textContent = accountError(asked.data); return; }
+    await deleted({ passkey: asked.answer });
+  } }, t("passkey.delete_with")) : null;
+  const box = el("section", { class: "delete-account" },
     el("h2", {}, t("account.delete")),
-    el("p", { class: "muted small" }, t("account.delete_explain")),
-    el("form", { class: "account-form", onsubmit: async (e) => {
+    el("p", { class: "muted small" }, t(mine.password ? "account.delete_explain" : "account.delete_explain_passkey")));
+  if (mine.password) {
+    const password = el("input", { type: "password", id: "delete-password", autocomplete: "current-password", "aria-label": t("account.password") });
+    box.append(el("form", { class: "account-form", onsubmit: async (e) => {
       e.preventDefault();
       error.textContent = "";
-      const r = await fetch("/api/account", { method: "DELETE", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: password.value }) });
-      const data = await r.json().catch(() => ({}));
-      if (!r.ok) { error.textContent = data.code === "bad_credentials" ? t("account.wrong_password") : accountError(data); return; }
-      location.href = "/";
+      await deleted({ password: password.value });
     } }, el("label", { for: "delete-password" }, el("b", {}, t("account.password"))), password, error,
     el("button", { type: "submit", class: "btn", id: "delete-account" }, t("account.delete_confirm"))));
+    if (withPasskey) box.append(el("p", { class: "muted small" }, t("passkey.or_delete")), withPasskey);
+  } else {
+    box.append(error, withPasskey);
+  }
+  return box;
 }
 
 async function main() {
@@ -124,6 +141,10 @@ async function main() {
   const [r, who] = await Promise.all([fetch(`/api/players/${encodeURIComponent(NAME)}`), whoAmI()]);
   profile = r.ok ? await r.json() : null;
   me = who;
+  if (me && profile && me.name === profile.name) {
+    const own = await fetch("/api/account/passkeys").catch(() => null);
+    mine = own && own.ok ? await own.json() : { passkeys: [], password: true };
+  }
   render();
 }
 
