@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,21 @@ ROOT = Path(__file__).resolve().parents[1]
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
+
+
+if sys.version_info < (3, 12, 6):
+    # CPython before 3.12.6 keeps the AST builder's recursion depth in one global: two
+    # threads building ASTs at once fail with "SystemError: AST constructor recursion depth
+    # mismatch" (CPython issue gh-106905). In the tests hypothesis reads its strategies'
+    # source on the main thread while an app's threads parse signatures (inspect, pydantic)
+    # or import numpy: one lock around ast.parse makes them take turns.
+    _ast_parse, _ast_lock = ast.parse, threading.RLock()
+
+    def _parse_in_turn(*args, **kwargs):
+        with _ast_lock:
+            return _ast_parse(*args, **kwargs)
+
+    ast.parse = _parse_in_turn
 
 
 def shared_dir() -> Path:
