@@ -57,8 +57,9 @@ class CreateTable(Closed):
         "one entry per player, seat 0 first (default: every seat for a person)"))
     open: Optional[StrictBool] = Field(None, description=(
         "listed in the lobby; the table waits until its human seats are taken"))
-    clock: Optional[StrictStr] = Field(None, description="a time control (GET /api/clocks); "
-                                                         "null: none")
+    clock: Optional[StrictStr] = Field(None, description=(
+        "a time control by name (GET /api/clocks: live clocks, and turn-based ones with "
+        "per_move); null: none"))
     name: Optional[StrictStr] = Field(None, json_schema_extra=NAME, description=(
         "the creator's nickname; the creator takes seat 0"))
     hints: Optional[StrictBool] = Field(None, description=(
@@ -134,9 +135,15 @@ class RematchMade(BaseModel):
 
 
 class Clock(BaseModel):
+    """A time control a table may be created with (``clock``: its ``name``)."""
+
     name: str
-    bank: float = Field(description="seconds each player starts with")
-    increment: float = Field(description="seconds added after each move")
+    bank: float = Field(description="seconds each player starts with (turn-based: seconds "
+                                    "for each move)")
+    increment: float = Field(description="seconds added after each move (turn-based: 0)")
+    per_move: bool = Field(False, description=(
+        "a turn-based clock: the player to act has bank seconds for each move, real time "
+        "(a day is a day), and a player out of time is replaced by a bot"))
 
 
 class Problem(BaseModel):
@@ -501,10 +508,11 @@ _SEAT = "(a seat has kind, and bot for a bot seat)"
 
 
 def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
-            presets: list[str]) -> tuple[str, str]:
+            clocks: str) -> tuple[str, str]:
     """One pydantic error of a request body (``loc`` starting with ``"body"``) as the
     refusal ``(code, message)`` in the registry's words. ``body``: the request's decoded
-    JSON; ``model``: the route's body model; ``presets``: the site's clock names."""
+    JSON; ``model``: the route's body model; ``clocks``: the words that list the site's
+    time controls (``creation.clock_choices``)."""
     loc, kind = error["loc"][1:], error["type"]
     if kind == "json_invalid" or (not loc and body in (None, b"", "")):
         return "bad_request", "the body must be JSON"
@@ -522,11 +530,11 @@ def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
         return "bad_request", (f"unknown field {field[:40]!r}; the fields are "
                                f"{', '.join(CreateTable.model_fields)}")
     return ("no_access" if field == "token" else "bad_request"), _said(field, loc, kind, body,
-                                                                      presets, error["msg"],
+                                                                      clocks, error["msg"],
                                                                       model)
 
 
-def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg: str,
+def _said(field: str, loc: tuple, kind: str, body: Any, clocks: str, msg: str,
           model: type[BaseModel] | None = None) -> str:
     if field == "game":
         return f"game: choose one of {', '.join(GAME_NAMES)}"
@@ -550,7 +558,7 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
     if field == "open":
         return "open: true (listed in the lobby) or false"
     if field == "clock":
-        return "clock: null (no clock) or one of " + ", ".join(presets)
+        return clocks
     if field == "name":
         if model in (FriendName, InviteFriend):
             return "name: a player's account name"
