@@ -29,7 +29,8 @@ from regalia.server.settings import SeedSource, Settings, secure_seed, site_host
 from regalia.server.storage.models import now
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
 from regalia.server.tables.daily import Daily
-from regalia.server.web import accounts, api, daily, errors, friends, pages, ratings, socket
+from regalia.server.web import (accounts, api, daily, errors, friends, pages, ratings, socket,
+                                turns)
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
 from regalia.server.web.passwords import Passwords
@@ -94,6 +95,6 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
     for router in (pages.router, api.router, accounts.router, ratings.router, daily.router,
-                   friends.router, socket.router):
+                   friends.router, turns.router, socket.router):
         app.include_router(router)
     return app

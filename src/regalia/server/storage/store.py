@@ -184,6 +184,33 @@ class Store(Database):
                                            GameTable.turn_deadline <= before)
                 .order_by(GameTable.turn_deadline).limit(limit))]
 
+    def seats_with_tokens(self, seats: list[tuple[str, str]]) -> list[tuple[str, int]]:
+        """Of the ``(table_id, token_hash)`` pairs given, the human seats they prove at
+        tables still being played: ``(table_id, seat)``, in the order asked (a pair that
+        proves no seat is left out)."""
+        if not seats:
+            return []
+        asked = set(seats)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(SeatRow.table_id, SeatRow.seat, SeatRow.token_hash)
+                .join(GameTable, GameTable.id == SeatRow.table_id)
+                .where(SeatRow.table_id.in_({t for t, _ in asked}),
+                       SeatRow.token_hash.in_({h for _, h in asked}),
+                       SeatRow.kind == HUMAN, GameTable.status == PLAYING)).all()
+        found = {(r.table_id, r.token_hash): r.seat for r in rows}
+        return [(t, found[t, h]) for t, h in dict.fromkeys(seats) if (t, h) in found]
+
+    def playing_seats_of(self, account_id: int, limit: int = 100) -> list[tuple[str, int]]:
+        """The seats linked to ``account_id`` at tables still being played, ``(table_id,
+        seat)``, the table played latest first, at most ``limit``."""
+        with self.engine.connect() as conn:
+            return [(r.table_id, r.seat) for r in conn.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .join(GameTable, GameTable.id == SeatRow.table_id)
+                .where(SeatRow.account_id == account_id, GameTable.status == PLAYING)
+                .order_by(GameTable.updated_at.desc(), SeatRow.table_id).limit(limit))]
+
     def open_tables(self, limit: int, per_creator: int = 1) -> list[dict[str, Any]]:
         """The open tables still being played that have a free (unclaimed) human seat, at
         most ``limit``, in a fair mix: each creator's newest table first (newest first),

@@ -51,7 +51,9 @@ async def bad_request(request: Request, exc: RequestValidationError) -> JSONResp
         # unknown fields first, as the registry checks them
         body.sort(key=lambda e: not (e["type"] == "extra_forbidden" and len(e["loc"]) == 2))
         route = request.scope.get("route")
-        model = schemas.BODIES.get(getattr(route, "path", ""))
+        path = getattr(route, "path", "")
+        model = (schemas.BODIES.get(f"{request.method} {path}")
+                 or schemas.BODIES.get(path))
         settings = request.app.state.settings
         clocks = clock_choices(parse_presets(settings.clock_presets),
                                parse_turn_presets(settings.turn_presets))
