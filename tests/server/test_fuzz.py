@@ -30,7 +30,9 @@ OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
               ("/api/friends", "GET"),
               ("/api/friends/requests", "POST"), ("/api/friends/block", "POST"),
               ("/api/friends/invite", "POST"), ("/api/friends/invitations", "GET"),
-              ("/api/friends/invitations/{invitation_id}/accept", "POST")]
+              ("/api/friends/invitations/{invitation_id}/accept", "POST"),
+              ("/api/turns", "POST"), ("/api/turns", "GET"), ("/api/push/key", "GET"),
+              ("/api/push/subscriptions", "POST"), ("/api/push/subscriptions", "DELETE")]
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)
@@ -73,8 +75,8 @@ def test_the_http_api_fuzzed_from_its_openapi_schema(tmp_path, path, method):
     @FUZZ
     @given(case=cases)
     def check(case):
-        r = case.call(cookies={"regalia_session": session} if path.startswith("/api/friends")
-                      else None)
+        signed_in = path.startswith(("/api/friends", "/api/turns", "/api/push"))
+        r = case.call(cookies={"regalia_session": session} if signed_in else None)
         statuses.append(r.status_code)
         assert r.status_code < 500, (case.as_curl_command(), r.status_code, r.text[:300])
         ctype = r.headers["content-type"]
