@@ -47,9 +47,11 @@ give to a bot at once). Solo tables start when their player opens them; bots-onl
 once.
 
 Clocks (``clocks.TableClock``, optional): the human seat to act runs its clock from the moment
-every human seat is claimed; a move adds the increment; when a bank runs out the seat is
-handed to a bot (everyone gets a ``timeout`` message) until its player takes it back.
-Bot-played seats never run a clock.
+every human seat is claimed; a move adds the increment (a turn-based clock: fills the time for
+the next move again); when a bank runs out the seat is handed to a bot (everyone gets a
+``timeout`` message) until its player takes it back. Bot-played seats never run a clock.
+At a turn-based table, a change stored here that makes it another human seat's turn is told
+to ``TableServices.your_turn`` (the player's notifications: ``web.push``).
 """
 
 from __future__ import annotations
