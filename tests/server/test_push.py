@@ -352,3 +352,37 @@ def test_a_real_message_is_encrypted_and_signed_by_pywebpush(tmp_path):
     claims = json.loads(unb64(claims))
     assert claims["aud"] == f"http://127.0.0.1:{port}"
     assert claims["sub"] == "mailto:ops@regalia.example" and claims["exp"] > time.time()
+
+
+def test_a_database_of_the_previous_revision_is_upgraded_and_can_go_back(db_url):
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect, text
+
+    from server_helpers import latest_revision, old_database
+    from regalia.server.storage.engine import (MIGRATIONS, current_revision, head_revision,
+                                               make_engine)
+
+    old_database(db_url, "0012")
+    with running_app(db_url, push_sender=FakeSender(), turn_presets="long=3600") as c:
+        store = c.app.state.manager.store
+        assert current_revision(store.engine) == head_revision() == latest_revision() == "0013"
+        kept = store.load_table("keep0001")
+        assert kept is not None and kept.seats[0].name == "Old" and kept.clock is None
+        assert c.get("/api/tables/keep0001").status_code == 200
+        assert len(unb64(c.get("/api/push/key").json()["key"])) == 65
+        d = new_table(c, "ribauds", ["human", "human"], clock="long")  # the new column works
+        assert subscribe(c, subscription("up"), [seat(d, 0)]).status_code == 200
+    engine = make_engine(db_url)
+    assert {"push_keys", "push_subscriptions", "push_seats"} <= set(inspect(engine).get_table_names())
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:  # and back down, the tables still there
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0012")
+    tables = set(inspect(engine).get_table_names())
+    assert not tables & {"push_keys", "push_subscriptions", "push_seats"}
+    assert "turn_deadline" not in {col["name"] for col in inspect(engine).get_columns("game_tables")}
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM game_tables")).scalar() == 2
+    engine.dispose()

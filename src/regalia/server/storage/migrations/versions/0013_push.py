@@ -58,11 +58,15 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    """Drops what the upgrade added; the column in place (SQLite 3.35's own DROP COLUMN: a
+    table copy would drop ``game_tables`` under its seats' and moves' foreign keys)."""
     op.drop_index("ix_push_seats_table_id", "push_seats")
     op.drop_table("push_seats")
     op.drop_index("ix_push_subscriptions_account_id", "push_subscriptions")
     op.drop_table("push_subscriptions")
     op.drop_table("push_keys")
     op.drop_index("ix_game_tables_turn_deadline", "game_tables")
-    with op.batch_alter_table("game_tables") as batch:
-        batch.drop_column("turn_deadline")
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE game_tables DROP COLUMN turn_deadline")
+    else:
+        op.drop_column("game_tables", "turn_deadline")
