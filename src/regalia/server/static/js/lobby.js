@@ -1,6 +1,7 @@
-// The lobby: create a table (game, players, seats, rule options; a rated Le Roy des
-// Ribauds game between two signed-in people), list the tables of this browser and, signed
-// in, its friends (friends.js).
+// The lobby: create a table (game, players, seats, rule options, a live or turn-based
+// clock; a rated Le Roy des Ribauds game between two signed-in people), list the tables of
+// this browser, those where its seat or its account's is to act ("Your turn") and, signed
+// in, its friends (friends.js) and the "Notify me" button (push.js).
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
@@ -452,8 +453,7 @@ async function main() {
   friends = friendsPanel($("friends-panel"), $("friends"), $("invitations-panel"), $("friend-invitations"));
   // signed in: "Notify me" asks the browser to tell of the account's turns, friend
   // requests and invitations (Web Push; permission asked on the click only)
-  const notify = () => [notifyButton({ id: "notify-account", on: () => notifying(),
-    told: notice })];
+  const notify = () => [notifyButton({ id: "notify-account", on: () => notifying(), told: notice, withIcon: true })];
   const account = await accountArea($("account"), (acc) => {
     signedIn = acc;
     if (acc) $("nickname").value = myName();
