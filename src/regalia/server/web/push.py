@@ -107,7 +107,7 @@ class PushSender(Protocol):
 class WebPushSender:
     """The real sender: pywebpush's encryption (RFC 8291, aes128gcm) and VAPID signature
     (RFC 8292, ``contact`` as its ``sub``) with the site's private key (PEM), POSTed with
-    aiohttp (one session, made at the first message)."""
+    aiohttp (one client and its connection pool, made at the first message)."""
 
     def __init__(self, private_pem: str, contact: str, timeout: float = SEND_TIMEOUT) -> None:
         from py_vapid import Vapid
@@ -115,26 +115,26 @@ class WebPushSender:
         self.vapid = Vapid.from_pem(private_pem.encode())
         self.contact = contact
         self.timeout = timeout
-        self._session: Any = None
+        self._client: Any = None
 
     async def send(self, target: PushTarget, payload: bytes, ttl: int) -> int:
         import aiohttp
         from pywebpush import WebPusher
 
-        if self._session is None:
-            self._session = aiohttp.ClientSession()
+        if self._client is None:
+            self._client = aiohttp.ClientSession()
         parts = urlsplit(target.endpoint)
         claims = {"sub": self.contact, "aud": f"{parts.scheme}://{parts.netloc}",
                   "exp": int(time.time()) + 12 * 3600}
         headers = self.vapid.sign(claims)
-        resp = await WebPusher(target.info(), aiohttp_session=self._session).send_async(
+        resp = await WebPusher(target.info(), aiohttp_session=self._client).send_async(
             payload, headers, ttl=ttl, timeout=aiohttp.ClientTimeout(total=self.timeout))
         return resp.status
 
     async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
-            self._session = None
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
 
 
 def host_allowed(host: str, allowed: tuple[str, ...]) -> bool:

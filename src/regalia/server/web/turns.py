@@ -14,8 +14,8 @@ are to act now (any table: turn-based, with a live clock or none).
 
 Each turn: the table, its game and player count, the seat, whether the table is
 turn-based (``per_move``) and when the seat's time runs out (``deadline``, seconds since
-the epoch; ``null`` without a clock). A ``POST`` that reads nothing changes nothing, but is
-a ``POST`` so that the tokens stay out of URLs and logs.
+the epoch; ``null`` without a clock). The ``POST`` changes nothing: it is a ``POST`` so that
+the tokens stay out of URLs and logs.
 """
 
 from __future__ import annotations
