@@ -15,7 +15,7 @@ CREATE = [
     (b'{"game": "chess"}', "game: choose one of regicide, ribauds"),
     (b'{"game": "ribauds", "players": 3}', "players: ribauds is for exactly 2 players"),
     (b'{"game": "regicide", "players": "2"}', "players: regicide is for 1 to 4 players"),
-    (b'{"game": "regicide", "clock": 5}', "clock: null (no clock) or one of "),
+    (b'{"game": "regicide", "clock": 5}', "clock: null (no clock), a live clock ("),
     (b'{"game": "ribauds", "seats": 5}', "seats: give one entry per player (2)"),
     (b'{"game": "regicide", "open": "yes"}', "open: true (listed in the lobby) or false"),
 ]

@@ -26,11 +26,15 @@ def create(client, seats, clock, seed=None):
 
 def test_presets_are_listed_and_an_unknown_one_is_refused(db_url):
     with running_app(db_url, clock_presets=PRESETS) as c:
-        assert c.get("/api/clocks").json() == [{"name": "tiny", "bank": 1.0, "increment": 0.5},
-                                               {"name": "rapid", "bank": 600.0, "increment": 15.0}]
+        assert c.get("/api/clocks").json() == [
+            {"name": "tiny", "bank": 1.0, "increment": 0.5, "per_move": False},
+            {"name": "rapid", "bank": 600.0, "increment": 15.0, "per_move": False},
+            {"name": "day", "bank": 86400.0, "increment": 0.0, "per_move": True},
+            {"name": "3days", "bank": 259200.0, "increment": 0.0, "per_move": True}]
         r = c.post("/api/tables", json={"game": "regicide", "players": 1, "clock": "bullet",
                                         "seats": [{"kind": "human"}]})
         assert r.status_code == 400 and "tiny, rapid" in r.json()["error"]
+        assert "turn-based one, time per move (day, 3days)" in r.json()["error"]
         assert c.get("/api/tables/abcdefgh").status_code == 404
 
 

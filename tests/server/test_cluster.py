@@ -744,3 +744,32 @@ def test_a_seat_that_left_another_replica_just_now_is_not_handed_over(db_url, re
         pa.send({"type": "bot", "seat": 1, "on": True})
         err = pa.recv_until(lambda m: m["type"] == "error")
         assert err["code"] == "seat_away" and "may be coming back" in err["message"], err
+
+
+def test_a_turn_based_table_unloaded_far_from_its_deadline_is_taken_over_before_it(
+        db_url, redis_url, monkeypatch):
+    import redis
+
+    from regalia.server.replicas.leases import PARKED, lease_key
+    from regalia.server.tables import clocks, registry
+
+    monkeypatch.setattr(clocks, "TURN_LOAD_AHEAD", 1.5)
+    monkeypatch.setattr(registry, "TURN_LOAD_AHEAD", 1.5)
+    r = redis.Redis.from_url(redis_url)
+    r.flushdb()
+    kw = dict(redis_url=redis_url, idle_unload=0.3, turn_presets="short=4")
+    with running_app(db_url, replica="a", **kw) as a, running_app(db_url, replica="b", **kw) as b:
+        t = new_table(a, "ribauds", ["human", "human"], clock="short")
+        pa, pb = join(a, t, 0), join(a, t, 1)
+        seat = pa.state["current"]
+        pa.close()
+        pb.close()
+        # idle, its player with more than 1.5 s left: unloaded, its lease free (not parked)
+        wait_for(lambda: all(t["id"] not in c.app.state.manager.tables for c in (a, b)), 3,
+                 "the unload")
+        assert r.get(lease_key(t["id"])) != PARKED.encode()
+        store = a.app.state.manager.store
+        assert not store.load_table(t["id"]).seats[seat].bot_replaces
+        # 1.5 s before the deadline a replica's scan takes it over; its alarm rings
+        wait_for(lambda: store.load_table(t["id"]).seats[seat].bot_replaces, 8, "the time-out")
+        assert any(t["id"] in health(c)["leases"] for c in (a, b))

@@ -34,8 +34,11 @@ OPERATIONS = [("/api/games", "GET"), ("/api/tables", "POST"),
               ("/api/account/passkeys", "GET"), ("/api/account/passkeys/{passkey_id}", "DELETE"),
               *((f"/api/account/passkeys/{step}", "POST") for step in (
                   "sign-up/begin", "sign-up/finish", "sign-in/begin", "sign-in/finish",
-                  "register/begin", "register/finish", "confirm/begin"))]
-SIGNED_IN = ("/api/friends", "/api/account/passkeys")  # fuzzed with the account's cookie
+                  "register/begin", "register/finish", "confirm/begin")),
+              ("/api/turns", "POST"), ("/api/turns", "GET"), ("/api/push/key", "GET"),
+              ("/api/push/subscriptions", "POST"), ("/api/push/subscriptions", "DELETE")]
+# fuzzed with the account's cookie
+SIGNED_IN = ("/api/friends", "/api/account/passkeys", "/api/turns", "/api/push")
 
 
 @pytest.mark.parametrize("path,method", OPERATIONS)

@@ -3,7 +3,8 @@ the app, the routers (``web.pages``: HTML pages and health; ``web.api``: the JSO
 ``web.accounts``: the optional accounts and the players' profiles; ``web.passkeys``: signing
 up and in with a passkey, an account's passkeys; ``web.ratings``: the
 leaderboard; ``web.daily``: the daily deal, ``tables.daily``; ``web.friends``: friends,
-their presence and invitations to a table; ``web.socket``: the
+their presence and invitations to a table; ``web.turns``: the lobby's "Your turn" list;
+``web.push``: Web Push notifications and their service worker; ``web.socket``: the
 table websocket, whose protocol is ``web.protocol``), the static
 files, the HTTP guard (``web.guard``) and the API's one error form (``web.errors``).
 
@@ -31,7 +32,7 @@ from regalia.server.storage.models import now
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, Store
 from regalia.server.tables.daily import Daily
 from regalia.server.web import (accounts, api, daily, errors, friends, pages, passkeys,
-                                ratings, socket)
+                                push, ratings, socket, turns)
 from regalia.server.web.deps import Registry
 from regalia.server.web.guard import Guard
 from regalia.server.web.passwords import Passwords
@@ -42,6 +43,7 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
                store: Store | None = None, seeds: SeedSource = secure_seed,
                redis_url: str | None = None, replica: str | None = None,
                passwords: Passwords | None = None, notifier: friends.Notifier | None = None,
+               push_sender: push.PushSender | None = None,
                utc_now: Callable[[], datetime] = now, **overrides: Any) -> FastAPI:
     """The Regalia server as an ASGI app. ``settings`` (or keyword ``overrides`` of its
     fields, e.g. ``bot_delay=0``; fields given neither way come from ``REGALIA_*``
@@ -54,7 +56,10 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     host name and process id); the app fails to start (``ConnectionError``) when Redis
     does not answer. ``passwords``: the accounts' password hashing (default: Argon2id
     with argon2-cffi's parameters). ``notifier``: told of friend requests and invitations
-    (``friends.Notifier``; default: nobody, the lobby's poll shows them). ``utc_now``: the
+    (``friends.Notifier``; default: ``push.PushNotifier``, Web Push to the account's
+    browsers that allowed it). ``push_sender``: sends the Web Push messages
+    (``push.PushSender``; default: ``push.WebPushSender``, to the push services; tests give
+    one that records them). ``utc_now``: the
     time the daily deal's day is read from (tests may fix it; no request can). Raises
     ``pydantic.ValidationError`` (a ``ValueError``) for a bad setting."""
     settings = settings.but(**overrides) if settings else Settings(**overrides)
@@ -68,15 +73,20 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             app.state.manager = Registry(st, settings, seeds, redis_url, replica)
             app.state.accounts = accounts.Accounts(app.state.manager, settings, passwords)
             app.state.daily = Daily(app.state.manager, settings, utc_now)
+            app.state.push = push.Push(app.state.manager, app.state.accounts, settings,
+                                       push_sender)
             app.state.friends = friends.Friends(app.state.manager, app.state.accounts,
-                                                settings, notifier)
+                                                settings,
+                                                notifier or push.PushNotifier(app.state.push))
             await app.state.manager.start()
             await app.state.friends.start()
             try:
+                await app.state.push.start()
                 await app.state.daily.start()
                 yield
             finally:
                 await app.state.daily.stop()
+                await app.state.push.stop()
                 await app.state.friends.stop()
                 await app.state.manager.stop()
                 app.state.accounts.close()
@@ -96,6 +106,6 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
     for router in (pages.router, api.router, accounts.router, passkeys.router, ratings.router,
-                   daily.router, friends.router, socket.router):
+                   daily.router, friends.router, turns.router, push.router, socket.router):
         app.include_router(router)
     return app

@@ -50,6 +50,26 @@ def parse_presets(text: str) -> dict[str, tuple[float, float]]:
     return out
 
 
+def parse_turn_presets(text: str) -> dict[str, float]:
+    """``"day=86400,3days=259200"`` -> ``{"day": 86400.0, "3days": 259200.0}`` (seconds a
+    player has for each move of a turn-based table). Raises ``ValueError`` with what is
+    wrong."""
+    out: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, spec = part.partition("=")
+        name = name.strip()
+        try:
+            seconds = float(spec)
+        except ValueError:
+            raise ValueError(f"turn_presets: {part!r} is not NAME=SECONDS, e.g. "
+                             "day=86400") from None
+        if not name or not name.replace("_", "a").isalnum() or not seconds > 0:
+            raise ValueError(f"turn_presets: {part!r}: a name of letters, digits or _ and "
+                             "more than 0 seconds")
+        out[name] = seconds
+    return out
+
+
 def _cli(**how: Any) -> dict[str, Any]:
     """A field's ``regalia serve`` option when it is not ``--FIELD-NAME VALUE``: ``flag``
     (its option name), ``inverse`` (a flag meaning the field's negation), ``repeat`` (the
@@ -105,6 +125,20 @@ class Settings(BaseSettings):
     open_list_max: int = Field(50, description="open tables listed in the lobby")
     clock_presets: str = Field("blitz=180+10,rapid=600+15,slow=1800+30", description=(
         "time controls NAME=BANK+INCREMENT seconds, comma-separated"))
+    turn_presets: str = Field("day=86400,3days=259200", description=(
+        "turn-based time controls NAME=SECONDS per move, comma-separated (the player to act "
+        "has that long for each move; real time, a restart included)"))
+    push_contact: str = Field("mailto:regalia@localhost", description=(
+        "the contact the site's Web Push requests name (VAPID 'sub': mailto:ADDRESS or an "
+        "https URL); push services may refuse a made-up one"))
+    push_hosts: tuple[str, ...] = Field(
+        ("fcm.googleapis.com", "updates.push.services.mozilla.com", "*.push.apple.com",
+         "*.notify.windows.com"),
+        description=("a push service's host a subscription may name (repeatable; "
+                     "*.DOMAIN, or * for any https host)"),
+        json_schema_extra=_cli(flag="push-host", repeat=True))
+    push_rate: str = Field("30/hour", description=(
+        "notification subscriptions added or removed per client address"))
     ws_compression: bool = Field(False, description=(
         "compress websocket messages (permessage-deflate: less bandwidth, more CPU per move)"))
     analysis_rate: str = Field("6/minute", description="game analyses per client address")
@@ -156,9 +190,31 @@ class Settings(BaseSettings):
         parse_presets(v)
         return v
 
+    @field_validator("turn_presets")
+    @classmethod
+    def _turn_presets(cls, v: str) -> str:
+        parse_turn_presets(v)
+        return v
+
+    @field_validator("push_contact")
+    @classmethod
+    def _contact(cls, v: str) -> str:
+        if not (v.startswith("mailto:") and "@" in v) and not v.startswith("https://"):
+            raise ValueError(f"push_contact: mailto:ADDRESS or an https:// URL, not {v!r}")
+        return v
+
+    @field_validator("push_hosts")
+    @classmethod
+    def _push_hosts(cls, v: tuple[str, ...]) -> tuple[str, ...]:
+        for name in v:
+            if not name or "*" in name[1:] or (name.startswith("*") and name != "*"
+                                                and not name.startswith("*.")):
+                raise ValueError(f"push_hosts: a host name, *.DOMAIN or *, not {name!r}")
+        return v
+
     @field_validator("table_rate", "message_rate", "talk_rate", "join_rate", "analysis_rate",
                      "replay_rate", "hint_rate", "sign_up_rate", "sign_in_rate",
-                     "friend_rate", "invite_rate")
+                     "friend_rate", "invite_rate", "push_rate")
     @classmethod
     def _rate(cls, v: str, info) -> str:
         try:
@@ -200,6 +256,10 @@ class Settings(BaseSettings):
                 raise ValueError(f"{name}: must not be negative")
         if self.bot_workers < 1:
             raise ValueError("bot_workers: at least 1")
+        same = set(parse_presets(self.clock_presets)) & set(parse_turn_presets(self.turn_presets))
+        if same:
+            raise ValueError(f"turn_presets: {sorted(same)[0]!r} is a clock preset's name "
+                             "already; every time control needs a name of its own")
         return self
 
     @classmethod

@@ -201,6 +201,11 @@ class Cluster:
         """Hand back the lease of a table unloaded while idle, parked."""
         await self.leasing.park(table_id)
 
+    async def release(self, table_id: str) -> None:
+        """Hand back the lease of a table unloaded while a turn-based clock runs, free (not
+        parked): the scans take it over when its deadline nears."""
+        await self.leasing.release(table_id)
+
     def safe_url(self) -> str:
         from urllib.parse import urlsplit
 

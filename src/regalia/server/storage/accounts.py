@@ -25,7 +25,8 @@ from regalia.server.storage.database import Database
 from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, BlockRow,
                                            ChallengeRow, Conflict, DailyPlayRow, FriendshipRow,
                                            GameTable, InvitationRow, MessageRow, MoveRow,
-                                           NewPasskey, PasskeyRow, PasskeyTaken,
+                                           NewPasskey, PasskeyRow, PasskeyTaken, PushSeatRow,
+                                           PushSubscriptionRow,
                                            RatingChangeRow, RatingRow, SeatRow, SessionRow,
                                            now, read_ending, utc)
 
@@ -156,7 +157,8 @@ class AccountStore:
         or met, and the invitations it sent or received; its seats keep their games but not
         the account: their names become ``label``, their free chat lines (words of their
         own, unlike the rules' fixed sayings, which stay with the game) are deleted, and
-        their link is cut; its daily-deal plays become unranked ones. Returns the ids of
+        their link is cut; its daily-deal plays become unranked ones; its browsers' push
+        subscriptions are deleted. Returns the ids of
         the tables whose seats were renamed (in one transaction)."""
         with self.engine.begin() as conn:
             seats = conn.execute(select(SeatRow.table_id, SeatRow.seat)
@@ -181,6 +183,11 @@ class AccountStore:
                                                     BlockRow.blocked_id == account_id)))
             conn.execute(delete(InvitationRow).where(or_(InvitationRow.from_id == account_id,
                                                          InvitationRow.to_id == account_id)))
+            pushed = select(PushSubscriptionRow.id).where(
+                PushSubscriptionRow.account_id == account_id)
+            conn.execute(delete(PushSeatRow).where(PushSeatRow.subscription_id.in_(pushed)))
+            conn.execute(delete(PushSubscriptionRow)
+                         .where(PushSubscriptionRow.account_id == account_id))
             conn.execute(delete(AccountRow).where(AccountRow.id == account_id))
         return tables
 

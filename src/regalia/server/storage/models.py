@@ -31,6 +31,10 @@ daily deals' seeds are drawn with, ``tables.daily``), ``DailyDealRow`` one day's
 seed, stored at its first use that day, so that every replica deals the same; the solver's
 verdict once worked out) and ``DailyPlayRow`` each table dealt it (the account that plays it
 ranked, at most one per day, and its result once worked out).
+Turn-based tables and Web Push (migration 0014): ``GameTable.turn_deadline`` (when the player
+to act at a turn-based table runs out of time), ``PushKeyRow`` (the site's VAPID key pair),
+``PushSubscriptionRow`` (a browser's push subscription, for an account or for seats) and
+``PushSeatRow`` (a seat an anonymous subscription notifies for).
 
 A game the players end before its rules do (a concession, a stop agreed by all:
 ``core.records.Ending``) ends its move log with one *ending row*: at the ply after the last
@@ -49,7 +53,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer,
-                        LargeBinary, String, UniqueConstraint)
+                        LargeBinary, String, Text, UniqueConstraint)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from regalia.core.records import ENDINGS, Ending
@@ -121,6 +125,10 @@ class GameTable(Base):
     creator: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     # migration 0010: a rated game (two accounts; ``ratings.RatingStore``)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    # migration 0014: when the player to act at a turn-based table runs out of time (the
+    # ``deadline`` of its clock_state; NULL: no turn-based clock runs)
+    turn_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                           nullable=True, index=True)
 
 
 class SeatRow(Base):
@@ -370,6 +378,47 @@ class ChallengeRow(Base):
     user_handle: Mapped[str | None] = mapped_column(String(128), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class PushKeyRow(Base):
+    """The site's VAPID key pair (migration 0014): one row (``id`` 1), made at the first
+    start by whichever replica stores it first. ``private_key``: PEM (PKCS#8, P-256);
+    ``public_key``: the uncompressed point, base64url without padding (a page's
+    ``applicationServerKey``)."""
+
+    __tablename__ = "push_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    private_key: Mapped[str] = mapped_column(Text)
+    public_key: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PushSubscriptionRow(Base):
+    """A browser's Web Push subscription (migration 0014): its push service ``endpoint``
+    (unique: one row per browser), its keys (``p256dh``, ``auth``: base64url) and the account
+    it notifies for (``None``: only the seats of its ``PushSeatRow`` rows)."""
+
+    __tablename__ = "push_subscriptions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(128))
+    auth: Mapped[str] = mapped_column(String(64))
+    account_id: Mapped[int | None] = mapped_column(Integer, ForeignKey("accounts.id"),
+                                                   nullable=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
+
+
+class PushSeatRow(Base):
+    """A seat a subscription notifies for (migration 0014): a table and the SHA-256 of the
+    seat's token (a seat given another token, e.g. by an invitation, is no longer it)."""
+
+    __tablename__ = "push_seats"
+    subscription_id: Mapped[int] = mapped_column(Integer, ForeignKey("push_subscriptions.id"),
+                                                 primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("game_tables.id"),
+                                          primary_key=True, index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=now)
 
 
 metadata = Base.metadata

@@ -17,7 +17,8 @@ TOUCH_TABLE = {  # the table's row at a move: (finished, with clock_state) -> UP
     (finished, clocked): update(GameTable).where(GameTable.id == TABLE_ID).values(
         updated_at=bindparam("p_t"),
         **({"status": FINISHED} if finished else {}),
-        **({"clock_state": bindparam("p_clock_state")} if clocked else {}))
+        **({"clock_state": bindparam("p_clock_state"),
+            "turn_deadline": bindparam("p_deadline")} if clocked else {}))
     for finished in (False, True) for clocked in (False, True)}
 SEAT_HANDED_OVER = select(SeatRow.bot_replaces).where(
     SeatRow.table_id == TABLE_ID, SeatRow.seat == bindparam("p_seat"))

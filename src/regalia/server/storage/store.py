@@ -20,7 +20,7 @@ that a stalled disk stops no one but the writes.
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 from sqlalchemy import func, select, update
@@ -39,7 +39,15 @@ from regalia.server.storage.statements import (INSERT_MESSAGE, INSERT_MOVES, INS
                                                TABLE_EXISTS, TOUCH_TABLE, seat_update)
 
 __all__ = ["DEFAULT_DATABASE_URL", "NotSynced", "Store", "StoreUnavailable", "TooLate",
-           "io_error", "reason"]
+           "deadline_of", "io_error", "reason"]
+
+
+def deadline_of(clock_state: dict[str, Any] | None) -> datetime | None:
+    """The ``turn_deadline`` column of a table whose clocks are ``clock_state``
+    (``Clock.to_json``): its ``deadline`` (wall seconds) as a UTC time; ``None`` for a live
+    clock, a clock not started, or none."""
+    at = (clock_state or {}).get("deadline")
+    return datetime.fromtimestamp(float(at), timezone.utc) if at is not None else None
 
 
 class Store(Database):
@@ -92,7 +100,8 @@ class Store(Database):
                 "id": table_id, "game": game, "config": config, "seed": seed, "status": PLAYING,
                 "created_at": t, "updated_at": t, "watch_token": watch, "is_open": is_open,
                 "clock": clock, "clock_state": clock_state, "hints": hints, "next_table": None,
-                "creator": creator, "rated": bool(rated)})
+                "creator": creator, "rated": bool(rated),
+                "turn_deadline": deadline_of(clock_state)})
             stored = [SeatData(i, s.kind, s.bot, token_hash(tok) if tok else s.token_hash,
                                False, s.name, s.claimed, s.account_id)
                       for i, (s, tok) in enumerate(zip(seats, tokens))]
@@ -148,17 +157,59 @@ class Store(Database):
                          row["next_table"], bool(row["hints"]),
                          [r.ply for r in rows if r.by_bot], ending, bool(row["rated"]))
 
-    def active_table_ids(self) -> list[str]:
+    def active_table_ids(self, due_within: float = 120.0) -> list[str]:
         """Ids of the tables still being played that have a bot seat or a seat handed to a
-        bot (the ones whose bots may have to carry on) or a clock (whose time may run out),
-        oldest first."""
+        bot (the ones whose bots may have to carry on), a live clock or a turn-based one not
+        started yet (whose time may run out), or a turn-based clock whose deadline comes
+        within ``due_within`` seconds (or passed), oldest first. A turn-based table whose
+        player has longer is left out: it is loaded when its deadline nears
+        (``due_turn_ids``) or when someone opens it."""
+        due = now() + timedelta(seconds=due_within)
         with self.engine.connect() as conn:
             bots = select(SeatRow.table_id).where((SeatRow.kind == BOT) | SeatRow.bot_replaces)
+            clocked = GameTable.clock.is_not(None) & GameTable.turn_deadline.is_(None)
             return [r[0] for r in conn.execute(select(GameTable.id)
                                                .where(GameTable.status == PLAYING,
-                                                      GameTable.id.in_(bots)
-                                                      | GameTable.clock.is_not(None))
+                                                      GameTable.id.in_(bots) | clocked
+                                                      | (GameTable.turn_deadline <= due))
                                                .order_by(GameTable.created_at))]
+
+    def due_turn_ids(self, before: datetime, limit: int = 500) -> list[str]:
+        """Ids of the turn-based tables still being played whose player to act runs out of
+        time before ``before`` (their ``turn_deadline``), the earliest first, at most
+        ``limit``."""
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(GameTable.id).where(GameTable.status == PLAYING,
+                                           GameTable.turn_deadline <= before)
+                .order_by(GameTable.turn_deadline).limit(limit))]
+
+    def seats_with_tokens(self, seats: list[tuple[str, str]]) -> list[tuple[str, int]]:
+        """Of the ``(table_id, token_hash)`` pairs given, the human seats they prove at
+        tables still being played: ``(table_id, seat)``, in the order asked (a pair that
+        proves no seat is left out)."""
+        if not seats:
+            return []
+        asked = set(seats)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(SeatRow.table_id, SeatRow.seat, SeatRow.token_hash)
+                .join(GameTable, GameTable.id == SeatRow.table_id)
+                .where(SeatRow.table_id.in_({t for t, _ in asked}),
+                       SeatRow.token_hash.in_({h for _, h in asked}),
+                       SeatRow.kind == HUMAN, GameTable.status == PLAYING)).all()
+        found = {(r.table_id, r.token_hash): r.seat for r in rows}
+        return [(t, found[t, h]) for t, h in dict.fromkeys(seats) if (t, h) in found]
+
+    def playing_seats_of(self, account_id: int, limit: int = 100) -> list[tuple[str, int]]:
+        """The seats linked to ``account_id`` at tables still being played, ``(table_id,
+        seat)``, the table played latest first, at most ``limit``."""
+        with self.engine.connect() as conn:
+            return [(r.table_id, r.seat) for r in conn.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .join(GameTable, GameTable.id == SeatRow.table_id)
+                .where(SeatRow.account_id == account_id, GameTable.status == PLAYING)
+                .order_by(GameTable.updated_at.desc(), SeatRow.table_id).limit(limit))]
 
     def open_tables(self, limit: int, per_creator: int = 1) -> list[dict[str, Any]]:
         """The open tables still being played that have a free (unclaimed) human seat, at
@@ -264,7 +315,8 @@ class Store(Database):
             if statement is not touch:
                 write_touches()
                 touch = statement
-            touches.append({"p_table_id": table_id, "p_t": t, "p_clock_state": clock_state})
+            touches.append({"p_table_id": table_id, "p_t": t, "p_clock_state": clock_state,
+                            "p_deadline": deadline_of(clock_state)})
             if len(rest) > 1 and rest[1]:
                 write_touches()
                 if conn.execute(SEAT_HANDED_OVER, {"p_table_id": table_id,
@@ -308,6 +360,7 @@ class Store(Database):
             values: dict[str, Any] = {"updated_at": now()}
             if clock_state is not None:
                 values["clock_state"] = clock_state
+                values["turn_deadline"] = deadline_of(clock_state)
             conn.execute(update(GameTable).where(GameTable.id == table_id).values(**values))
             if expect_ply is not None and conn.execute(select(MoveRow.id).where(
                     MoveRow.table_id == table_id, MoveRow.ply >= expect_ply).limit(1)).first():
@@ -319,7 +372,7 @@ class Store(Database):
         """Store the table's clocks alone (``clock_state``: ``Clock.to_json()``)."""
         with self.engine.begin() as conn:
             conn.execute(update(GameTable).where(GameTable.id == table_id)
-                         .values(clock_state=clock_state))
+                         .values(clock_state=clock_state, turn_deadline=deadline_of(clock_state)))
 
     def update_seat(self, table_id: str, seat: int, clock_state: dict[str, Any] | None = None,
                     expect: dict[str, Any] | None = None, **values: Any) -> None:
@@ -335,7 +388,7 @@ class Store(Database):
             values.setdefault("account_id", None)
         statement = seat_update(tuple(values), tuple((k, v is None) for k, v in expect.items()))
         params = {"p_table_id": table_id, "p_seat": seat, "p_t": now(),
-                  "p_clock_state": clock_state}
+                  "p_clock_state": clock_state, "p_deadline": deadline_of(clock_state)}
         params.update({f"p_{k}": v for k, v in values.items()})
         params.update({f"p_expect_{k}": v for k, v in expect.items() if v is not None})
         with self.engine.begin() as conn:

@@ -1,14 +1,24 @@
-"""Time control of a table: a bank of seconds per player and an increment
-per move, chosen at creation among the server's presets (``Settings.clock_presets``).
+"""Time control of a table, chosen at creation among the server's presets: a live clock (a
+bank of seconds per player and an increment per move, ``Settings.clock_presets``) or a
+turn-based one (a number of seconds for each move, no bank: ``Settings.turn_presets``, e.g.
+a day per move).
 
 ``Clock`` is plain data kept by the table and stored with every change of it (the
 ``clock_state`` column), so a restart finds every bank and the wall-clock time at which the
-running clock started. The time the server was down is not charged: a table loaded where its
-clock runs (a server's start, a replica taking it over) restarts the running seat's clock
-from that moment (``TableClock.resume``), which also gives back the time that turn had run
-before the outage (nothing says when the server stopped serving). ``TableClock`` is the table's part that keeps them: which seat's clock runs
-(the human seat to act, never a bot-played one), the clocks after a move, and the alarm
-that hands a seat to a bot when its time runs out.
+running clock started. For a live clock the time the server was down is not charged: a table
+loaded where its clock runs (a server's start, a replica taking it over) restarts the
+running seat's clock from that moment (``TableClock.resume``), which also gives back the
+time that turn had run before the outage (nothing says when the server stopped serving). A
+turn-based clock counts real time, a restart included: a day is a day, and a player whose
+time ran out while no server ran loses the seat to a bot as soon as a server loads the
+table. Its deadline is also stored in a column of its own (``turn_deadline``, from the
+``deadline`` of ``Clock.to_json``), so that a turn-based table waiting days for a move need
+not stay in memory: the registry unloads it when idle and loads it again
+``TURN_LOAD_AHEAD`` seconds before its deadline.
+
+``TableClock`` is the table's part that keeps them: which seat's clock runs (the human seat
+to act, never a bot-played one), the clocks after a move, and the alarm that hands a seat to
+a bot when its time runs out.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from regalia.server.tables.core import TableCore
 log = logging.getLogger("regalia.server")
 
 RETURN_BANK = 30.0  # seconds a timed-out player gets back when taking the seat back (at least)
+TURN_LOAD_AHEAD = 120.0  # seconds before a turn-based deadline its table must be loaded
 
 
 def wall() -> float:
@@ -42,9 +53,11 @@ def _log_failure(task: asyncio.Task) -> None:
 
 @dataclass
 class Clock:
-    """The banks of one table. ``since``: wall time from which the running seat is charged
-    (``None`` until the clocks start: every human seat taken); ``timed_out``: seats whose
-    time ran out and that a bot plays until their player takes them back."""
+    """The banks of one table, in seconds. ``since``: wall time from which the running seat
+    is charged (``None`` until the clocks start: every human seat taken); ``timed_out``:
+    seats whose time ran out and that a bot plays until their player takes them back.
+    ``per_move``: a turn-based clock: ``bank`` is the time for each move (every move fills
+    the banks again), ``increment`` 0."""
 
     preset: str
     bank: float
@@ -52,14 +65,17 @@ class Clock:
     banks: list[float]
     since: float | None = None
     timed_out: set[int] = field(default_factory=set)
+    per_move: bool = False
 
     @classmethod
-    def new(cls, preset: str, bank: float, increment: float, players: int) -> "Clock":
-        return cls(preset, bank, increment, [bank] * players)
+    def new(cls, preset: str, bank: float, increment: float, players: int,
+            per_move: bool = False) -> "Clock":
+        return cls(preset, bank, increment, [bank] * players, per_move=per_move)
 
     @classmethod
     def load(cls, config: dict[str, Any], state: dict[str, Any] | None, players: int) -> "Clock":
-        c = cls.new(config["preset"], float(config["bank"]), float(config["increment"]), players)
+        c = cls.new(config["preset"], float(config["bank"]), float(config["increment"]), players,
+                    bool(config.get("per_move")))
         if state:
             c.banks = [float(b) for b in state["banks"]]
             c.since = state.get("since")
@@ -67,15 +83,44 @@ class Clock:
         return c
 
     def config(self) -> dict[str, Any]:
-        return {"preset": self.preset, "bank": self.bank, "increment": self.increment}
+        """What the table stores of its time control (the ``clock`` column): ``{"preset",
+        "bank", "increment"}`` and, for a turn-based clock, ``"per_move": true``."""
+        out: dict[str, Any] = {"preset": self.preset, "bank": self.bank,
+                               "increment": self.increment}
+        if self.per_move:
+            out["per_move"] = True
+        return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"banks": [round(b, 3) for b in self.banks], "since": self.since,
-                "timed_out": sorted(self.timed_out)}
+        """The stored state (the ``clock_state`` column): ``banks`` (seconds), ``since``
+        (wall seconds) and ``timed_out`` (seats); a turn-based clock adds its ``deadline``
+        (``deadline()``), which the store also keeps in a column of its own."""
+        out: dict[str, Any] = {"banks": [round(b, 3) for b in self.banks], "since": self.since,
+                               "timed_out": sorted(self.timed_out)}
+        if self.per_move:
+            out["deadline"] = self.deadline()
+        return out
+
+    def deadline(self) -> float | None:
+        """A turn-based clock's next deadline (wall seconds): when the first seat still
+        playing for itself runs out of time if its clock runs (only the seat to act runs;
+        the others' banks are full); ``None`` before the clocks start, for a live clock and
+        when every seat timed out."""
+        if not self.per_move or self.since is None:
+            return None
+        left = [b for k, b in enumerate(self.banks) if k not in self.timed_out]
+        return round(self.since + min(left), 3) if left else None
 
     def copy(self) -> "Clock":
         return Clock(self.preset, self.bank, self.increment, list(self.banks), self.since,
-                     set(self.timed_out))
+                     set(self.timed_out), self.per_move)
+
+    def give_back(self, seat: int) -> None:
+        """A timed-out seat's player takes it back: the seat gets at least ``RETURN_BANK``
+        seconds (a live clock) or a whole move's time (turn-based)."""
+        self.timed_out.discard(seat)
+        self.banks[seat] = (self.bank if self.per_move
+                            else max(self.banks[seat], RETURN_BANK, self.increment))
 
     @property
     def started(self) -> bool:
@@ -101,11 +146,16 @@ class Clock:
             self.since = now
 
     def info(self, running: int | None, now: float) -> dict[str, Any]:
-        """What every seat sees: the banks now and whose clock runs."""
+        """What every seat sees: the banks now (seconds) and whose clock runs; ``per_move``
+        (a turn-based clock) and ``deadline``: the wall time (seconds since the epoch) at
+        which the running seat's time runs out (``None`` when no clock runs)."""
         return {"preset": self.preset, "bank": self.bank, "increment": self.increment,
+                "per_move": self.per_move,
                 "remaining": [round(self.remaining(k, running, now), 2)
                               for k in range(len(self.banks))],
-                "running": running, "started": self.started, "timed_out": sorted(self.timed_out)}
+                "running": running, "started": self.started, "timed_out": sorted(self.timed_out),
+                "deadline": (round(self.since + self.banks[running], 3)
+                             if running is not None and self.since is not None else None)}
 
 
 class TableClock:
@@ -159,15 +209,28 @@ class TableClock:
 
     def after(self, seat: int, side: bool) -> Clock | None:
         """The clocks after a move of ``seat``: the running seat is charged; a turn's
-        move of a human seat that ran its clock adds the increment."""
+        move of a human seat that ran its clock adds the increment. A turn-based clock's
+        banks are all full again after a turn's move (the next move has its whole time)."""
         if self.data is None:
             return None
         running = self.running_seat()
         clock = self.data.copy()
         clock.settle(running, wall())
-        if not side and running == seat:
+        if not side and clock.per_move:
+            clock.banks = [clock.bank] * len(clock.banks)
+        elif not side and running == seat:
             clock.banks[seat] += clock.increment
         return clock
+
+    def keeps_loaded(self) -> bool:
+        """The table must stay in memory for its clock: a seat's clock runs, and it is a
+        live clock or a turn-based one due within ``TURN_LOAD_AHEAD`` seconds (a later
+        deadline is the registry's to watch: it loads the table again in time)."""
+        running = self.running_seat()
+        if running is None:
+            return False
+        return (not self.data.per_move
+                or self.data.remaining(running, running, wall()) <= TURN_LOAD_AHEAD)
 
     def stored(self, config: dict[str, Any] | None, state: dict[str, Any] | None) -> bool:
         """Take the clocks as stored in the database (another replica may have changed
@@ -194,9 +257,12 @@ class TableClock:
 
     def resume(self) -> None:
         """The table was just loaded where its clock runs (a server's start): the running
-        seat is charged from now, not for the time no server served the table; stored soon
+        seat of a live clock is charged from now, not for the time no server served the
+        table (a turn-based clock counts that time: nothing changes); stored soon
         (``_store_resumed``), so that a read of the table again finds it too."""
         running = self.running_seat()
+        if self.data is not None and self.data.per_move:
+            return  # turn-based: real time counts, the time no server ran included
         if running is not None and self.data.since is not None and self.data.since < wall():
             clock = self.data.copy()
             clock.since = wall()

@@ -56,10 +56,21 @@ class NewTable:
     rated: bool = False
 
 
+def clock_choices(clock_presets: dict[str, tuple[float, float]],
+                  turn_presets: dict[str, float] | None = None) -> str:
+    """The words that list the time controls a table may have (a refusal's)."""
+    live = ", ".join(clock_presets) or "none"
+    turns = ", ".join(turn_presets or {})
+    return ("clock: null (no clock), a live clock (" + live + ")"
+            + (f" or a turn-based one, time per move ({turns})" if turns else ""))
+
+
 def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed: int,
-                 account: AccountData | None = None) -> NewTable:
+                 account: AccountData | None = None,
+                 turn_presets: dict[str, float] | None = None) -> NewTable:
     """The table a ``POST /api/tables`` body asks for, to be dealt from ``seed``
-    (``clock_presets``: the server's, ``settings.parse_presets``); ``account``: the
+    (``clock_presets``: the server's live clocks, ``settings.parse_presets``;
+    ``turn_presets``: its turn-based ones, ``settings.parse_turn_presets``); ``account``: the
     account the request is signed in to (``None``: none). A rated table (``rated``) is a
     game of ``lab.ratings.RATED_GAMES`` whose every seat is a person's, created by a
     signed-in player, whose seat is linked to the account and named by it. Raises
@@ -114,9 +125,10 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
             raise Refusal("bad_request", f"seats[{i}].kind: human or bot")
     if is_open is not None and type(is_open) is not bool:
         raise Refusal("bad_request", "open: true (listed in the lobby) or false")
-    if clock is not None and (not isinstance(clock, str) or clock not in clock_presets):
-        raise Refusal("bad_request", "clock: null (no clock) or one of "
-                                     + ", ".join(clock_presets))
+    turn_presets = turn_presets or {}
+    if clock is not None and (not isinstance(clock, str)
+                              or (clock not in clock_presets and clock not in turn_presets)):
+        raise Refusal("bad_request", clock_choices(clock_presets, turn_presets))
     clean = gamekit.clean_name(nickname) if nickname is not None else None
     if nickname is not None and clean is None:
         raise Refusal("bad_request", gamekit.NAME_RULE)
@@ -153,7 +165,9 @@ def check_create(body: Any, clock_presets: dict[str, tuple[float, float]], seed:
     if rated and account is not None:  # played by the creator's account, named by it
         new[0].name, new[0].account_id = account.name, account.id
     clock_cfg = None
-    if clock is not None:
+    if clock is not None and clock in turn_presets:
+        clock_cfg = Clock.new(clock, turn_presets[clock], 0.0, players, per_move=True).config()
+    elif clock is not None:
         bank, inc = clock_presets[clock]
         clock_cfg = Clock.new(clock, bank, inc, players).config()
     return NewTable(game, config, seed, new, bool(is_open), clock_cfg, bool(hints), bool(rated))

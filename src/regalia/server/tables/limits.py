@@ -7,7 +7,8 @@ The keyed rates are the ``Settings`` fields ``table_rate`` (per client address),
 analyses per client address), ``hint_rate`` (hints per client address: each is a bot's
 search in the shared bot pool), ``sign_up_rate`` and ``sign_in_rate`` (accounts created and
 sign-ins per client address: each is a password hash's work), ``friend_rate`` and
-``invite_rate`` (friend requests and table invitations sent per account).
+``invite_rate`` (friend requests and table invitations sent per account) and ``push_rate``
+(notification subscriptions added or removed per client address).
 
 The library's in-memory storage forgets expired entries on a timer thread that it starts
 again after every burst of hits. Started from the event loop's thread, each such start
@@ -40,7 +41,8 @@ RATES = {"table_rate": "tables created", "message_rate": "messages",
          "talk_rate": "table messages", "join_rate": "seats taken",
          "analysis_rate": "game analyses", "replay_rate": "replays", "hint_rate": "hints",
          "sign_up_rate": "accounts created", "sign_in_rate": "sign-ins",
-         "friend_rate": "friend requests", "invite_rate": "table invitations"}
+         "friend_rate": "friend requests", "invite_rate": "table invitations",
+         "push_rate": "notification subscriptions"}
 SWEEP_EVERY = 1.0  # seconds between two sweeps of the expired entries
 
 

@@ -36,6 +36,8 @@ class Peers(Protocol):
 
     async def park(self, table_id: str) -> None: ...
 
+    async def release(self, table_id: str) -> None: ...
+
 
 class Solo:
     """The peers of one process: none. Every table's lease is held here, nothing is
@@ -57,6 +59,9 @@ class Solo:
         return True
 
     async def park(self, table_id: str) -> None:
+        pass
+
+    async def release(self, table_id: str) -> None:
         pass
 
 

@@ -7,7 +7,11 @@ collaborators it is handed (``Table``, ``TableServices``).
 * At start only the unfinished tables with a bot seat are loaded, so their bots carry on;
   the others load when someone opens them.
 * Unloading: a table nobody is connected to and whose bots have nothing to do leaves memory
-  after ``idle_unload`` seconds (finished ones too); it is loaded again on demand.
+  after ``idle_unload`` seconds (finished ones too); it is loaded again on demand. A
+  turn-based table whose player has more than ``clocks.TURN_LOAD_AHEAD`` seconds left
+  leaves too: its deadline is in the database (``turn_deadline``), and the janitor (with
+  many replicas: the lease scans) loads it again before it (``_load_due``), so that a
+  table waiting days for a move holds no memory and no timer meanwhile.
 * Expiry: a table still being played with no move or message for ``abandon_after_days``
   is marked abandoned: it is kept (its record can be read) but accepts no move.
 * Writes: ``storage.writer.Writer`` (group commit of the moves, every write bounded in
@@ -39,7 +43,8 @@ from typing import Any, Awaitable, Callable, Iterable
 from regalia.server.refusal import Refusal
 from regalia.server.replicas.cluster import Cluster
 from regalia.server.replicas.connections import Connections
-from regalia.server.settings import SeedSource, Settings, parse_presets, secure_seed
+from regalia.server.settings import (SeedSource, Settings, parse_presets, parse_turn_presets,
+                                     secure_seed)
 from regalia.server.storage.accounts import AccountData
 from regalia.server.storage.models import BOT, HUMAN, Conflict, NewSeat, TableData, now
 from regalia.server.storage.ratings import RatingStore
@@ -48,6 +53,7 @@ from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.analysis import Analyses
 from regalia.server.tables.botrunner import BotPool
+from regalia.server.tables.clocks import TURN_LOAD_AHEAD
 from regalia.server.tables.creation import CREATE_FIELDS, check_create, creator_key
 from regalia.server.tables.limits import RateLimits, SharedRateLimits
 from regalia.server.tables.peers import SOLO, Peers
@@ -96,7 +102,8 @@ class TableRegistry:
         self.cluster: Cluster | None = None
         if redis_url:
             self.cluster = Cluster(redis_url, replica, tables=lambda: self.tables, load=self.get,
-                                   active_ids=partial(self.db, store.active_table_ids),
+                                   active_ids=partial(self.db, store.active_table_ids,
+                                                      TURN_LOAD_AHEAD),
                                    on_event=self.on_event, read_again=self.read_again)
         self.peers: Peers = self.cluster or SOLO
         self.limits = (SharedRateLimits(self.settings, self.cluster) if self.cluster
@@ -106,14 +113,20 @@ class TableRegistry:
         # table's bots
         self.analyses = Analyses(BotPool(1, self.settings.bot_processes))
         self.clock_presets = parse_presets(self.settings.clock_presets)
+        self.turn_presets = parse_turn_presets(self.settings.turn_presets)
         self.moves_applied = 0
         # how long the latest moves took here, from their submission to their broadcast
         self.move_seconds: deque[float] = deque(maxlen=MOVE_TIMES_KEPT)
         self.ratings = RatingStore(store)
         self._rating: set[asyncio.Task] = set()  # rated games being rated
         self._unratable: set[str] = set()  # rated games whose record the rules refuse
+        self._unbuildable: set[str] = set()  # due tables whose move log cannot be replayed
+        # told when a change stored here made it a human seat's turn at a turn-based table
+        # (``TableServices.your_turn``; set by the app: its push notifications)
+        self.on_your_turn: Callable[[Table, int], None] | None = None
         self.services = TableServices(self.writer, self.limits, self.bots, self.settings,
-                                      self.peers, self.count_move, self.game_over)
+                                      self.peers, self.count_move, self.game_over,
+                                      self._your_turn)
         self._janitor: asyncio.Task | None = None
 
     # -- the database ----------------------------------------------------------------
@@ -142,11 +155,36 @@ class TableRegistry:
         self._janitor = asyncio.get_running_loop().create_task(self._janitor_loop())
 
     async def _load_active(self) -> None:
-        for table_id in await self.db(self.store.active_table_ids):
+        for table_id in await self.db(self.store.active_table_ids, TURN_LOAD_AHEAD):
             try:
                 await self.get(table_id)
             except Exception:
                 log.exception("table %s could not be rebuilt from its move log", table_id)
+
+    async def _load_due(self) -> int:
+        """Load the turn-based tables not loaded here whose player to act runs out of time
+        within ``TURN_LOAD_AHEAD`` seconds (or already did, e.g. while no server ran): their
+        clock's alarm then rings in time. Returns how many were loaded. With many replicas
+        the lease scans do this (``Store.active_table_ids``)."""
+        before = now() + timedelta(seconds=TURN_LOAD_AHEAD)
+        ids = await self.db(self.store.due_turn_ids, before)
+        loaded = 0
+        for table_id in ids:
+            if table_id in self.tables or table_id in self._unbuildable:
+                continue
+            try:
+                loaded += await self.get(table_id) is not None
+            except Refusal:
+                raise
+            except Exception:  # noqa: BLE001 - one table only: the others are loaded
+                log.exception("table %s could not be rebuilt from its move log", table_id)
+                self._unbuildable.add(table_id)
+        return loaded
+
+    def _your_turn(self, table: Table, seat: int) -> None:
+        """``TableServices.your_turn``: handed to ``on_your_turn`` when one is set."""
+        if self.on_your_turn is not None:
+            self.on_your_turn(table, seat)
 
     async def stop(self) -> None:
         self.writer.start_closing()
@@ -169,6 +207,8 @@ class TableRegistry:
             await asyncio.sleep(every)
             try:
                 await self.unload_idle()
+                if self.cluster is None:
+                    await self._load_due()
                 if time.monotonic() - last_settle > SETTLE_EVERY:
                     last_settle = time.monotonic()
                     await self.settle_ratings()
@@ -186,7 +226,10 @@ class TableRegistry:
             del self.tables[t.id]
             try:
                 await t.stop()
-                await self.peers.park(t.id)  # no scan loads it again while it has nothing to do
+                if t.clock.running_seat() is not None:  # a turn-based deadline, far away:
+                    await self.peers.release(t.id)  # the scans load it again when it nears
+                else:
+                    await self.peers.park(t.id)  # no scan loads it while it has nothing to do
             finally:
                 self._unfollow(t.id)
         return len(gone)
@@ -260,7 +303,7 @@ class TableRegistry:
         so on every replica). ``account``: the creator's, when signed in (a rated table
         needs one: ``check_create``). Raises ``Refusal`` (``bad_request``,
         ``rated_signed_out``, ``too_many_open``, ``too_fast``, ``storage``)."""
-        spec = check_create(body, self.clock_presets, self.seeds(), account)
+        spec = check_create(body, self.clock_presets, self.seeds(), account, self.turn_presets)
         creator = None
         if spec.is_open and address is not None:
             creator = creator_key(address)

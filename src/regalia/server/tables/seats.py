@@ -24,7 +24,7 @@ from regalia.server.storage.accounts import AccountData
 from regalia.server.storage.models import BOT, HUMAN, Conflict, token_hash
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables import gamekit
-from regalia.server.tables.clocks import RETURN_BANK, TableClock, wall
+from regalia.server.tables.clocks import TableClock, wall
 from regalia.server.tables.core import Seat, TableCore
 from regalia.server.tables.limits import RateLimits
 
@@ -145,8 +145,7 @@ class Seating:
                 if on and self.clock.to_start(also=seat):  # the last seat waited for
                     clock.start(wall())
                 if not on and seat in clock.timed_out:
-                    clock.timed_out.discard(seat)
-                    clock.banks[seat] = max(clock.banks[seat], RETURN_BANK, clock.increment)
+                    clock.give_back(seat)
             await self.writer.write(self.writer.store.set_bot_replaces, self.core.id, seat, on,
                                     clock.to_json() if clock else None, table=self.reread)
             s.bot_replaces = on

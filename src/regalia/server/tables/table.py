@@ -47,9 +47,11 @@ give to a bot at once). Solo tables start when their player opens them; bots-onl
 once.
 
 Clocks (``clocks.TableClock``, optional): the human seat to act runs its clock from the moment
-every human seat is claimed; a move adds the increment; when a bank runs out the seat is
-handed to a bot (everyone gets a ``timeout`` message) until its player takes it back.
-Bot-played seats never run a clock.
+every human seat is claimed; a move adds the increment (a turn-based clock: fills the time for
+the next move again); when a bank runs out the seat is handed to a bot (everyone gets a
+``timeout`` message) until its player takes it back. Bot-played seats never run a clock.
+At a turn-based table, a change stored here that makes it another human seat's turn is told
+to ``TableServices.your_turn`` (the player's notifications: ``web.push``).
 """
 
 from __future__ import annotations
@@ -97,7 +99,10 @@ class TableServices:
     ``peers`` reaches the other replicas (``peers.SOLO`` with one process),
     ``count_move(seconds)`` counts an applied move for ``/healthz``, and
     ``game_over(table_id, scores)`` is told the end of a rated game this replica stored
-    (its last move or its ending; ``scores``: per seat, 1 won, 0 lost), to rate it."""
+    (its last move or its ending; ``scores``: per seat, 1 won, 0 lost), to rate it, and
+    ``your_turn(table, seat)`` that a change stored here made it a human seat's turn at a
+    turn-based table (its player may be notified; it must not block: the move waits for
+    nothing)."""
 
     writer: Writer
     limits: RateLimits
@@ -106,6 +111,7 @@ class TableServices:
     peers: Peers
     count_move: Callable[[float], None]
     game_over: Callable[[str, list[float]], None] | None = None
+    your_turn: Callable[["Table", int], None] | None = None
 
 
 def _core(name: str, doc: str | None = None) -> Any:
@@ -131,6 +137,7 @@ class Table:
         self.settings = services.settings
         self.count_move = services.count_move
         self.on_game_over = services.game_over
+        self.on_your_turn = services.your_turn
         self.core = core = TableCore(data)
         self.bot_rng = random.Random(secrets.randbits(64))  # the bots' own secret source
         self.replica = replica = Replica(
@@ -167,6 +174,7 @@ class Table:
                                tell_others=replica.tell_others, game_over=self._game_over)
         self.bots = BotLoop(self)
         self._legal_cache: tuple[int, list[str], dict[str, Any] | None] = (-1, [], None)
+        self._turn_seen = self.clock.running_seat()  # the human seat last known to act
 
     # -- the core's state, as the table's ---------------------------------------------
 
@@ -378,6 +386,7 @@ class Table:
             # clock are read from the database by the replicas that hold this table
             self.replica.tell_others("move", ply=core.ply - 1)
             self.clock.arm()
+            self._note_turn(notify=True)
             if core.finished:
                 self._game_over()
         core.last_active = time.monotonic()
@@ -394,6 +403,24 @@ class Table:
             out = self.outcome() or {}
             self.on_game_over(self.core.id, [float(r) for r in out.get("returns", [])])
 
+    def _note_turn(self, notify: bool) -> None:
+        """Whose turn it is, as the clock runs it (the human seat to act, none for a bot):
+        when a change stored here (``notify``: a move, the game's start) made it another
+        human seat's turn at a turn-based table, ``TableServices.your_turn`` is told (the
+        seat's player may be notified); a change read from another replica, a time-out or
+        a seat taken back only updates what is known (that replica, or the player there,
+        knows)."""
+        seat = self.clock.running_seat()
+        fresh = seat is not None and seat != self._turn_seen
+        self._turn_seen = seat
+        if (notify and fresh and self.on_your_turn is not None and self.clock.data is not None
+                and self.clock.data.per_move):
+            try:
+                self.on_your_turn(self, seat)
+            except Exception:  # noqa: BLE001 - a notification never refuses the move made
+                log.exception("table %s: telling seat %s it is its turn failed", self.core.id,
+                              seat)
+
     def _timed_out(self, msg: dict[str, Any]) -> None:
         """A seat's time-out is stored and applied (``TableClock``): everyone is told (and
         a proposal to stop the seat's player had not answered may now be agreed)."""
@@ -401,12 +428,15 @@ class Table:
         self.audience.broadcast_state()
         self.replica.tell_others("sync", msg=msg)
         self.endings.recheck()
+        self._note_turn(notify=False)
 
     def _seats_moved(self) -> None:
         """A seat changed hands (``Seating``): everyone is told, and a proposal to stop may
-        now be agreed (a seat a bot plays counts as agreeing)."""
+        now be agreed (a seat a bot plays counts as agreeing); when this was the last seat
+        waited for, the game starts and its first player may be told it is their turn."""
         self.audience.broadcast_state()
         self.endings.recheck()
+        self._note_turn(notify=self._turn_seen is None and self.core.ply == 0)
 
     def _show_change(self) -> None:
         """Another replica's change is now in this copy: tell the connections here, and
@@ -416,6 +446,7 @@ class Table:
         self.clock.arm()
         self.core.wake.set()
         self.endings.recheck()
+        self._note_turn(notify=False)
 
     # -- the other replicas (``peers.Replica``; the cluster's ``LeasedTable``) ---------
 
@@ -485,8 +516,9 @@ class Table:
         return None
 
     def idle(self) -> bool:
-        """Nobody is connected, no bot has anything to do and no clock runs here (the
-        table may be unloaded)."""
+        """Nobody is connected, no bot has anything to do and no clock runs here, or only a
+        turn-based one whose deadline is far (``TableClock.keeps_loaded``: the registry
+        loads the table again before it): the table may be unloaded."""
         return (not self.audience.conns and self.bot_job() is None
                 and not self.core.lock.locked()
-                and not (self.replica.runs_bots and self.clock.running_seat() is not None))
+                and not (self.replica.runs_bots and self.clock.keeps_loaded()))

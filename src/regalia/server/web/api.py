@@ -2,7 +2,8 @@
 the request and answer models are in ``schemas`` (and ``/openapi.json``).
 
 * ``GET /api/games``: the games, their player counts, rule options and bots.
-* ``GET /api/clocks``: the time-control presets (``Settings.clock_presets``).
+* ``GET /api/clocks``: the time controls: the live clocks (``Settings.clock_presets``),
+  then the turn-based ones (``Settings.turn_presets``, ``per_move``: seconds per move).
 * ``POST /api/tables`` (``CreateTable``): a new table, 201 ``TableCreated``: one invitation
   link per human seat (each with its secret token) and the spectator link (with the
   spectators' secret token). The server draws the seed and the first player from a secret
@@ -62,8 +63,13 @@ async def games() -> list[dict[str, Any]]:
 
 @router.get("/clocks", response_model=list[Clock])
 async def clocks(m: Tables) -> list[dict[str, Any]]:
-    """The time-control presets a table may be created with."""
-    return [{"name": k, "bank": b, "increment": i} for k, (b, i) in m.clock_presets.items()]
+    """The time controls a table may be created with: each live clock (``bank`` seconds
+    per player, ``increment`` seconds added per move), then each turn-based one
+    (``per_move``: ``bank`` seconds for each move)."""
+    return ([{"name": k, "bank": b, "increment": i, "per_move": False}
+             for k, (b, i) in m.clock_presets.items()]
+            + [{"name": k, "bank": b, "increment": 0.0, "per_move": True}
+               for k, b in m.turn_presets.items()])
 
 
 @router.get("/open")

@@ -8,8 +8,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from regalia.server.settings import parse_presets
+from regalia.server.settings import parse_presets, parse_turn_presets
 from regalia.server.refusal import Refusal
+from regalia.server.tables.creation import clock_choices
 from regalia.server.web import schemas
 
 STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,
@@ -52,9 +53,13 @@ async def bad_request(request: Request, exc: RequestValidationError) -> JSONResp
         # unknown fields first, as the registry checks them
         body.sort(key=lambda e: not (e["type"] == "extra_forbidden" and len(e["loc"]) == 2))
         route = request.scope.get("route")
-        model = schemas.BODIES.get(getattr(route, "path", ""))
-        presets = list(parse_presets(request.app.state.settings.clock_presets))
-        code, said = schemas.refusal(body[0], exc.body, model, presets)
+        path = getattr(route, "path", "")
+        model = (schemas.BODIES.get(f"{request.method} {path}")
+                 or schemas.BODIES.get(path))
+        settings = request.app.state.settings
+        clocks = clock_choices(parse_presets(settings.clock_presets),
+                               parse_turn_presets(settings.turn_presets))
+        code, said = schemas.refusal(body[0], exc.body, model, clocks)
         return refused(Refusal(code, said))
     said = "; ".join(f"{e['loc'][-1]}: {e['msg']}" for e in errors)
     return refused(Refusal("bad_request", said or "malformed request"))

@@ -10,6 +10,7 @@ icon and the health check.
   ``/api/leaderboard``).
   ``GET /daily``: the daily deal (``/api/daily``); ``GET /daily/{date}/line``: the replay
   page of its solver's winning line (``/api/daily/line``).
+* ``GET /sw.js``: the service worker that shows Web Push notifications (``web.push``).
 * ``GET /healthz``: 200 ``{"ok": true, "store": "ok", ...}`` when the store answers, its
   last write succeeded (or a probe of it since) and no table's bots are dead; 503
   otherwise, saying which (the last failure and its time); answered without waiting for a
@@ -80,6 +81,15 @@ async def daily_line_page(day: str) -> FileResponse:
 @router.get("/rules")
 async def rules_page() -> FileResponse:
     return page("rules.html")
+
+
+@router.get("/sw.js")
+async def service_worker() -> FileResponse:
+    """The service worker of Web Push (``static/sw.js``), served from the root so that its
+    scope is the whole site (a page registers it as ``/sw.js?lang=LANG``: the language its
+    notifications are worded in)."""
+    return FileResponse(STATIC / "sw.js", media_type="text/javascript",
+                        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"})
 
 
 @router.get("/favicon.ico")

@@ -58,8 +58,9 @@ class CreateTable(Closed):
         "one entry per player, seat 0 first (default: every seat for a person)"))
     open: Optional[StrictBool] = Field(None, description=(
         "listed in the lobby; the table waits until its human seats are taken"))
-    clock: Optional[StrictStr] = Field(None, description="a time control (GET /api/clocks); "
-                                                         "null: none")
+    clock: Optional[StrictStr] = Field(None, description=(
+        "a time control by name (GET /api/clocks: live clocks, and turn-based ones with "
+        "per_move); null: none"))
     name: Optional[StrictStr] = Field(None, json_schema_extra=NAME, description=(
         "the creator's nickname; the creator takes seat 0"))
     hints: Optional[StrictBool] = Field(None, description=(
@@ -135,9 +136,15 @@ class RematchMade(BaseModel):
 
 
 class Clock(BaseModel):
+    """A time control a table may be created with (``clock``: its ``name``)."""
+
     name: str
-    bank: float = Field(description="seconds each player starts with")
-    increment: float = Field(description="seconds added after each move")
+    bank: float = Field(description="seconds each player starts with (turn-based: seconds "
+                                    "for each move)")
+    increment: float = Field(description="seconds added after each move (turn-based: 0)")
+    per_move: bool = Field(False, description=(
+        "a turn-based clock: the player to act has bank seconds for each move, real time "
+        "(a day is a day), and a player out of time is replaced by a bot"))
 
 
 class Problem(BaseModel):
@@ -290,6 +297,96 @@ class PasskeyList(BaseModel):
     password: bool
 
 
+class SeatAdopted(BaseModel):
+    id: str
+    seat: int
+
+
+class SeatProofs(Closed):
+    """``POST /api/turns``: the seats this browser holds (its tables, ``static/js/mytables.js``)."""
+
+    tables: list[SeatProof] = Field(max_length=100, description=(
+        "each table's id and the seat's token from its link (at most 100)"))
+
+
+class Turn(BaseModel):
+    """A seat whose player is to act now."""
+
+    id: str = Field(description="the table's id")
+    game: str
+    players: int
+    seat: int = Field(description="the seat to act (from 0)")
+    per_move: bool = Field(description="a turn-based table (its clock gives a time per move)")
+    deadline: Optional[float] = Field(description=(
+        "when the seat's time runs out (seconds since the epoch); null without a clock"))
+
+
+class Turns(BaseModel):
+    """The seats asked about whose player is to act now, the earliest deadline first (then
+    the ones without a clock, by table id). Only the seats asked about are ever named."""
+
+    turns: list[Turn]
+
+
+PUSH_ENDPOINT_MAX = 1024  # characters of a push subscription's endpoint (its column's)
+B64URL = r"^[A-Za-z0-9_-]+={0,2}$"
+
+
+class PushKeys(Closed):
+    """A push subscription's keys, base64url, as the browser's ``PushSubscription.toJSON()``
+    gives them."""
+
+    p256dh: StrictStr = Field(min_length=80, max_length=100, pattern=B64URL, description=(
+        "the browser's P-256 public key (65 bytes, base64url)"))
+    auth: StrictStr = Field(min_length=16, max_length=32, pattern=B64URL, description=(
+        "the subscription's authentication secret (16 bytes, base64url)"))
+
+
+class PushSubscriptionInfo(Closed):
+    """A browser's push subscription (``PushSubscription.toJSON()``, without
+    ``expirationTime``)."""
+
+    endpoint: StrictStr = Field(min_length=12, max_length=PUSH_ENDPOINT_MAX, description=(
+        "the push service's https URL for this browser"))
+    keys: PushKeys
+    expirationTime: Optional[float] = Field(None, description="ignored")
+
+
+class Subscribe(Closed):
+    """``POST /api/push/subscriptions``: notify this browser of its turns (and, signed in, of
+    its account's turns, friend requests and invitations)."""
+
+    subscription: PushSubscriptionInfo
+    seats: list[SeatProof] = Field(default_factory=list, max_length=100, description=(
+        "seats to be notified for, each a table's id and the seat's token (at most 100); "
+        "a signed-in account's seats are notified without them"))
+
+
+class Unsubscribe(Closed):
+    """``DELETE /api/push/subscriptions``: stop notifying this browser."""
+
+    endpoint: StrictStr = Field(min_length=1, max_length=PUSH_ENDPOINT_MAX, description=(
+        "the subscription's endpoint"))
+
+
+class PushPublicKey(BaseModel):
+    """The site's VAPID public key: a page's ``applicationServerKey``."""
+
+    key: str = Field(description="the P-256 public key, uncompressed, base64url")
+
+
+class Subscribed(BaseModel):
+    """A subscription stored: whether it notifies for the signed-in ``account``, and the
+    ``seats`` it notifies for (those whose token proved the seat)."""
+
+    account: bool
+    seats: list[SeatAdopted]
+
+
+class Unsubscribed(BaseModel):
+    deleted: bool = Field(description="a subscription with that endpoint was deleted")
+
+
 class AccountInfo(BaseModel):
     name: str
     created_at: datetime
@@ -300,11 +397,6 @@ class Me(BaseModel):
     """Who the browser is signed in as (``account``: ``null`` when it is not)."""
 
     account: Optional[AccountInfo]
-
-
-class SeatAdopted(BaseModel):
-    id: str
-    seat: int
 
 
 class Adopted(BaseModel):
@@ -611,16 +703,22 @@ BODIES: dict[str, type[BaseModel]] = {
     "/api/tutorials/{game}": TutorialMoves, "/api/daily/play": DailyPlay,
     **{f"/api/friends/{action}": FriendName
        for action in ("requests", "accept", "decline", "remove", "block", "unblock")},
-    "/api/friends/invite": InviteFriend}
-"""Each route's body model, by its path (the refusals name the model's fields)."""
+    "/api/friends/invite": InviteFriend, "/api/turns": SeatProofs,
+    "/api/push/subscriptions": Subscribe, "DELETE /api/push/subscriptions": Unsubscribe}
+"""Each route's body model, by its path, or by ``"METHOD PATH"`` where one path takes two
+bodies (the refusals name the model's fields)."""
+PUSH_SUBSCRIPTION = ("subscription: the browser's push subscription, {\"endpoint\": its "
+                     f"push service's https URL (at most {PUSH_ENDPOINT_MAX} characters), "
+                     "\"keys\": {\"p256dh\", \"auth\"} (base64url)}")
 _SEAT = "(a seat has kind, and bot for a bot seat)"
 
 
 def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
-            presets: list[str]) -> tuple[str, str]:
+            clocks: str) -> tuple[str, str]:
     """One pydantic error of a request body (``loc`` starting with ``"body"``) as the
     refusal ``(code, message)`` in the registry's words. ``body``: the request's decoded
-    JSON; ``model``: the route's body model; ``presets``: the site's clock names."""
+    JSON; ``model``: the route's body model; ``clocks``: the words that list the site's
+    time controls (``creation.clock_choices``)."""
     loc, kind = error["loc"][1:], error["type"]
     if kind == "json_invalid" or (not loc and body in (None, b"", "")):
         return "bad_request", "the body must be JSON"
@@ -640,12 +738,20 @@ def refusal(error: dict[str, Any], body: Any, model: type[BaseModel] | None,
         return "bad_request", (f"unknown field {field[:40]!r}; the fields are "
                                f"{', '.join(CreateTable.model_fields)}")
     return ("no_access" if field == "token" else "bad_request"), _said(field, loc, kind, body,
-                                                                      presets, error["msg"],
+                                                                      clocks, error["msg"],
                                                                       model)
 
 
-def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg: str,
+def _said(field: str, loc: tuple, kind: str, body: Any, clocks: str, msg: str,
           model: type[BaseModel] | None = None) -> str:
+    if field == "subscription":
+        return PUSH_SUBSCRIPTION
+    if field in ("seats", "tables") and model in (Subscribe, SeatProofs, AdoptTables):
+        return (f"{field}: at most 100 seats, each {{\"id\": a table's id, \"token\": the "
+                "seat's token from its link}")
+    if field == "endpoint":
+        return (f"endpoint: the push subscription's endpoint (at most {PUSH_ENDPOINT_MAX} "
+                "characters)")
     if field == "game":
         return f"game: choose one of {', '.join(GAME_NAMES)}"
     if field == "players":
@@ -668,7 +774,7 @@ def _said(field: str, loc: tuple, kind: str, body: Any, presets: list[str], msg:
     if field == "open":
         return "open: true (listed in the lobby) or false"
     if field == "clock":
-        return "clock: null (no clock) or one of " + ", ".join(presets)
+        return clocks
     if field == "name":
         if model in (FriendName, InviteFriend):
             return "name: a player's account name"

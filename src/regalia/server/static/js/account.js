@@ -215,8 +215,9 @@ export function signInDialog(done = () => {}) {
 }
 
 // The account area of the top bar `box`; `changed(account)` is called after a sign-in,
-// a sign-up or a sign-out (the account, or null).
-export async function accountArea(box, changed = () => {}) {
+// a sign-up or a sign-out (the account, or null); `extras()`: more controls shown while
+// signed in (the lobby's "Notify me").
+export async function accountArea(box, changed = () => {}, extras = () => []) {
   let account = await whoAmI();
 
   function render() {
@@ -225,6 +226,7 @@ export async function accountArea(box, changed = () => {}) {
       box.append(
         el("a", { class: "btn small ghost account-name", id: "account-name", href: account.profile,
           title: t("account.signed_in_as", { name: account.name }) }, account.name),
+        ...extras(),
         el("button", { class: "btn small ghost", type: "button", id: "sign-out", onclick: signOut }, t("account.sign_out")));
     } else {
       box.append(el("button", { class: "btn small ghost", type: "button", id: "sign-in-open",

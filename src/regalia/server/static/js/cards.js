@@ -40,6 +40,7 @@ const ICONS = {
   trash: '<path d="M9 3h6l1 2h4v2H4V5h4zM6 8h12l-1 13H7z" fill="currentColor"/>',
   deck: '<path d="M7 3h11a2 2 0 0 1 2 2v13h-2V5H7zM4 7h11a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V9a2 2 0 0 1 2-2z" fill="currentColor"/>',
   bot: '<path d="M11 2h2v3h4a3 3 0 0 1 3 3v9a3 3 0 0 1-3 3H7a3 3 0 0 1-3-3V8a3 3 0 0 1 3-3h4zM9 10a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm6 0a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3zm-6 5v1.5h6V15z" fill="currentColor"/>',
+  bubble: '<path d="M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm3 5v2h10V8zm0 4v2h7v-2z" fill="currentColor"/>',
   bell: '<path d="M12 2.5a1.5 1.5 0 0 1 1.5 1.5v.7A6.5 6.5 0 0 1 18.5 11v4.2l2 2.3V19h-17v-1.5l2-2.3V11a6.5 6.5 0 0 1 5-6.3V4A1.5 1.5 0 0 1 12 2.5zM9.5 20h5a2.5 2.5 0 0 1-5 0z" fill="currentColor"/>',
   flag: '<path d="M5 2h2v20H5zM8 3.5h11l-2.6 4 2.6 4H8z" fill="currentColor"/>',
   exit: '<path d="M4 3h10v5h-2V5H6v14h6v-3h2v5H4zM16 8l5 4-5 4v-3H9v-2h7z" fill="currentColor"/>',

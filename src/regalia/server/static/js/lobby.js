@@ -1,18 +1,21 @@
-// The lobby: create a table (game, players, seats, rule options; a rated Le Roy des
-// Ribauds game between two signed-in people), list the tables of this browser and, signed
-// in, its friends (friends.js).
+// The lobby: create a table (game, players, seats, rule options, a live or turn-based
+// clock; a rated Le Roy des Ribauds game between two signed-in people), list the tables of
+// this browser, those where its seat or its account's is to act ("Your turn") and, signed
+// in, its friends (friends.js) and the "Notify me" button (push.js).
 import { applyStatic, detectLang, has, langSwitch, loadLang, t } from "./i18n.js";
 import { el, icon } from "./cards.js";
 import { forget, myTables, remember } from "./mytables.js";
 import { linkRowLobby } from "./links.js";
 import { botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
-import { optionsText } from "./social.js";
+import { clockText as bankText, optionsText, perMoveText, turnLeft } from "./social.js";
 import { accountArea } from "./account.js";
+import { notifyButton, notifying } from "./push.js";
 import { dailyEntry, dailyError, dailyReport, entryLink, startDaily } from "./dailyplay.js";
 import { friendsPanel } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 let GAMES = [];
+const TURNS_EVERY = 20000;  // ms between two asks of the "Your turn" list
 let friends = null; // the Friends panel (friendsPanel)
 const form = { game: "regicide", players: 1, seats: [], options: {} };
 let signedIn = null;  // the account this browser is signed in to, or null
@@ -300,8 +303,11 @@ async function playDaily() {
 let CLOCKS = [];
 let openList = [];
 
+// A time control in words: a live clock ("Rapid: 10 min + 15 s per move") or a
+// turn-based one ("1 day per move").
 function clockText(c) {
   if (!c) return t("social.no_clock");
+  if (c.per_move) return t("social.per_move_preset", { time: perMoveText(c.bank) });
   return t("social.clock_preset", { name: t("social.preset." + c.name) !== "social.preset." + c.name ? t("social.preset." + c.name) : c.name,
     min: Math.round(c.bank / 60 * 10) / 10, inc: c.increment });
 }
@@ -311,7 +317,13 @@ function renderClocks() {
   const was = sel.value;
   sel.innerHTML = "";
   sel.append(el("option", { value: "" }, t("social.no_clock")));
-  for (const c of CLOCKS) sel.append(el("option", { value: c.name, selected: c.name === was }, clockText(c)));
+  for (const [label, turn] of [["social.live_clocks", false], ["social.turn_clocks", true]]) {
+    const group = el("optgroup", { label: t(label) });
+    for (const c of CLOCKS.filter((x) => Boolean(x.per_move) === turn)) {
+      group.append(el("option", { value: c.name, selected: c.name === was }, clockText(c)));
+    }
+    if (group.children.length) sel.append(group);
+  }
 }
 
 function waited(s) {
@@ -355,7 +367,7 @@ function renderOpen() {
           el("b", {}, t("game." + e.game), e.rated ? el("span", { class: "rated-badge" }, t("rated.badge")) : null),
           el("small", { class: "muted" }, t("social.open_facts", { n: e.free, players: e.players }) + " · " + waited(e.waited_s)),
           el("small", { class: "open-names" }, names.join(", ")),
-          el("small", { class: "muted" }, optionsText(e.options) + " · " + clockText(e.clock ? { name: e.clock.preset, bank: e.clock.bank, increment: e.clock.increment } : null)))),
+          el("small", { class: "muted" }, optionsText(e.options) + " · " + clockText(e.clock ? { name: e.clock.preset, bank: e.clock.bank, increment: e.clock.increment, per_move: e.clock.per_move } : null)))),
       el("div", { class: "my-actions" },
         el("button", { class: "btn small primary", type: "button", id: "join-" + e.id, onclick: () => join(e) }, t("social.join")))));
   }
@@ -366,6 +378,64 @@ async function refreshOpen() {
     const r = await fetch("/api/open");
     if (r.ok) { openList = await r.json(); renderOpen(); }
   } catch (e) { /* the next round tries again */ }
+}
+
+// A passing message in the corner (how turning notifications on went).
+function notice(text, ok = true) {
+  const node = el("div", { class: "toast " + (ok ? "info" : "error"), role: "status" }, el("strong", {}, text));
+  $("toasts").append(node);
+  setTimeout(() => node.classList.add("fade"), 5200);
+  setTimeout(() => node.remove(), 6000);
+}
+
+// ------------------------------------------------------------------ your turn
+
+let turns = [];  // the seats of this browser and of its account that are to act now
+
+// The seats to act now: this browser's (My tables, by their tokens) and, signed in, the
+// account's; each once, the earliest deadline first.
+async function refreshTurns() {
+  const mine = myTables().filter((e) => e.id && e.token).slice(0, 100)
+    .map((e) => ({ id: String(e.id), token: String(e.token) }));
+  const asks = [];
+  if (mine.length) {
+    asks.push(fetch("/api/turns", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ tables: mine }) }));
+  }
+  if (signedIn) asks.push(fetch("/api/turns"));
+  let lists;
+  try {
+    lists = await Promise.all(asks.map((p) => p.then((r) => (r.ok ? r.json() : { turns: [] }))));
+  } catch (e) {
+    return;  // the next round tries again
+  }
+  const seen = new Map();
+  for (const x of lists.flatMap((l) => l.turns)) seen.set(`${x.id}:${x.seat}`, x);
+  turns = [...seen.values()].sort((a, b) => (a.deadline ?? Infinity) - (b.deadline ?? Infinity));
+  renderTurns();
+}
+
+function renderTurns() {
+  const ul = $("your-turn");
+  ul.innerHTML = "";
+  $("turns-panel").hidden = turns.length === 0;
+  const now = Date.now() / 1000;
+  for (const x of turns) {
+    const entry = myTables().find((e) => e.id === x.id && e.seat === x.seat && e.token);
+    const link = entry ? `/t/${x.id}#s=${entry.token}` : `/t/${x.id}`;
+    const table = t("lobby.table_named", { game: t("game." + x.game), n: x.players, id: x.id });
+    const left = x.deadline === null ? "" : t("turns.left", { time: x.per_move ? turnLeft(x.deadline - now) : bankText(x.deadline - now) });
+    ul.append(el("li", { class: "my-table turn-row", dataset: { id: x.id } },
+      el("div", { class: "my-head" },
+        el("span", { class: "game-icon small" }, icon(x.game === "ribauds" ? "dagger" : "crown")),
+        el("div", { class: "my-title" },
+          el("b", {}, t("game." + x.game)),
+          el("small", { class: "muted" }, `${t("table.code")} ${x.id} · ${t("seat.player", { n: x.seat + 1 })}`
+            + (x.per_move ? ` · ${t("turns.turn_based")}` : ""))),
+        el("span", { class: "status yours" }, left || t("lobby.status_your_turn"))),
+      el("div", { class: "my-actions" },
+        el("a", { class: "btn small primary", href: link, "aria-label": t("turns.play_named", { table }) }, t("turns.play")))));
+  }
 }
 
 function prefill() {
@@ -381,17 +451,21 @@ async function main() {
   await loadLang(detectLang());
   applyStatic();
   friends = friendsPanel($("friends-panel"), $("friends"), $("invitations-panel"), $("friend-invitations"));
+  // signed in: "Notify me" asks the browser to tell of the account's turns, friend
+  // requests and invitations (Web Push; permission asked on the click only)
+  const notify = () => [notifyButton({ id: "notify-account", on: () => notifying(), told: notice, withIcon: true })];
   const account = await accountArea($("account"), (acc) => {
     signedIn = acc;
     if (acc) $("nickname").value = myName();
     friends.signedIn(!!acc);
     renderMine();
     renderDaily();
+    refreshTurns();
     if (GAMES.length) renderRated();
-  });
+  }, notify);
   signedIn = account.account();
   friends.signedIn(!!signedIn);
-  langSwitch($("lang"), () => { account.render(); friends.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); renderDaily(); });
+  langSwitch($("lang"), () => { account.render(); friends.render(); renderForm(); renderMine(); renderClocks(); renderOpen(); renderDaily(); renderTurns(); });
   $("lobby-daily-play").addEventListener("click", playDaily);
   renderDaily();
   $("nickname").value = myName();
@@ -408,6 +482,9 @@ async function main() {
   renderMine();
   refreshOpen();
   setInterval(refreshOpen, 4000);
+  refreshTurns();
+  setInterval(refreshTurns, TURNS_EVERY);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refreshTurns(); });
 }
 
 main();

@@ -22,6 +22,19 @@ export function clockText(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// Time left of a turn-based clock: days and hours, hours and minutes, or m:ss in the
+// last hour.
+export function turnLeft(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s >= 86400) return t("social.left_days", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return t("social.left_hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
+  return clockText(s);
+}
+
+function timeText(c, seconds) {
+  return c.per_move ? turnLeft(seconds) : clockText(seconds);
+}
+
 function tick(bar, M, C) {
   const c = M.state && M.state.clock;
   if (!c) return;
@@ -29,9 +42,16 @@ function tick(bar, M, C) {
   bar.querySelectorAll(".clock").forEach((node) => {
     const k = Number(node.dataset.seat);
     const left = c.remaining[k] - (c.running === k ? elapsed : 0);
-    node.querySelector(".clock-time").textContent = clockText(left);
+    node.querySelector(".clock-time").textContent = timeText(c, left);
     node.classList.toggle("low", c.running === k && left < 20);
   });
+}
+
+// A turn-based clock's time for each move, in words ("1 day", "3 days", "12 hours").
+export function perMoveText(seconds) {
+  if (seconds >= 86400 && seconds % 86400 === 0) return t("social.days", { n: seconds / 86400 });
+  if (seconds >= 3600) return t("social.hours", { n: Math.round(seconds / 360) / 10 });
+  return t("social.minutes", { n: Math.round(seconds / 6) / 10 });
 }
 
 // The strip above the board: waiting, clocks, rematch offer (hidden when none applies).
@@ -50,9 +70,10 @@ export function renderSocialBar(bar, M, C) {
       const info = s.seats[k] || {};
       row.append(el("span", { class: "clock" + (s.clock.running === k ? " running" : "") + (info.timed_out ? " out" : ""), dataset: { seat: k }, id: "clock-" + k },
         el("span", { class: "clock-name" }, C.seatName(k)), " ",
-        el("span", { class: "clock-time" }, info.kind === "bot" ? "—" : clockText(s.clock.remaining[k])),
+        el("span", { class: "clock-time" }, info.kind === "bot" ? "—" : timeText(s.clock, s.clock.remaining[k])),
         info.timed_out ? el("span", { class: "tag warn" }, t("social.out_of_time")) : null));
     });
+    if (s.clock.per_move) row.prepend(el("span", { class: "muted small", id: "per-move" }, t("social.per_move_label", { time: perMoveText(s.clock.bank) })));
     if (!s.clock.started && !s.finished) row.append(el("span", { class: "muted small" }, t("social.clock_waits")));
     parts.push(row);
   }

@@ -17,7 +17,7 @@ import { el, icon } from "./cards.js";
 import { legalTexts } from "./legal.js";
 import { TableSocket } from "./net.js";
 import { TurnAlerts } from "./alerts.js";
-import { carryInvites, entryFor, invitesFor, remember } from "./mytables.js";
+import { carryInvites, entryFor, invitesFor, myTables, remember } from "./mytables.js";
 import { adoptSeat, signInDialog } from "./account.js";
 import { linkRow, showGameTitle, showGone } from "./links.js";
 import { askName, myName, seatDisplay, setMyName } from "./names.js";
@@ -25,13 +25,19 @@ import { optionsText, renderSocialBar, socialEnd } from "./social.js";
 import * as regicide from "./regicide.js";
 import * as ribauds from "./ribauds.js";
 import { Coach, TutorialSocket } from "./tutorial.js";
+import { notifyButton, notifying, pushSupported } from "./push.js";
 
 const GAMES = { regicide, ribauds };
 const HINT_SHOWN = 20000;  // ms a hint's toast stays (its reason and chances take a while to read)
 const tutorialGame = location.pathname.startsWith("/tutorial/")
   ? decodeURIComponent(location.pathname.split("/")[2] || "") : null;
 const tableId = tutorialGame ? "" : decodeURIComponent(location.pathname.split("/")[2] || "");
-const token = new URLSearchParams(location.hash.slice(1)).get("s");
+const linkToken = new URLSearchParams(location.hash.slice(1)).get("s");
+// Opened without a link's token (a notification opens /t/ID): the seat this browser keeps
+// at that table, if any, as if its link had been opened.
+const kept = !linkToken && tableId ? myTables().find((e) => e.id === tableId && e.token) : null;
+if (kept) history.replaceState(null, "", `${location.pathname}${location.search}#s=${kept.token}`);
+const token = linkToken || (kept ? kept.token : null);
 // Another link of a table opened in this tab (only the part after # differs, so the browser
 // does not load the page again): the page starts over as that seat or as a spectator.
 window.addEventListener("hashchange", () => {
@@ -63,6 +69,7 @@ const M = {
 
 let socket = null;
 let alerts = null;
+let notify = null;  // the "Notify me" button of a turn-based table (push.js)
 const $ = (id) => document.getElementById(id);
 
 function game() { return M.welcome ? GAMES[M.welcome.game] : null; }
@@ -428,8 +435,24 @@ function render() {
   renderSeatBadge();
   renderEndButtons();
   renderSocialBar($("social-bar"), M, C);
+  renderNotify();
   if (M.coach) M.coach.render();
   renderEnd();
+}
+
+// "Notify me": at a turn-based table, a seated player may have the browser tell them when
+// it is their turn, the tab closed (Web Push; permission asked on the click only).
+function renderNotify() {
+  if (!notify) {
+    notify = notifyButton({ id: "notify-btn", seats: () => [{ id: tableId, token }],
+      on: () => notifying({ id: tableId, token }), told: (text, ok) => toast(text, null, ok ? "info" : "error"),
+      withIcon: true });
+    $("alerts-btn").after(notify);
+  }
+  const s = M.state;
+  const seated = M.welcome.seat !== null && !M.welcome.tutorial && Boolean(token);
+  notify.hidden = !(seated && s.clock && s.clock.per_move && !s.finished && pushSupported());
+  notify.paint();
 }
 
 // Concede (a game a player may concede) or Propose to stop (a cooperative game, when no
