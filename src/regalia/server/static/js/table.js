@@ -447,8 +447,10 @@ function renderNotify() {
     notify = notifyButton({ id: "notify-btn", seats: () => [{ id: tableId, token }],
       on: () => notifying({ id: tableId, token }), told: (text, ok) => toast(text, null, ok ? "info" : "error"),
       withIcon: true });
-    $("alerts-btn").after(notify);
   }
+  // beside the time per move, in the clocks' row (drawn again at each state)
+  const perMove = $("per-move");
+  if (perMove) perMove.after(notify);
   const s = M.state;
   const seated = M.welcome.seat !== null && !M.welcome.tutorial && Boolean(token);
   notify.hidden = !(seated && s.clock && s.clock.per_move && !s.finished && pushSupported());
