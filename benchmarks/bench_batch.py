@@ -42,19 +42,25 @@ def _timed(run, seconds: float) -> tuple[float, float]:
     return steps / (time.perf_counter() - wall), steps / (time.process_time() - cpu)
 
 
-def batch_rate(players: int, games: int, seconds: float) -> tuple[float, float]:
-    sim = RegicideBatch(games, players, seed=1)
+def sim_rate(sim, seconds: float) -> tuple[float, float]:
+    """``_timed`` steps of a batch simulator (``RegicideBatch`` or ``RibaudsBatch``) with
+    random legal actions drawn by the compiled ``sample_legal``, its kernels compiled (or
+    loaded from numba's cache) first."""
     _, masks = sim.reset()
-    rng = RegicideBatch.new_rng(2)
-    actions = np.empty(games, np.int64)
-    sim.step(sample_legal(masks, rng, actions))  # compile or load the kernels
+    rng = type(sim).new_rng(2)
+    actions = np.empty(sim.n, np.int64)
+    sim.step(sample_legal(masks, rng, actions))
 
     def run() -> int:
         for _ in range(20):
             sim.step(sample_legal(sim.masks, rng, actions))
-        return 20 * games
+        return 20 * sim.n
 
     return _timed(run, seconds)
+
+
+def batch_rate(players: int, games: int, seconds: float) -> tuple[float, float]:
+    return sim_rate(RegicideBatch(games, players, seed=1), seconds)
 
 
 def pettingzoo_rate(env, seconds: float) -> tuple[float, float]:

@@ -16,58 +16,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
-import numpy as np
-
-from regalia.adapters.batch import RibaudsBatch, sample_legal
-
-
-def _timed(run, seconds: float) -> tuple[float, float]:
-    """``(steps per wall second, steps per CPU second)`` of ``run()`` (returns steps) called
-    until ``seconds`` of wall time have passed."""
-    steps = 0
-    wall, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - wall < seconds:
-        steps += run()
-    return steps / (time.perf_counter() - wall), steps / (time.process_time() - cpu)
-
-
-def batch_rate(games: int, seconds: float) -> tuple[float, float]:
-    sim = RibaudsBatch(games, seed=1)
-    _, masks = sim.reset()
-    rng = RibaudsBatch.new_rng(2)
-    actions = np.empty(games, np.int64)
-    sim.step(sample_legal(masks, rng, actions))  # compile or load the kernels
-
-    def run() -> int:
-        for _ in range(20):
-            sim.step(sample_legal(sim.masks, rng, actions))
-        return 20 * games
-
-    return _timed(run, seconds)
-
-
-def pettingzoo_rate(seconds: float) -> tuple[float, float]:
-    from regalia.adapters.pettingzoo import ribauds_env
-
-    env = ribauds_env()
-    rng = np.random.default_rng(3)
-    seed = iter(range(10**9))
-
-    def run() -> int:
-        env.reset(seed=next(seed))
-        steps = 0
-        for _ in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-            else:
-                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-                steps += 1
-        return steps
-
-    return _timed(run, seconds)
+from bench_batch import pettingzoo_rate, sim_rate
+from regalia.adapters.batch import RibaudsBatch
+from regalia.adapters.pettingzoo import ribauds_env
 
 
 def main() -> None:
@@ -80,9 +32,10 @@ def main() -> None:
     args = parser.parse_args()
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
     print(f"cores allowed: {cores}; load average: {os.getloadavg()[0]:.2f}")
-    rows = [(f"batch, Ribauds, {g} games", batch_rate(g, args.seconds)) for g in args.games]
+    rows = [(f"batch, Ribauds, {g} games", sim_rate(RibaudsBatch(g, seed=1), args.seconds))
+            for g in args.games]
     if args.pettingzoo:
-        rows.append(("pettingzoo, Ribauds", pettingzoo_rate(args.seconds)))
+        rows.append(("pettingzoo, Ribauds", pettingzoo_rate(ribauds_env(), args.seconds)))
     print(f"{'interface':<30} {'steps/s (wall)':>15} {'steps/s (CPU)':>15}")
     for name, (wall, cpu) in rows:
         print(f"{name:<30} {wall:>15,.0f} {cpu:>15,.0f}")

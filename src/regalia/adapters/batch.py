@@ -30,6 +30,8 @@ read-only views of buffers the next ``step`` overwrites: copy what you keep.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from regalia.adapters import encoding as E
@@ -352,7 +354,88 @@ def sample_legal(masks: np.ndarray, rng: np.ndarray, out: np.ndarray | None = No
 
 
 # ----------------------------------------------------------------------------- the simulator
-class RegicideBatch:
+class _Batch:
+    """What the two simulators share: the buffers (``n`` games of ``size`` int64 each, one
+    generator per slot), their read-only views, the seeding, and the checks of ``reset``
+    and ``step``. A subclass sets ``new_rng`` and writes ``_reset_all()`` and
+    ``_step_all(actions)`` (its compiled loops; the second returns the first game whose
+    action was not legal, else -1)."""
+
+    new_rng: Any
+    VIEWS = ("obs", "masks", "rewards", "terminated", "truncated", "seats")
+
+    def _buffers(self, n: int, size: int, obs: int, actions: int, seed: int,
+                 max_steps: int) -> None:
+        if type(max_steps) is not int or max_steps < 1:
+            raise ValueError(f"max_steps must be a positive int, not {max_steps!r}")
+        self.n = n
+        self.max_steps = max_steps
+        self._states = np.zeros((n, size), np.int64)
+        self._rngs = np.zeros((n, 1), np.uint64)
+        self._steps = np.zeros(n, np.int64)
+        self._obs = np.zeros((n, obs), np.float32)
+        self._masks = np.zeros((n, actions), np.int8)
+        self._rewards = np.zeros(n, np.float32)
+        self._terminated = np.zeros(n, np.bool_)
+        self._truncated = np.zeros(n, np.bool_)
+        self._seats = np.zeros(n, np.int64)
+        self._winners = np.full(n, -1, np.int64)
+        for name in self.VIEWS:
+            view = getattr(self, "_" + name).view()
+            view.flags.writeable = False
+            setattr(self, name, view)
+        self._seed(seed)
+        self._dealt = False
+
+    def _seed(self, seed: int) -> None:
+        if type(seed) is not int:
+            raise ValueError(f"seed must be an int, not {seed!r}")
+        for i in range(self.n):
+            self._rngs[i, 0] = self.new_rng(seed + i)[0]
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Deal a new game in every slot (re-seeded ``seed + i`` when ``seed`` is given,
+        else continuing each slot's stream); returns ``(obs, masks)``. Raises
+        ``ValueError`` for a seed that is not an int."""
+        if seed is not None:
+            self._seed(seed)
+        self._reset_all()
+        self._rewards[:] = 0.0
+        self._terminated[:] = False
+        self._truncated[:] = False
+        self._dealt = True
+        return self.obs, self.masks
+
+    def step(self, actions) -> tuple[np.ndarray, ...]:
+        """Apply one action id per game (``(n,)`` integers); returns ``(obs, masks, rewards,
+        terminated, truncated)`` (see the class doc); a game that ended is dealt again at
+        once, its row showing the new game.
+
+        Raises ``ValueError`` (changing nothing) when ``actions`` is not ``n`` ids or one is
+        not legal in its game, naming the game and its legal ids; ``RuntimeError`` before
+        the first ``reset``.
+        """
+        if not self._dealt:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.n,) or acts.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.n} integer action ids (shape ({self.n},)), "
+                             f"not shape {acts.shape} of {acts.dtype}")
+        bad = self._step_all(acts.astype(np.int64, copy=False))
+        if bad >= 0:
+            legal = np.flatnonzero(self._masks[bad]).tolist()
+            raise ValueError(f"game {bad}: action id {int(acts[bad])} is not legal for seat "
+                             f"{int(self._seats[bad])}; the legal ids are {legal}")
+        return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+
+    def _reset_all(self) -> None:
+        raise NotImplementedError
+
+    def _step_all(self, actions: np.ndarray) -> int:
+        raise NotImplementedError
+
+
+class RegicideBatch(_Batch):
     """``n`` Regicide games of ``players`` (1-4) stepped together (see the module doc).
 
     Rule options as keywords (rules page, "Rule options"): ``solo_yield``,
@@ -377,77 +460,25 @@ class RegicideBatch:
         if first_player is not None and (type(first_player) is not int
                                          or not 0 <= first_player < players):
             raise ValueError(f"first_player must be a seat 0 to {players - 1} or None")
-        if type(max_steps) is not int or max_steps < 1:
-            raise ValueError(f"max_steps must be a positive int, not {max_steps!r}")
         for name, value in (("solo_yield", solo_yield), ("jester_choose_self", jester_choose_self),
                             ("minimal_discard", minimal_discard)):
             if type(value) is not bool:
                 raise ValueError(f"{name} must be true or false, not {value!r}")
-        self.n = n
         self.players = players
-        self.max_steps = max_steps
         self._opts = ((OPT_SOLO_YIELD if solo_yield else 0)
                       | (0 if jester_choose_self else OPT_NO_CHOOSE_SELF)
                       | (OPT_MINIMAL if minimal_discard else 0))
         self._first = -1 if first_player is None else first_player
-        self._states = np.zeros((n, SIZE), np.int64)
-        self._rngs = np.zeros((n, 1), np.uint64)
-        self._steps = np.zeros(n, np.int64)
-        self._obs = np.zeros((n, OBS), np.float32)
-        self._masks = np.zeros((n, N_ACTIONS), np.int8)
-        self._rewards = np.zeros(n, np.float32)
-        self._terminated = np.zeros(n, np.bool_)
-        self._truncated = np.zeros(n, np.bool_)
-        self._seats = np.zeros(n, np.int64)
-        for name in ("obs", "masks", "rewards", "terminated", "truncated", "seats"):
-            view = getattr(self, "_" + name).view()
-            view.flags.writeable = False
-            setattr(self, name, view)
-        self._seed(seed)
-        self._dealt = False
+        self._buffers(n, SIZE, OBS, N_ACTIONS, seed, max_steps)
 
-    def _seed(self, seed: int) -> None:
-        if type(seed) is not int:
-            raise ValueError(f"seed must be an int, not {seed!r}")
-        for i in range(self.n):
-            self._rngs[i, 0] = F.new_rng(seed + i)[0]
-
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Deal a new game in every slot (re-seeded ``seed + i`` when ``seed`` is given,
-        else continuing each slot's stream); returns ``(obs, masks)``."""
-        if seed is not None:
-            self._seed(seed)
+    def _reset_all(self) -> None:
         reset_all(self._states, self._rngs, self.players, self._opts, self._first, self._obs,
                   self._masks, self._seats, self._steps)
-        self._rewards[:] = 0.0
-        self._terminated[:] = False
-        self._truncated[:] = False
-        self._dealt = True
-        return self.obs, self.masks
 
-    def step(self, actions) -> tuple[np.ndarray, ...]:
-        """Apply one action id per game; returns ``(obs, masks, rewards, terminated,
-        truncated)`` (see the class doc).
-
-        Raises ``ValueError`` (changing nothing) when ``actions`` is not ``n`` ids or one is
-        not legal in its game, naming the game and its legal ids; ``RuntimeError`` before
-        the first ``reset``.
-        """
-        if not self._dealt:
-            raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.n,) or acts.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.n} integer action ids (shape ({self.n},)), "
-                             f"not shape {acts.shape} of {acts.dtype}")
-        bad = step_all(self._states, self._rngs, acts.astype(np.int64, copy=False),
-                       self.players, self._opts, self._first, self.max_steps, self._obs,
-                       self._masks, self._seats, self._steps, self._rewards, self._terminated,
-                       self._truncated)
-        if bad >= 0:
-            legal = np.flatnonzero(self._masks[bad]).tolist()
-            raise ValueError(f"game {bad}: action id {int(acts[bad])} is not legal for seat "
-                             f"{int(self._seats[bad])}; the legal ids are {legal}")
-        return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+    def _step_all(self, actions: np.ndarray) -> int:
+        return step_all(self._states, self._rngs, actions, self.players, self._opts,
+                        self._first, self.max_steps, self._obs, self._masks, self._seats,
+                        self._steps, self._rewards, self._terminated, self._truncated)
 
     def position(self, i: int):
         """The reference ``State`` of game ``i`` (``regalia.fast.regicide.decode``), for tests and
@@ -565,7 +596,7 @@ def ribauds_step_all(states, rngs, actions, opts, first, max_steps, obs, masks, 
     return -1
 
 
-class RibaudsBatch:
+class RibaudsBatch(_Batch):
     """``n`` games of Le Roy des Ribauds (rules/ribauds.md) stepped together on the compiled
     fast path (``regalia.fast.ribauds``), with automatic reset.
 
@@ -600,6 +631,7 @@ class RibaudsBatch:
     """
 
     new_rng = staticmethod(RF.new_rng)
+    VIEWS = _Batch.VIEWS + ("winners",)
 
     def __init__(self, n: int, seed: int = 0, *, replaced_card: str = "hand",
                  first_player: int | None = None, max_steps: int = 1000):
@@ -611,73 +643,19 @@ class RibaudsBatch:
         if first_player is not None and (type(first_player) is not int
                                          or first_player not in (0, 1)):
             raise ValueError(f"first_player must be 0, 1 or None, not {first_player!r}")
-        if type(max_steps) is not int or max_steps < 1:
-            raise ValueError(f"max_steps must be a positive int, not {max_steps!r}")
-        self.n = n
-        self.max_steps = max_steps
         self._opts = RF.OPT_DISCARD if replaced_card == "discard" else 0
         self._first = -1 if first_player is None else first_player
-        self._states = np.zeros((n, RF.SIZE), np.int64)
-        self._rngs = np.zeros((n, 1), np.uint64)
-        self._steps = np.zeros(n, np.int64)
-        self._obs = np.zeros((n, R_OBS), np.float32)
-        self._masks = np.zeros((n, R_ACTIONS), np.int8)
-        self._rewards = np.zeros(n, np.float32)
-        self._terminated = np.zeros(n, np.bool_)
-        self._truncated = np.zeros(n, np.bool_)
-        self._seats = np.zeros(n, np.int64)
-        self._winners = np.full(n, -1, np.int64)
-        for name in ("obs", "masks", "rewards", "terminated", "truncated", "seats", "winners"):
-            view = getattr(self, "_" + name).view()
-            view.flags.writeable = False
-            setattr(self, name, view)
-        self._seed(seed)
-        self._dealt = False
+        self._buffers(n, RF.SIZE, R_OBS, R_ACTIONS, seed, max_steps)
 
-    def _seed(self, seed: int) -> None:
-        if type(seed) is not int:
-            raise ValueError(f"seed must be an int, not {seed!r}")
-        for i in range(self.n):
-            self._rngs[i, 0] = RF.new_rng(seed + i)[0]
-
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Deal a new game in every slot (re-seeded ``seed + i`` when ``seed`` is given,
-        else continuing each slot's stream); returns ``(obs, masks)``. Raises
-        ``ValueError`` for a seed that is not an int."""
-        if seed is not None:
-            self._seed(seed)
+    def _reset_all(self) -> None:
         ribauds_reset_all(self._states, self._rngs, self._opts, self._first, self._obs,
                           self._masks, self._seats, self._steps, self._winners)
-        self._rewards[:] = 0.0
-        self._terminated[:] = False
-        self._truncated[:] = False
-        self._dealt = True
-        return self.obs, self.masks
 
-    def step(self, actions) -> tuple[np.ndarray, ...]:
-        """Apply one action id per game (``(n,)`` integers); returns ``(obs, masks, rewards,
-        terminated, truncated)`` (see the class doc); a game that ended is dealt again at
-        once, its row showing the new game.
-
-        Raises ``ValueError`` (changing nothing) when ``actions`` is not ``n`` ids or one is
-        not legal in its game, naming the game and its legal ids; ``RuntimeError`` before
-        the first ``reset``.
-        """
-        if not self._dealt:
-            raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.n,) or acts.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.n} integer action ids (shape ({self.n},)), "
-                             f"not shape {acts.shape} of {acts.dtype}")
-        bad = ribauds_step_all(self._states, self._rngs, acts.astype(np.int64, copy=False),
-                               self._opts, self._first, self.max_steps, self._obs,
-                               self._masks, self._seats, self._steps, self._rewards,
-                               self._terminated, self._truncated, self._winners)
-        if bad >= 0:
-            legal = np.flatnonzero(self._masks[bad]).tolist()
-            raise ValueError(f"game {bad}: action id {int(acts[bad])} is not legal for seat "
-                             f"{int(self._seats[bad])}; the legal ids are {legal}")
-        return self.obs, self.masks, self.rewards, self.terminated, self.truncated
+    def _step_all(self, actions: np.ndarray) -> int:
+        return ribauds_step_all(self._states, self._rngs, actions, self._opts, self._first,
+                                self.max_steps, self._obs, self._masks, self._seats,
+                                self._steps, self._rewards, self._terminated, self._truncated,
+                                self._winners)
 
     def position(self, i: int):
         """The reference ``regalia.games.ribauds.State`` of game ``i``, each seat's knowledge

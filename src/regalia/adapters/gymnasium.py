@@ -109,6 +109,26 @@ def text_frame(text: str, size: tuple[int, int] = FRAME) -> np.ndarray:
     return np.asarray(canvas.buffer_rgba())[:, :, :3].copy()
 
 
+
+def fixed_effort(bot: Any, option: str, iterations: int | None, budget: float | None,
+                 default: int) -> int | None:
+    """Set a search ``bot``'s ``iterations`` for reproducible episodes: ``iterations``, or
+    ``default`` when neither it nor a time ``budget`` is given (a budget leaves it None:
+    timed, not reproducible). Returns the iterations set. Raises ``ValueError`` (``option``
+    names the argument) for iterations that are not a positive int, or given to a bot that
+    does no search by iterations."""
+    if iterations is not None and (type(iterations) is not int or iterations < 1):
+        raise ValueError(f"{option} {iterations!r}: a positive int")
+    if not hasattr(bot, "iterations"):
+        if iterations is not None:
+            raise ValueError(f"{option}: the {bot.name} bot does no search with iterations "
+                             "(its effort is fixed already)")
+        return None
+    if iterations is None and budget is None:
+        iterations = default
+    bot.iterations = iterations
+    return iterations
+
 class _EpisodeEnv(gym.Env):
     """A single-learner environment over an ``Episode``; subclasses say who else plays."""
 
@@ -270,21 +290,17 @@ class RegicideEnv(_RegicideEnv):
         elif seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat {seat!r}: the agent sits at a seat 0 to {players - 1}, "
                              "or None (drawn at each reset)")
-        if partner_iterations is not None and (type(partner_iterations) is not int
-                                               or partner_iterations < 1):
-            raise ValueError(f"partner_iterations {partner_iterations!r}: a positive int")
         super().__init__({"players": players, **options}, max_steps, render_mode,
                          illegal_reward, reward)
         self.players = players
         self.partners = partners
-        self.partner = None if partners is None else make_bot("regicide", partners)
-        if self.partner is not None and hasattr(self.partner, "iterations"):
-            if partner_iterations is None and partner_budget is None:
-                partner_iterations = self.partner.iterations or PARTNER_ITERATIONS
-            self.partner.iterations = partner_iterations
-        elif partner_iterations is not None:
-            raise ValueError(f"partner_iterations: the {partners} bot does no search with "
-                             "iterations (its effort is fixed already)")
+        self.partner = None
+        if partners is not None:
+            self.partner = make_bot("regicide", partners)
+            partner_iterations = fixed_effort(self.partner, "partner_iterations",
+                                              partner_iterations, partner_budget,
+                                              getattr(self.partner, "iterations", None)
+                                              or PARTNER_ITERATIONS)
         self.partner_iterations = partner_iterations
         self.partner_budget = partner_budget
         self.fixed_seat = seat
@@ -342,19 +358,12 @@ class RibaudsEnv(_EpisodeEnv):
         if seat not in (None, 0, 1):
             raise ValueError(f"seat {seat!r}: the learner sits at seat 0 or 1, or None "
                              "(drawn at each reset)")
-        if opponent_iterations is not None and (type(opponent_iterations) is not int
-                                                or opponent_iterations < 1):
-            raise ValueError(f"opponent_iterations {opponent_iterations!r}: a positive int")
         super().__init__(RIBAUDS_CODEC, {"players": 2, **options}, max_steps, render_mode,
                          illegal_reward)
         self.opponent = make_bot("ribauds", opponent)
-        if hasattr(self.opponent, "iterations"):  # a search bot: a fixed effort unless timed
-            if opponent_iterations is None and opponent_budget is None:
-                opponent_iterations = RIBAUDS_ITERATIONS
-            self.opponent.iterations = opponent_iterations
-        elif opponent_iterations is not None:
-            raise ValueError(f"opponent_iterations: the {opponent} bot does no search with "
-                             "iterations (its effort is fixed already)")
+        opponent_iterations = fixed_effort(self.opponent, "opponent_iterations",
+                                           opponent_iterations, opponent_budget,
+                                           RIBAUDS_ITERATIONS)
         self.opponent_iterations = opponent_iterations
         self.opponent_budget = opponent_budget
         self.fixed_seat = seat
