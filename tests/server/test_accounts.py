@@ -239,6 +239,19 @@ def test_fine_names_are_kept_as_written_and_cleaned_as_nicknames_are():
     assert gamekit.clean_account_name("\u202eAnn\u200b  Lee ") == "Ann Lee"
 
 
+def test_a_name_mixing_look_alike_letters_of_two_scripts_is_refused(client):
+    """"Аlice" with a Cyrillic А would pass for "Alice": a name whose letters of two scripts
+    can be confused (Unicode's confusables) is refused; one script, or two that nobody
+    confuses, is fine."""
+    assert sign_up(client, "Alice").status_code == 201
+    for name in ("\u0410lice", "Ann\u0430", "B\u03bfb", "\u0421arl"):  # Cyrillic А, а, Greek ο, С
+        assert gamekit.clean_account_name(name) is None, name
+        r = sign_up(client, name)
+        assert r.status_code == 400 and r.json()["error"] == gamekit.ACCOUNT_NAME_RULE, name
+    for name in ("Ольга", "Jürgen", "Zoë_9", "Ива 2"):
+        assert gamekit.clean_account_name(name) == name
+
+
 def test_a_short_or_long_password_is_refused(client):
     for pw in ("short", "x" * 129):
         r = sign_up(client, "Pat", pw)

@@ -22,6 +22,8 @@ import re
 import unicodedata
 from typing import Any
 
+from confusable_homoglyphs import confusables
+
 from regalia.bots import bot_names, default_level, level_descriptions
 from regalia.bots import default_bot as table_bot
 from regalia.core.errors import RegaliaError
@@ -276,8 +278,9 @@ def clean_name(name: Any) -> str | None:
 
 ACCOUNT_NAME_MIN, ACCOUNT_NAME_MAX = 3, 20
 ACCOUNT_NAME_RULE = (f"name: {ACCOUNT_NAME_MIN} to {ACCOUNT_NAME_MAX} letters, digits, spaces, "
-                     "'-', '_' or '.', starting with a letter or a digit; not a bot's, a "
-                     "bot level's or a seat's label (Bot..., Player N, strong...)")
+                     "'-', '_' or '.', starting with a letter or a digit, no letters of two "
+                     "scripts that look alike (a Cyrillic 'а' among Latin letters); not a "
+                     "bot's, a bot level's or a seat's label (Bot..., Player N, strong...)")
 """What an account's name may be, in the refusals' words."""
 
 DELETED_PLAYER = "deleted player"
@@ -323,14 +326,17 @@ def clean_account_name(name: Any) -> str | None:
     """An account's name: a nickname (``clean_name``: the same cleaning, the same labels
     refused) that is also ``ACCOUNT_NAME_MIN`` to ``ACCOUNT_NAME_MAX`` characters of
     letters, digits, spaces, '-', '_' and '.' (a name reads the same in a link to its
-    profile), starts with a letter or a digit, and does not read as a bot's kind, a bot
-    level's name or a seat's label (``_RESERVED``); ``None`` otherwise
-    (``ACCOUNT_NAME_RULE`` says why)."""
+    profile), starts with a letter or a digit, mixes no look-alike letters of two scripts
+    (Unicode's confusables, UTS #39: "Аlice" with a Cyrillic А would pass for "Alice"),
+    and does not read as a bot's kind, a bot level's name or a seat's label
+    (``_RESERVED``); ``None`` otherwise (``ACCOUNT_NAME_RULE`` says why)."""
     name = clean_name(name)
     if name is None or not ACCOUNT_NAME_MIN <= len(name) <= ACCOUNT_NAME_MAX:
         return None
     if not name[0].isalnum() or not all(
             ch.isalnum() or ch in " -_." or unicodedata.category(ch)[0] == "M" for ch in name):
+        return None
+    if confusables.is_dangerous(name):
         return None
     keys = (_skeleton(name), _skeleton(name, leet=False))
     if any(k in _RESERVED or _SKELETON_LABELS.match(k) for k in keys):
