@@ -110,3 +110,40 @@ def test_choices_bot_plays_a_legal_and_repeatable_action_at_a_jester():
         a = MonteCarloBot(iterations=24, choices=True).act(v, legal, random.Random(4))
         b = MonteCarloBot(iterations=24, choices=True).act(v, legal, random.Random(4))
         assert a in legal and a == b
+
+
+def test_tavern_reshuffles_permute_each_pool_over_its_own_slots():
+    from regalia.bots.regicide.belief import Knowledge
+    from regalia.bots.regicide.montecarlo import reshuffle_tavern, tavern_groups
+
+    s, _ = _some_jester_position(4)
+    kn = Knowledge.from_view(G.view(s, s.current))
+    st = kn.sample_array(random.Random(2))
+    groups = tavern_groups(kn)
+    assert groups and all(kn.tavern[i][0] == "s" for g in groups for i in g)
+    lo = int(st[F.TLO])
+
+    def at(x, i):
+        return int(x[F.TAV + ((lo + i) & 63)])
+
+    changed = False
+    for seed in range(5):
+        t = reshuffle_tavern(st, groups, random.Random(seed))
+        for g in groups:
+            assert sorted(at(t, i) for i in g) == sorted(at(st, i) for i in g)
+            changed |= [at(t, i) for i in g] != [at(st, i) for i in g]
+        fixed = [i for i, (kind, _) in enumerate(kn.tavern) if kind == "k"]
+        assert all(at(t, i) == at(st, i) for i in fixed)
+        outside = np.ones(F.SIZE, bool)
+        outside[F.TAV:F.TAV + 64] = False
+        assert np.array_equal(t[outside], st[outside])  # hands, piles, enemy: untouched
+    assert changed
+
+
+def test_tavern_orders_bot_plays_a_legal_and_repeatable_action():
+    s, _ = _some_jester_position(4)
+    v = G.view(s, s.current)
+    legal = G.legal_actions(s)
+    a = MonteCarloBot(iterations=16, tavern_orders=3).act(v, legal, random.Random(4))
+    b = MonteCarloBot(iterations=16, tavern_orders=3).act(v, legal, random.Random(4))
+    assert a in legal and a == b

@@ -76,6 +76,33 @@ def opens_window(action: int) -> bool:
     return action >> F.KIND_SHIFT == F.A_PLAY >> F.KIND_SHIFT and (action >> 52) & 3 != 0
 
 
+def tavern_groups(knowledge: Knowledge) -> list[list[int]]:
+    """The Tavern slots (from the bottom) whose cards a sample deals from one pool, one list
+    per pool with two slots or more: the slots of the Tavern as dealt, or of one Hearts heal
+    (``Knowledge.tavern``'s segments). Known cards (exact-kill royals) are in none."""
+    groups: dict[int, list[int]] = {}
+    for i, (kind, x) in enumerate(knowledge.tavern):
+        if kind == "s":
+            groups.setdefault(x, []).append(i)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def reshuffle_tavern(st: np.ndarray, groups: list[list[int]],
+                     rng: random.Random) -> np.ndarray:
+    """A copy of the sampled position ``st`` with the cards of each group of Tavern slots
+    (``tavern_groups``) in a new random order: another sample of the same knowledge that
+    keeps the partners' hands and the discard pile (every order of a pool's cards over its
+    slots is equally likely given the rest of the sample)."""
+    out = st.copy()
+    lo = int(st[F.TLO])
+    for g in groups:
+        at = [F.TAV + ((lo + i) & 63) for i in g]
+        cards = [int(st[j]) for j in at]
+        rng.shuffle(cards)
+        out[at] = cards
+    return out
+
+
 def chosen_values(out: np.ndarray, pattern: np.ndarray, prior: float = 4.0) -> np.ndarray:
     """Per world, the value of a Jester play when its player then chooses who goes next by
     what it will see, the partners' wishes (``evaluate_choices``'s ``out`` and ``pattern``).
@@ -119,16 +146,20 @@ class MonteCarloBot:
     ``batch``: positions sampled between two checks of the clock; ``medal``: what a solo
     win loses per Jester spent (0: every win alike); ``choices``: a Jester play is valued
     with the choice of the next player searched too, by the wishes its player will see
-    (``evaluate_choices``, ``chosen_values``), not left to the rollout policy.
+    (``evaluate_choices``, ``chosen_values``), not left to the rollout policy;
+    ``tavern_orders``: each sampled position is played out in that many Tavern orders (the
+    sample and ``tavern_orders - 1`` reshuffles of it, ``reshuffle_tavern``), a candidate's
+    value in the sample being their mean.
     """
 
     name = "montecarlo"
 
     def __init__(self, budget: float | None = None, iterations: int | None = None,
                  candidates: int = 10, batch: int = 8, min_worlds: int = 24,
-                 medal: float = 0.0, choices: bool = False) -> None:
+                 medal: float = 0.0, choices: bool = False, tavern_orders: int = 1) -> None:
         self.medal = medal
         self.choices = choices
+        self.tavern_orders = tavern_orders
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.iterations = iterations
         self.candidates = candidates
@@ -156,6 +187,8 @@ class MonteCarloBot:
         n = len(cands)
         if self.choices and players > 1 and any(opens_window(int(a)) for a in cands):
             return self._act_choices(knowledge, cands, w, wish, first, rng, start, budget)
+        groups = tavern_groups(knowledge) if self.tavern_orders > 1 \
+            and knowledge.consistent else []
         sums = np.zeros(n)
         sq = np.zeros((n, n))  # sums of paired differences squared, for the pruning test
         alive = np.ones(n, bool)
@@ -169,10 +202,16 @@ class MonteCarloBot:
             for i in range(b):
                 worlds[i] = first if worlds_done == 0 and i == 0 else \
                     knowledge.sample_array(rng, wish_rule=wish)
-            seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b)], dtype=np.uint64)
+            k = self.tavern_orders if groups else 1
+            if k > 1:
+                worlds = np.stack([world if r == 0 else reshuffle_tavern(world, groups, rng)
+                                   for world in worlds for r in range(k)])
+            seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b * k)], dtype=np.uint64)
             idx = np.flatnonzero(alive)
-            out = np.zeros((b, len(idx)))
+            out = np.zeros((b * k, len(idx)))
             P.evaluate_actions(worlds, cands[idx].copy(), len(idx), seeds, w, out, self.medal)
+            if k > 1:
+                out = out.reshape(b, k, len(idx)).mean(axis=1)
             sums[idx] += out.sum(axis=0)
             d = out[:, :, None] - out[:, None, :]
             sq[np.ix_(idx, idx)] += (d * d).sum(axis=0)
