@@ -6,8 +6,10 @@ process time per decision and the result of every deal. Usage::
     python benchmarks/montecarlo_tuning.py NAME DEALS OFFSET PLAYERS [KEY=VALUE ...]
 
 e.g. ``python benchmarks/montecarlo_tuning.py base 150 0 4`` or
-``python benchmarks/montecarlo_tuning.py choices 150 0 4 choices=True``. The bots' random
-sources come from ``secrets``, as in ``regalia eval``.
+``python benchmarks/montecarlo_tuning.py choices 150 0 4 choices=True``; ``deals=PATH``
+plays another deal set (``deals=src/regalia/lab/deals/regicide.json``: the published one,
+for a setting that has no bot name of its own). The bots' random sources come from
+``secrets``, as in ``regalia eval``.
 """
 
 from __future__ import annotations
@@ -30,10 +32,14 @@ ITERATIONS = 128
 def main() -> None:
     name, n, off, players = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     kw = {}
+    deals = DEALS
     for a in sys.argv[5:]:
         k, v = a.split("=", 1)
-        kw[k] = ast.literal_eval(v)
-    seeds = load_deals("regicide", players, DEALS)[off:off + n]
+        if k == "deals":
+            deals = Path(v)
+        else:
+            kw[k] = ast.literal_eval(v)
+    seeds = load_deals("regicide", players, deals)[off:off + n]
     make = functools.partial(MonteCarloBot, **kw)
     wins = decisions = 0
     t0 = time.process_time()
@@ -46,7 +52,8 @@ def main() -> None:
         res.append([s, r["won"], r["enemies_defeated"]])
     cpu = time.process_time() - t0
     lo, hi = wilson(wins, n)
-    print(json.dumps({"name": name, "kw": kw, "players": players, "iterations": ITERATIONS,
+    print(json.dumps({"name": name, "kw": kw, "deals": str(deals), "offset": off,
+                      "players": players, "iterations": ITERATIONS,
                       "wins": wins, "n": n, "wilson": [round(lo, 3), round(hi, 3)],
                       "cpu_per_dec": cpu / decisions, "res": res}))
 
