@@ -21,8 +21,8 @@ from regalia.fast import regicide as F
 from regalia.bots.regicide import policy as P
 
 BOTS = ("random", "simple", "heuristic", "montecarlo", "ismcts", "montecarlo-medal",
-        "ismcts-medal")
-SEARCH = ("montecarlo", "ismcts", "montecarlo-medal", "ismcts-medal")
+        "ismcts-medal", "montecarlo-choices")
+SEARCH = ("montecarlo", "ismcts", "montecarlo-medal", "ismcts-medal", "montecarlo-choices")
 
 
 def _bot(name: str):
@@ -114,7 +114,8 @@ def test_decisions_depend_only_on_the_view(players):
         v1, v2 = G.view(s, seat), G.view(t, seat)
         assert v1 == v2, "the swap must stay hidden from the seat"
         legal = G.legal_actions(s)
-        for name in ("heuristic", "montecarlo", "ismcts", "simple", "random"):
+        for name in ("heuristic", "montecarlo", "ismcts", "simple", "random",
+                     "montecarlo-choices"):
             a1 = _bot(name).act(v1, legal, random.Random(11), 0.01)
             a2 = _bot(name).act(v2, G.legal_actions(t), random.Random(11), 0.01)
             assert a1 == a2, name

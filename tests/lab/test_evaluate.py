@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -39,6 +40,15 @@ def test_published_deal_sets_are_the_ones_the_master_seed_gives():
         for n in counts:
             seeds = D.load_deals(game, n)
             assert len(seeds) == 1000 and len(set(seeds)) == 1000
+
+
+def test_tuning_deal_set_is_apart_from_the_published_one():
+    """``benchmarks/deals/regicide_tuning.json``: the bots are tuned on these, never on the
+    published deals (``--deal-file``)."""
+    path = Path(__file__).parents[2] / "benchmarks" / "deals" / "regicide_tuning.json"
+    assert json.loads(path.read_text()) == D.generate("regicide", 20261206, 400)
+    for n in D.PLAYER_COUNTS["regicide"]:
+        assert not set(D.load_deals("regicide", n, path)) & set(D.load_deals("regicide", n))
 
 
 def test_unknown_player_count_is_refused():
@@ -81,6 +91,8 @@ def test_eval_command_writes_json_and_chart(tmp_path):
         assert res["games"] == 2 and len(res["enemies_defeated"]) == 13
         assert 0 <= res["wilson95"][0] <= res["wilson95"][1] <= 1
         assert res["decision_time_p95"] >= 0
+        assert res["decision_cpu_mean"] >= 0  # process time, beside the wall clock
+    assert all(g["cpu_seconds"] >= 0 for g in report["games"])
     assert png.read_bytes()[:4] == b"\x89PNG"
     assert "win %" in r.output and "enemies defeated" in r.output
 
@@ -125,6 +137,9 @@ def test_reports_of_parts_merge_into_the_report_of_the_whole(tmp_path):
         mean = sum(p["results"][n]["decision_time_mean"] * p["results"][n]["decisions"]
                    for p in parts) / res["decisions"]
         assert math.isclose(res["decision_time_mean"], mean, rel_tol=1e-9)
+        cpu = sum(p["results"][n]["decision_cpu_mean"] * p["results"][n]["decisions"]
+                  for p in parts) / res["decisions"]
+        assert math.isclose(res["decision_cpu_mean"], cpu, rel_tol=1e-9)
         assert res["decision_time_p95"] == max(p["results"][n]["decision_time_p95"] for p in parts)
     # each deal once, one bot, one budget: otherwise refused with the reason
     again = part("c.json", "--players", "1,2", "--bot", "heuristic", "--deals", "2", "--offset", "2")

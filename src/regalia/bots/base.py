@@ -60,6 +60,8 @@ BOTS: dict[str, dict[str, tuple[str, str]]] = {
                        "determinized flat Monte Carlo with policy rollouts"),
         "montecarlo-medal": ("regalia.bots.regicide.montecarlo:montecarlo_medal",
                              "montecarlo, aiming at the best solo medal"),
+        "montecarlo-choices": ("regalia.bots.regicide.montecarlo:montecarlo_choices",
+                               "montecarlo, also searching who goes next after a Jester"),
         "ismcts": ("regalia.bots.regicide.ismcts:ISMCTSBot",
                    "information-set Monte Carlo tree search with policy rollouts"),
         "ismcts-medal": ("regalia.bots.regicide.ismcts:ismcts_medal",

@@ -113,6 +113,7 @@ def play_regicide(task: Task) -> dict[str, Any]:
     bots = [_make("regicide", task.bots[q % len(task.bots)], task) for q in range(task.players)]
     rngs = bot_rngs(task.players)
     times: list[float] = []
+    cpu = 0.0  # process time of the decisions (wall time counts other jobs on the machine)
     while not G.is_terminal(match.state):
         s = match.state
         seat = s.current
@@ -127,7 +128,9 @@ def play_regicide(task: Task) -> dict[str, Any]:
         view = G.view(s, seat)
         legal = G.legal_actions(s)
         t0 = time.perf_counter()
+        c0 = time.process_time()
         action = bots[seat].act(view, legal, rngs[seat], task.budget)
+        cpu += time.process_time() - c0
         times.append(time.perf_counter() - t0)
         if action not in legal:
             raise RuntimeError(f"bot {task.bots[seat % len(task.bots)]} chose an illegal action "
@@ -137,7 +140,8 @@ def play_regicide(task: Task) -> dict[str, Any]:
     return {"game": "regicide", "index": task.index, "seed": task.seed,
             "players": task.players, "bots": list(task.bots), "won": out["result"] == "won",
             "medal": out["medal"], "enemies_defeated": out["enemies_defeated"],
-            "decisions": len(times), "times": times, "actions": len(match.actions)}
+            "decisions": len(times), "times": times, "cpu_seconds": cpu,
+            "actions": len(match.actions)}
 
 
 def play_ribauds(task: Task) -> dict[str, Any]:
@@ -246,6 +250,8 @@ def summarize_regicide(results: list[dict[str, Any]]) -> dict[str, Any]:
     for r in results:
         enemies[r["enemies_defeated"]] += 1
     times = [t for r in results for t in r["times"]]
+    timed = [r for r in results if "cpu_seconds" in r]  # reports before it had none
+    cpu_decisions = sum(r["decisions"] for r in timed)
     return {
         "games": n, "wins": wins, "win_rate": wins / n if n else 0.0,
         "wilson95": [lo, hi], "medals": medals, "enemies_defeated": enemies,
@@ -254,6 +260,8 @@ def summarize_regicide(results: list[dict[str, Any]]) -> dict[str, Any]:
         "decision_time_mean": (sum(times) / len(times)) if times else 0.0,
         "decision_time_p95": percentile(times, 95),
         "decision_time_max": max(times) if times else 0.0,
+        "decision_cpu_mean": (sum(r["cpu_seconds"] for r in timed) / cpu_decisions)
+        if cpu_decisions else None,
     }
 
 

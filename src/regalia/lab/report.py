@@ -11,7 +11,8 @@ Report JSON::
      "wall_seconds": ..., "command": "...",
      "results": {"1": {"games", "wins", "win_rate", "wilson95", "medals",
                        "enemies_defeated", "mean_enemies_defeated", "decisions",
-                       "decision_time_mean", "decision_time_p95", "decision_time_max"}},
+                       "decision_time_mean", "decision_time_p95", "decision_time_max",
+                       "decision_cpu_mean"}},
      "games": [{"seed", "players", "won", "medal", "enemies_defeated", "decisions", ...}]}
 
 For Le Roy des Ribauds ``results`` is a list with one entry per bot pair.
@@ -188,9 +189,10 @@ def print_report(report: dict[str, Any], console=None) -> None:
     if report["game"] == "regicide":
         t = Table(title=f"Regicide, bot {report['bot']}, {how}",
                   caption="G/S/B: solo medals; enemies: mean defeated; s/dec: seconds per "
-                          "decision, mean and 95th percentile")
+                          "decision, mean and 95th percentile (wall clock); cpu s: mean "
+                          "process time per decision")
         for col in ("players", "games", "wins", "win %", "Wilson 95%", "G/S/B",
-                    "enemies", "s/dec", "p95 s"):
+                    "enemies", "s/dec", "p95 s", "cpu s"):
             t.add_column(col, justify="right")
         for n, r in report["results"].items():
             m = r["medals"]
@@ -198,7 +200,9 @@ def print_report(report: dict[str, Any], console=None) -> None:
                       f"{100 * r['wilson95'][0]:.1f}-{100 * r['wilson95'][1]:.1f}",
                       f"{m['gold']}/{m['silver']}/{m['bronze']}" if n == "1" else "-",
                       f"{r['mean_enemies_defeated']:.2f}", f"{r['decision_time_mean']:.3f}",
-                      f"{r['decision_time_p95']:.3f}")
+                      f"{r['decision_time_p95']:.3f}",
+                      "-" if r.get("decision_cpu_mean") is None
+                      else f"{r['decision_cpu_mean']:.3f}")
         console.print(t)
         d = Table(title="enemies defeated (games)")
         d.add_column("players")

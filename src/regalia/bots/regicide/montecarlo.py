@@ -23,6 +23,14 @@ For each decision the bot
    ``medal`` less per Jester spent, so the bot aims at Gold, then Silver, then Bronze;
    ``montecarlo-medal`` is the bot with ``MEDAL``).
 
+With ``choices`` (the ``montecarlo-choices`` bot) a Jester play of 2-4 players is valued one
+step deeper: in every world each choice of the next player is rolled out
+(``P.evaluate_choices``), and the world's value is that of the seat the chooser would pick
+by what it will see, the partners' wishes (``chosen_values``: the best seat for those wishes
+in the other half of the worlds), instead of the rollout policy's pick. Measured at 128
+positions per decision it is no stronger than the plain bot (README, "Four players"), so it
+is not the default.
+
 In 2-4 players each seat runs its own bot on its own view, so a bot knows only its own hand.
 """
 
@@ -62,6 +70,73 @@ def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
     return acts[np.argsort(-scores, kind="stable")[:limit]]
 
 
+def opens_window(action: int) -> bool:
+    """Whether ``action`` (a fast-path code) is a Jester play of 2-4 players, after which
+    the player chooses who goes next (rules 1.10)."""
+    return action >> F.KIND_SHIFT == F.A_PLAY >> F.KIND_SHIFT and (action >> 52) & 3 != 0
+
+
+def tavern_groups(knowledge: Knowledge) -> list[list[int]]:
+    """The Tavern slots (from the bottom) whose cards a sample deals from one pool, one list
+    per pool with two slots or more: the slots of the Tavern as dealt, or of one Hearts heal
+    (``Knowledge.tavern``'s segments). Known cards (exact-kill royals) are in none."""
+    groups: dict[int, list[int]] = {}
+    for i, (kind, x) in enumerate(knowledge.tavern):
+        if kind == "s":
+            groups.setdefault(x, []).append(i)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def reshuffle_tavern(st: np.ndarray, groups: list[list[int]],
+                     rng: random.Random) -> np.ndarray:
+    """A copy of the sampled position ``st`` with the cards of each group of Tavern slots
+    (``tavern_groups``) in a new random order: another sample of the same knowledge that
+    keeps the partners' hands and the discard pile (every order of a pool's cards over its
+    slots is equally likely given the rest of the sample)."""
+    out = st.copy()
+    lo = int(st[F.TLO])
+    for g in groups:
+        at = [F.TAV + ((lo + i) & 63) for i in g]
+        cards = [int(st[j]) for j in at]
+        rng.shuffle(cards)
+        out[at] = cards
+    return out
+
+
+def chosen_values(out: np.ndarray, pattern: np.ndarray, prior: float = 4.0) -> np.ndarray:
+    """Per world, the value of a Jester play when its player then chooses who goes next by
+    what it will see, the partners' wishes (``evaluate_choices``'s ``out`` and ``pattern``).
+
+    The worlds are split in two folds (even and odd rows); a world's choice is the seat with
+    the best mean value in the *other* fold's worlds with the same wishes, shrunk towards
+    that fold's mean over all wishes by ``prior`` worlds, so that no world's value is the
+    maximum of noisy means it took part in (which would overrate the Jester). A world whose
+    action did not open the window (``pattern`` -1) keeps its plain value.
+    """
+    n, width = out.shape
+    vals = out[:, 0].astype(float).copy()
+    win = pattern >= 0
+    if not win.any():
+        return vals
+    legal = out[np.flatnonzero(win)[0]] >= 0
+    rows = np.arange(n)
+    for fold in (0, 1):
+        mine = win & (rows % 2 == fold)
+        other = win & (rows % 2 != fold)
+        if not other.any():
+            other = win
+        base = out[other].mean(axis=0)
+        for g in np.unique(pattern[mine]):
+            same = other & (pattern == g)
+            k = int(same.sum())
+            score = (out[same].sum(axis=0) + prior * base) / (k + prior)
+            score = np.where(legal, score, -np.inf)
+            q = int(np.argmax(score))
+            at = mine & (pattern == g)
+            vals[at] = out[at, q]
+    return vals
+
+
 class MonteCarloBot:
     """Determinized Monte Carlo search (see the module doc).
 
@@ -69,15 +144,22 @@ class MonteCarloBot:
     ``iterations``: a fixed number of sampled positions per decision instead (deterministic
     for a given random source); ``candidates``: how many actions the policy keeps;
     ``batch``: positions sampled between two checks of the clock; ``medal``: what a solo
-    win loses per Jester spent (0: every win alike).
+    win loses per Jester spent (0: every win alike); ``choices``: a Jester play is valued
+    with the choice of the next player searched too, by the wishes its player will see
+    (``evaluate_choices``, ``chosen_values``), not left to the rollout policy;
+    ``tavern_orders``: each sampled position is played out in that many Tavern orders (the
+    sample and ``tavern_orders - 1`` reshuffles of it, ``reshuffle_tavern``), a candidate's
+    value in the sample being their mean.
     """
 
     name = "montecarlo"
 
     def __init__(self, budget: float | None = None, iterations: int | None = None,
                  candidates: int = 10, batch: int = 8, min_worlds: int = 24,
-                 medal: float = 0.0) -> None:
+                 medal: float = 0.0, choices: bool = False, tavern_orders: int = 1) -> None:
         self.medal = medal
+        self.choices = choices
+        self.tavern_orders = tavern_orders
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.iterations = iterations
         self.candidates = candidates
@@ -103,6 +185,10 @@ class MonteCarloBot:
         if len(cands) == 1:
             return int(cands[0])
         n = len(cands)
+        if self.choices and players > 1 and any(opens_window(int(a)) for a in cands):
+            return self._act_choices(knowledge, cands, w, wish, first, rng, start, budget)
+        groups = tavern_groups(knowledge) if self.tavern_orders > 1 \
+            and knowledge.consistent else []
         sums = np.zeros(n)
         sq = np.zeros((n, n))  # sums of paired differences squared, for the pruning test
         alive = np.ones(n, bool)
@@ -116,10 +202,16 @@ class MonteCarloBot:
             for i in range(b):
                 worlds[i] = first if worlds_done == 0 and i == 0 else \
                     knowledge.sample_array(rng, wish_rule=wish)
-            seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b)], dtype=np.uint64)
+            k = self.tavern_orders if groups else 1
+            if k > 1:
+                worlds = np.stack([world if r == 0 else reshuffle_tavern(world, groups, rng)
+                                   for world in worlds for r in range(k)])
+            seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b * k)], dtype=np.uint64)
             idx = np.flatnonzero(alive)
-            out = np.zeros((b, len(idx)))
+            out = np.zeros((b * k, len(idx)))
             P.evaluate_actions(worlds, cands[idx].copy(), len(idx), seeds, w, out, self.medal)
+            if k > 1:
+                out = out.reshape(b, k, len(idx)).mean(axis=1)
             sums[idx] += out.sum(axis=0)
             d = out[:, :, None] - out[:, None, :]
             sq[np.ix_(idx, idx)] += (d * d).sum(axis=0)
@@ -132,6 +224,67 @@ class MonteCarloBot:
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, sums / max(1, worlds_done), -np.inf)
+        return int(cands[int(np.argmax(means))])
+
+    def _act_choices(self, knowledge: Knowledge, cands: np.ndarray, w: np.ndarray, wish,
+                     first: np.ndarray, rng: random.Random, start: float,
+                     budget: float) -> int:
+        """``act``'s loop when a candidate is a Jester play and ``choices`` is set: every
+        world's values are kept, the Jester plays' recomputed by ``chosen_values`` after
+        each batch (the choice of the next player improves with the worlds)."""
+        n = len(cands)
+        jesters = [k for k in range(n) if opens_window(int(cands[k]))]
+        values: list[np.ndarray] = []  # per batch: (b, n), NaN where not evaluated
+        jout: dict[int, list[np.ndarray]] = {k: [] for k in jesters}
+        jpat: dict[int, list[np.ndarray]] = {k: [] for k in jesters}
+        alive = np.ones(n, bool)
+        worlds_done = 0
+        limit = self.iterations
+        means = np.zeros(n)
+        while True:
+            b = self.batch if limit is None else min(self.batch, limit - worlds_done)
+            if b <= 0:
+                break
+            worlds = np.empty((b, F.SIZE), np.int64)
+            for i in range(b):
+                worlds[i] = first if worlds_done == 0 and i == 0 else \
+                    knowledge.sample_array(rng, wish_rule=wish)
+            seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b)], dtype=np.uint64)
+            idx = np.array([k for k in np.flatnonzero(alive) if k not in jesters], np.int64)
+            batch = np.full((b, n), np.nan)
+            if len(idx):
+                out = np.zeros((b, len(idx)))
+                P.evaluate_actions(worlds, cands[idx].copy(), len(idx), seeds, w, out,
+                                   self.medal)
+                batch[:, idx] = out
+            for k in jesters:
+                if alive[k]:
+                    o = np.zeros((b, 4))  # one column per seat
+                    pat = np.zeros(b, np.int64)
+                    P.evaluate_choices(worlds, int(cands[k]), seeds, w, o, pat, self.medal)
+                    jout[k].append(o)
+                    jpat[k].append(pat)
+            values.append(batch)
+            worlds_done += b
+            table = np.vstack(values)
+            for k in jesters:
+                if alive[k]:
+                    table[:, k] = chosen_values(np.vstack(jout[k]), np.concatenate(jpat[k]))
+            live = np.flatnonzero(alive)
+            sums = np.zeros(n)
+            sums[live] = table[:, live].sum(axis=0)
+            sq = np.zeros((n, n))
+            d = table[:, live][:, :, None] - table[:, live][:, None, :]
+            sq[np.ix_(live, live)] = (d * d).sum(axis=0)
+            means = np.where(alive, sums / worlds_done, -np.inf)
+            if len(live) > 1 and worlds_done >= self.min_worlds:
+                self._prune(sums, sq, alive, worlds_done)
+            if limit is None and time.perf_counter() - start >= budget:
+                break
+            if alive.sum() == 1 and limit is None:
+                break
+        self.last_worlds = worlds_done
+        means = np.where(alive, means, -np.inf)
         return int(cands[int(np.argmax(means))])
 
     # ------------------------------------------------------------------ helpers
@@ -155,3 +308,9 @@ class MonteCarloBot:
 def montecarlo_medal() -> MonteCarloBot:
     """The ``montecarlo-medal`` bot: ``MonteCarloBot`` aiming at the best solo medal."""
     return MonteCarloBot(medal=MEDAL)
+
+
+def montecarlo_choices() -> MonteCarloBot:
+    """The ``montecarlo-choices`` bot: ``MonteCarloBot`` that values a Jester play with the
+    choice of the next player searched by the wishes it will see (``choices``)."""
+    return MonteCarloBot(choices=True)

@@ -401,6 +401,47 @@ def evaluate_actions(worlds, actions, n_actions, seeds, w, out, medal=0.0):
             out[i, k] = rollout(st, rng, w, buf, medal)
 
 
+@njit
+def evaluate_choices(worlds, action, seeds, w, out, pattern, medal=0.0):
+    """Flat Monte Carlo one step deeper for an action that opens the Jester's window (rules
+    1.10): ``out[i, q]`` is the rollout value of choosing seat ``q`` next after ``action`` in
+    world ``i`` (-1 where that choice is not legal) and ``pattern[i]`` the partners' wishes
+    there (bit ``q`` set where seat ``q`` says "yes" by the public rule ``wish_yes``), what
+    the chooser will see before choosing. Where ``action`` does not open the window, every
+    ``out[i, q]`` is the plain rollout value and ``pattern[i]`` is -1. Same random seeds
+    as ``evaluate_actions`` (common random numbers); every choice of a world continues
+    from the same random state."""
+    buf = np.empty(MAX_ACTIONS, np.int64)
+    opts = np.empty(MAX_ACTIONS, np.int64)
+    rng = np.empty(1, np.uint64)
+    for i in range(worlds.shape[0]):
+        st = worlds[i].copy()
+        rng[0] = seeds[i]
+        apply(st, action, rng)
+        if st[PHASE] != PH_CHOOSE:
+            v = rollout(st, rng, w, buf, medal)
+            for q in range(out.shape[1]):
+                out[i, q] = v
+            pattern[i] = -1
+            continue
+        p = st[CUR]
+        pat = 0
+        for q in range(st[PLAYERS]):
+            if q != p and wish_yes(st, q) == 1:
+                pat |= 1 << q
+        pattern[i] = pat
+        for q in range(out.shape[1]):
+            out[i, q] = -1.0
+        n = legal_actions(st, opts)
+        r0 = rng[0]
+        for k in range(n):
+            s2 = st.copy()
+            rng[0] = r0
+            q = opts[k] & ARG_MASK
+            apply(s2, opts[k], rng)
+            out[i, q] = rollout(s2, rng, w, buf, medal)
+
+
 _WEIGHTS_FILE = __import__("pathlib").Path(__file__).with_name("policy_weights.json")
 _TUNED: dict[int, np.ndarray] | None = None
 
