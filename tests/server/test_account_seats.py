@@ -223,3 +223,13 @@ def test_the_accounts_tables_being_played_are_listed_with_whose_turn_it_is(clien
     assert [x["id"] for x in c.get("/api/account/tables").json()["tables"]] == [d["id"]]
     browser(c, "Ivy", new=True)  # another account: none of these
     assert c.get("/api/account/tables").json() == {"tables": []}
+
+
+def test_the_account_tables_list_is_counted_in_the_message_rate(db_url):
+    with running_app(db_url, passwords=Passwords(PasswordHasher(
+            time_cost=1, memory_cost=1024, parallelism=1)), sign_up_rate="1000/second",
+            message_rate="3/minute") as c:
+        browser(c, "Jay", new=True)
+        codes = [c.get("/api/account/tables").status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        assert "too_fast" in c.get("/api/account/tables").text

@@ -3,7 +3,8 @@
 One task per connection reads the client's messages (``serve_socket``); what the table
 sends goes through the connection's own queue (``tables.audience.Conn``), so a slow reader
 never holds a table up. While it is open, the account a signed-in browser's session cookie
-names is online to its friends (``friends.Friends.online_while``).
+names is online to its friends (``friends.Friends.online_while``), and may be seated at
+that account's own seat without the seat's token (``welcome``'s ``by_account``).
 """
 
 from __future__ import annotations
