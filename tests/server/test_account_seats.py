@@ -233,3 +233,16 @@ def test_the_account_tables_list_is_counted_in_the_message_rate(db_url):
         codes = [c.get("/api/account/tables").status_code for _ in range(4)]
         assert codes == [200, 200, 200, 429]
         assert "too_fast" in c.get("/api/account/tables").text
+
+
+def test_a_seat_given_a_new_token_no_longer_opens_by_its_former_account(client):
+    """A new token (the seat given to another player) cuts the seat's link to the account
+    that proved the old one: the account's session opens it no more."""
+    c = client
+    d = adopted_ribauds(c, "Kit")
+    browser(c, "Kit")
+    assert welcomed(p := by_account(c, d["id"]))["seat"] == 0
+    p.close()
+    c.app.state.manager.store.update_seat(d["id"], 0, token_hash="f" * 64)
+    m = refused(by_account(c, d["id"]))
+    assert "your account holds none of its seats" in m["message"]
