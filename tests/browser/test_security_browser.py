@@ -39,7 +39,11 @@ def test_the_pages_work_under_the_content_security_policy(server, chromium):
     watcher = ctx.new_page()
     watcher.goto(server.url + spectate)
     assert wait_state(watcher)["seat"] is None
-    stranger = ctx.new_page()
+    # another browser (this one keeps the seat's token: /t/ID opens its seat here)
+    other = chromium.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    other.add_init_script(f"({WATCH})()")
+    stranger = other.new_page()
+    stranger.on("pageerror", lambda e: errors.append(str(e)))
     stranger.goto(server.url + f"/t/{st['table']}")
     stranger.wait_for_function("() => document.querySelector('#conn').dataset.state === 'denied'")
     assert stranger.evaluate("() => window.regalia.M.state") is None
@@ -60,6 +64,7 @@ def test_the_pages_work_under_the_content_security_policy(server, chromium):
     for p in (page, watcher, stranger, replay):
         assert p.evaluate("() => window.__csp") == [], p.url
     assert errors == []
+    other.close()
     ctx.close()
 
 

@@ -125,9 +125,10 @@ class Peer:
     """One websocket connection, recording everything it receives."""
 
     def __init__(self, client, table_id: str, token: str | None, name: str = "",
-                 hello_name: str | None = None) -> None:
+                 hello_name: str | None = None, account: bool | None = None) -> None:
         """``name``: this peer's label in failures; ``hello_name``: the nickname its
-        ``hello`` gives (None: none)."""
+        ``hello`` gives (None: none); ``account``: its ``hello``'s ``account`` (None: left
+        out)."""
         self.cm = client.websocket_connect(f"/ws/{table_id}")
         self.ws = self.cm.__enter__()
         self.name = name
@@ -137,7 +138,8 @@ class Peer:
         self.reader = StateReader()
         self.log: list[dict[str, Any]] = []
         self.pending: deque[dict[str, Any]] = deque()  # read ahead (``peek_until``)
-        self.ws.send_json({"type": "hello", "token": token, "name": hello_name})
+        self.ws.send_json({"type": "hello", "token": token, "name": hello_name,
+                           **({} if account is None else {"account": account})})
         if hasattr(client, "peers"):
             client.peers.append(self)
 

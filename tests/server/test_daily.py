@@ -29,7 +29,7 @@ from regalia.server.storage.models import HUMAN, NewSeat
 from regalia.server.tables import daily as daily_module
 from regalia.server.tables.daily import daily_seed, score
 from regalia.server.web.passwords import Passwords
-from server_helpers import join, old_database, running_app
+from server_helpers import Peer, join, old_database, running_app
 
 PASSWORD = "correct horse battery"
 DAY = date(2026, 5, 1)
@@ -452,6 +452,34 @@ def test_a_profile_lists_no_daily_game_of_the_day_but_a_past_days(client):
     assert p["games"][0]["played"] == 1 and p["recent"] == []
     client.clock.next_day()
     assert [g["id"] for g in client.get("/api/players/pia").json()["recent"]] == [d["id"]]
+
+
+def test_the_ranked_game_opens_in_another_browser_of_the_account_and_is_finished_there(client):
+    """The account's seat of its ranked game is linked to it from the start: a browser
+    signed in to it later, without the seat's token, opens it by its session and plays it
+    to its end; a second start is still refused."""
+    sign_up(client, "Roamer")
+    d = started(client)
+    client.cookies.clear()  # another browser, signed in to the same account
+    r = client.post("/api/account/sign-in", json={"name": "Roamer", "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    you = report(client)["you"]
+    assert you["table"] == d["id"] and you["status"] == "playing"
+    assert start(client).json()["code"] == "daily_played"
+    tables = client.get("/api/account/tables").json()["tables"]
+    assert [(t["id"], t["seat"]) for t in tables] == [(d["id"], 0)]
+    p = Peer(client, d["id"], None, "by account", account=True)
+    welcome = p.recv()
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0, welcome
+    assert p.recv_until(lambda m: m["type"] == "state")["view"]["hand"]
+    p.send({"type": "stop", "agree": True})
+    p.finished()
+    p.close()
+    assert report(client)["you"]["status"] == "finished"
+    client.cookies.clear()  # a browser signed out: no seat
+    q = Peer(client, d["id"], None, "signed out", account=True)
+    assert q.recv()["code"] == "no_access"
+    q.close()
 
 
 def test_deleting_an_account_keeps_its_daily_game_unranked(client):

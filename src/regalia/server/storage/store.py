@@ -201,6 +201,16 @@ class Store(Database):
         found = {(r.table_id, r.token_hash): r.seat for r in rows}
         return [(t, found[t, h]) for t, h in dict.fromkeys(seats) if (t, h) in found]
 
+    def account_seats(self, table_id: str, account_id: int) -> list[int]:
+        """The human seats of table ``table_id`` linked to ``account_id`` (an account opens
+        them by its session, without their tokens), in seat order."""
+        with self.engine.connect() as conn:
+            return [r.seat for r in conn.execute(
+                select(SeatRow.seat)
+                .where(SeatRow.table_id == table_id, SeatRow.account_id == account_id,
+                       SeatRow.kind == HUMAN)
+                .order_by(SeatRow.seat))]
+
     def playing_seats_of(self, account_id: int, limit: int = 100) -> list[tuple[str, int]]:
         """The seats linked to ``account_id`` at tables still being played, ``(table_id,
         seat)``, the table played latest first, at most ``limit``."""

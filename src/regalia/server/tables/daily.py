@@ -242,7 +242,9 @@ class Daily:
             raise played
         if count is not None:
             await count()
-        seat = NewSeat(HUMAN, None, account.name if account else clean, claimed=True)
+        # a ranked game's seat is the account's: any browser signed in to it opens it
+        seat = NewSeat(HUMAN, None, account.name if account else clean, claimed=True,
+                       account_id=account.id if account else None)
         try:
             data, tokens = await self.m.writer.write(partial(
                 self.m.store.new_table, GAME, dict(deal.config), deal.seed, [seat],

@@ -18,7 +18,9 @@ ever; an account adds a name that is one person's, and a profile of the games it
 * ``POST /api/account/tables`` (``AdoptTables``): the seats this browser holds (each table's
   id and the seat's token from its link), linked to the account when the token proves the
   seat (a human seat whose link was used, linked to no other account); 200 ``Adopted``;
-  401 ``signed_out``.
+  401 ``signed_out``. ``GET /api/account/tables``, the account's tables being played:
+  ``web.turns``. A seat linked to an account opens by the session of any browser
+  signed in to it (the websocket's ``hello`` with ``"account": true``, ``web.socket``).
 * ``DELETE /api/account`` (``ConfirmDeletion``: ``{"password"}``, or ``{"passkey":
   {"ceremony", "credential"}}``, a passkey's answer to ``POST
   /api/account/passkeys/confirm/begin``, for an account with passkeys, with or without a

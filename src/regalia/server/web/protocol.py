@@ -22,6 +22,13 @@ Sent by the client
     the other seat), ``rated_other_account`` (the seat is another account's). Too many
     spectators: ``too_many_spectators``. Any other message before ``hello``: ``error``
     ``hello_first``.
+    ``{"account": true}`` besides (or instead of the token): when the token opens no seat
+    and is not the spectators', the connection takes the first seat of this table linked
+    to the account its session cookie is signed in to (adopted, rated, taken by an
+    invitation, a ranked daily deal), as that seat's token would; only that account's
+    seats, never another's. No account signed in, or none of its seats here: ``error``
+    ``no_access``, close ``NO_ACCESS``. ``account`` not a boolean: ``error``
+    ``bad_message`` (the connection stays open for another ``hello``).
 ``act`` ``{"ply": N, "action": "play 5C"}``
     A move, for the position at ``ply`` (another ply: ``error`` ``stale``).
 ``wish`` ``{"value": "yes" | "no"}``

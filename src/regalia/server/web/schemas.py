@@ -328,6 +328,25 @@ class Turns(BaseModel):
     turns: list[Turn]
 
 
+class AccountTable(BaseModel):
+    """A seat of the signed-in account at a table still being played: its page ``/t/{id}``
+    opens it by the account's session, without the seat's link."""
+
+    id: str = Field(description="the table's id")
+    game: str
+    players: int
+    seat: int = Field(description="the account's seat (from 0)")
+    rated: bool
+    to_act: bool = Field(description="the seat's player is to act now")
+
+
+class AccountTables(BaseModel):
+    """The signed-in account's seats at tables still being played, the table played latest
+    first."""
+
+    tables: list[AccountTable]
+
+
 PUSH_ENDPOINT_MAX = 1024  # characters of a push subscription's endpoint (its column's)
 B64URL = r"^[A-Za-z0-9_-]+={0,2}$"
 

@@ -3,7 +3,8 @@
 One task per connection reads the client's messages (``serve_socket``); what the table
 sends goes through the connection's own queue (``tables.audience.Conn``), so a slow reader
 never holds a table up. While it is open, the account a signed-in browser's session cookie
-names is online to its friends (``friends.Friends.online_while``).
+names is online to its friends (``friends.Friends.online_while``), and may be seated at
+that account's own seat without the seat's token (``welcome``'s ``by_account``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from regalia.server.settings import Settings
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Conn
 from regalia.server.refusal import Refusal
+from regalia.server.storage.accounts import AccountData
 from regalia.server.web.accounts import accounts
 from regalia.server.web.deps import Address, Config, Registry, Tables
 from regalia.server.web.friends import online_while
@@ -129,9 +131,14 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
             if kind != "hello":
                 error("hello_first", "send hello (with your seat token) first")
                 continue
+            by_account = obj.get("account", False)
+            if type(by_account) is not bool:
+                error("bad_message", "hello's account is true (seat me by my signed-in "
+                                     "account when the token opens no seat) or false")
+                continue
             try:
                 refusal = await welcome(table, conn, settings, obj.get("token"), obj.get("name"),
-                                        ws)
+                                        ws, by_account=by_account)
             except Refusal as e:
                 refusal = (e.code, e.message)
             if refusal is not None:
@@ -161,14 +168,26 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
 
 
 async def welcome(table, conn: Conn, settings: Settings, token: Any,
-                  name: Any, ws: WebSocket | None = None) -> tuple[str, str] | None:
+                  name: Any, ws: WebSocket | None = None, *,
+                  by_account: bool = False) -> tuple[str, str] | None:
     """Seat the connection (a seat token: the seat is claimed, with the nickname
     ``name``; at a rated table by the account of ``ws``'s session cookie) or let it watch
-    (the spectators' token); otherwise the refusal ``(code, message)`` (``no_access``,
-    ``too_many_spectators``, ``name_needed``: a seat that must be named before its hand is
-    seen, given none; a rated seat's, ``Seating.check_rated``). Raises
+    (the spectators' token). ``by_account``: when the token is neither, the first seat of
+    the table linked to the account of ``ws``'s session cookie (``account_seat``) is
+    claimed as its token would be. Otherwise the refusal ``(code, message)``
+    (``no_access``, ``too_many_spectators``, ``name_needed``: a seat that must be named
+    before its hand is seen, given none; a rated seat's, ``Seating.check_rated``). Raises
     ``Refusal("storage")``."""
     seat = table.seating.seat_of_token(token)
+    account = None
+    if seat is None and by_account and ws is not None and not table.seating.is_watch_token(token):
+        account, seat = await account_seat(table, ws)
+        if seat is None:
+            return ("no_access", "this link is not valid for this table, and "
+                    + ("your account holds none of its seats" if account is not None
+                       else "no account is signed in in this browser (a signed-in account "
+                            "opens its own seats without their links)")
+                    + ": a table is watched only through its spectator link")
     if seat is None and not table.seating.is_watch_token(token):
         return ("no_access", "this link is not valid for this table: a table is watched "
                              "only through its spectator link")
@@ -181,12 +200,24 @@ async def welcome(table, conn: Conn, settings: Settings, token: Any,
                                "other players a seat is named before its hand is seen, and "
                                "the name does not change until the end (rules 1.15)")
     if seat is not None:
-        account = None
-        if table.core.rated and ws is not None:
+        if account is None and table.core.rated and ws is not None:
             account = (await (await accounts(ws)).current(ws))[0]
         await table.seating.claim(seat, name, account)
     table.audience.join(conn, seat)
     return None
+
+
+async def account_seat(table, ws: WebSocket) -> tuple[AccountData | None, int | None]:
+    """The account ``ws``'s session cookie is signed in to (``None``: none) and the first
+    seat of ``table`` linked to it (stored: adopted, rated, taken by an invitation or as
+    the daily deal's ranked game; ``None``: none). Another account's seat, or a seat of
+    a deleted account (its link cut, its sessions gone), is never found."""
+    a = await accounts(ws)
+    account, _ = await a.current(ws)
+    if account is None:
+        return None, None
+    seats = await a.m.db(a.m.store.account_seats, table.id, account.id)
+    return account, seats[0] if seats else None
 
 
 async def close_with(ws: WebSocket, code: str, message: str, close_code: int) -> None:

@@ -12,6 +12,12 @@ are to act now (any table: turn-based, with a live clock or none).
   account_id``: adopted, rated or taken by an invitation), its 100 latest tables still
   being played; 401 ``signed_out``.
 
+* ``GET /api/account/tables``: ``AccountTables``, the seats linked to the signed-in account
+  at its 100 latest tables still being played (the lobby's "My tables" in any browser
+  signed in to it), each with whether its player is to act now (``to_act``); their pages
+  ``/t/ID`` open them by the account's session (``web.socket.account_seat``). A table
+  that cannot be found is left out. 401 ``signed_out``; counted in ``message_rate``.
+
 Each turn: the table, its game and player count, the seat, whether the table is
 turn-based (``per_move``) and when the seat's time runs out (``deadline``, seconds since
 the epoch; ``null`` without a clock). The ``POST`` changes nothing: it is a ``POST`` so that
@@ -28,11 +34,19 @@ from regalia.server.storage.models import token_hash
 from regalia.server.tables.seats import valid_token
 from regalia.server.web.accounts import PROBLEMS, Service
 from regalia.server.web.deps import Address, Registry, Tables
-from regalia.server.web.schemas import SeatProofs, Turns
+from regalia.server.web.schemas import AccountTables, SeatProofs, Turns
 
 router = APIRouter(prefix="/api", responses=PROBLEMS)
 
 ACCOUNT_TABLES = 100  # tables of an account's that GET /api/turns reads at most
+
+
+def acting(t: Any, seat: int) -> bool:
+    """Whether ``seat``'s player of the loaded table ``t`` is to act now (the table open,
+    every seat taken, the seat not played by a bot)."""
+    core = t.core
+    return not (not core.open or core.waiting or core.current_seat() != seat
+                or core.seats[seat].by_bot)
 
 
 async def to_act(m: Registry, seats: list[tuple[str, int]]) -> list[dict[str, Any]]:
@@ -45,8 +59,7 @@ async def to_act(m: Registry, seats: list[tuple[str, int]]) -> list[dict[str, An
         if t is None:
             continue
         core = t.core
-        if (not core.open or core.waiting or core.current_seat() != seat
-                or core.seats[seat].by_bot):
+        if not acting(t, seat):
             continue
         clock = t.clock.info()
         out.append({"id": t.id, "game": t.game.name, "players": len(core.seats), "seat": seat,
@@ -69,3 +82,17 @@ async def account_turns(request: Request, a: Service) -> Any:
     account = await a.signed_in(request)
     seats = await a.m.db(a.m.store.playing_seats_of, account.id, ACCOUNT_TABLES)
     return {"turns": await to_act(a.m, seats)}
+
+
+@router.get("/account/tables", response_model=AccountTables)
+async def account_tables(request: Request, a: Service, address: Address) -> Any:
+    account = await a.signed_in(request)
+    await a.m.limits.hit("message_rate", address)
+    out = []
+    for table_id, seat in await a.m.db(a.m.store.playing_seats_of, account.id, ACCOUNT_TABLES):
+        t = await a.m.get(table_id)
+        if t is None or not t.core.open:
+            continue
+        out.append({"id": t.id, "game": t.game.name, "players": len(t.core.seats),
+                    "seat": seat, "rated": bool(t.core.rated), "to_act": acting(t, seat)})
+    return {"tables": out}

@@ -4,7 +4,7 @@
 import { applyStatic, detectLang, lang, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
 import { accountArea } from "./account.js";
-import { dailyEntry, dailyError, dailyReport, entryLink, startDaily } from "./dailyplay.js";
+import { dailyEntry, dailyError, dailyReport, openLink, startDaily } from "./dailyplay.js";
 
 const $ = (id) => document.getElementById(id);
 const ASKED = new URLSearchParams(location.search).get("date");
@@ -60,7 +60,8 @@ function renderYou() {
   }
   if (!you.table || you.status === "playing") {
     box.append(el("p", { id: "daily-status" }, t("daily.you_playing")));
-    if (entry) box.append(el("a", { class: "btn primary", id: "daily-open", href: entryLink(entry) }, t("daily.open")));
+    const link = openLink(you, entry);
+    if (link) box.append(el("a", { class: "btn primary", id: "daily-open", href: link }, t("daily.open")));
     return;
   }
   if (you.status === "abandoned") {

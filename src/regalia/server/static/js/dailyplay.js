@@ -16,6 +16,15 @@ export function entryLink(e) {
   return `/t/${encodeURIComponent(e.id)}#s=${e.token}`;
 }
 
+// The link that opens the asker's game of a report's day while it is played: this
+// browser's kept entry (its seat's token), else the signed-in account's table, which its
+// page opens by the account (the seat is linked to it); null when there is none to open.
+export function openLink(you, entry) {
+  if (entry) return entryLink(entry);
+  if (you && you.account && you.table && you.status === "playing") return `/t/${encodeURIComponent(you.table)}`;
+  return null;
+}
+
 // GET /api/daily for `day` (null: today), naming this browser's table of that day when the
 // day is known (a player without an account sees their own status so). Resolves to
 // {ok, status, data}.

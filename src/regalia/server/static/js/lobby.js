@@ -10,7 +10,7 @@ import { botsByStrength, myName, seatDisplay, setMyName } from "./names.js";
 import { clockText as bankText, optionsText, perMoveText, turnLeft } from "./social.js";
 import { accountArea } from "./account.js";
 import { notifyButton, notifying } from "./push.js";
-import { dailyEntry, dailyError, dailyReport, entryLink, startDaily } from "./dailyplay.js";
+import { dailyEntry, dailyError, dailyReport, openLink, startDaily } from "./dailyplay.js";
 import { friendsPanel } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
@@ -195,16 +195,39 @@ async function create(ev) {
   }
 }
 
+// The signed-in account's tables being played (GET /api/account/tables), shown in "My
+// tables" beside this browser's: opened by the account, without a token.
+let accountTables = [];
+
+async function refreshAccountTables() {
+  if (!signedIn) { accountTables = []; return; }
+  try {
+    const r = await fetch("/api/account/tables");
+    accountTables = r.ok ? (await r.json()).tables : [];
+  } catch (e) {
+    accountTables = [];
+  }
+}
+
+// This browser's tables, then the account's not kept here (each seat once).
+function mineAndAccounts() {
+  const list = myTables();
+  const kept = new Set(list.filter((e) => e.seat !== null && e.seat !== undefined).map((e) => `${e.id}:${e.seat}`));
+  const extra = accountTables.filter((x) => !kept.has(`${x.id}:${x.seat}`))
+    .map((x) => ({ id: x.id, game: x.game, players: x.players, seat: x.seat, account: true }));
+  return list.concat(extra);
+}
+
 async function renderMine() {
   const ul = $("my-tables");
   ul.innerHTML = "";
-  const list = myTables();
+  const list = mineAndAccounts();
   if (!list.length) {
     ul.append(el("li", { class: "muted empty-list" }, t("lobby.no_tables")));
     return;
   }
   list.forEach((e, i) => {
-    const link = e.token ? `/t/${e.id}#s=${e.token}` : (e.spectate || `/t/${e.id}`);
+    const link = e.token ? `/t/${e.id}#s=${e.token}` : e.account ? `/t/${encodeURIComponent(e.id)}` : (e.spectate || `/t/${e.id}`);
     // the buttons of every row read alike: their names say which table
     const table = t("lobby.table_named", { game: t("game." + e.game), n: e.players, id: e.id });
     const status = el("span", { class: "status muted" }, "…");
@@ -231,7 +254,8 @@ async function renderMine() {
             ev.currentTarget.setAttribute("aria-expanded", String(!invBox.hidden));
           } }, t("table.invite")) : null,
         replay,
-        el("button", { class: "btn small ghost forget-btn", type: "button", "aria-label": t("lobby.forget_named", { table }),
+        // the account's tables are not this browser's to forget
+        e.account ? null : el("button", { class: "btn small ghost forget-btn", type: "button", "aria-label": t("lobby.forget_named", { table }),
           onclick: () => forgetRow(e, i) }, t("lobby.forget"))),
       invBox);
     ul.append(li);
@@ -283,8 +307,9 @@ async function renderDaily() {
   const entry = dailyEntry(today);
   const played = Boolean(you.table || entry);
   $("lobby-daily-play").hidden = played;
-  $("lobby-daily-open").hidden = !(entry && (!you.table || you.status === "playing"));
-  if (entry) $("lobby-daily-open").href = entryLink(entry);
+  const link = openLink(you, entry);  // this browser's seat, or the account's game
+  $("lobby-daily-open").hidden = !(link && (!you.table || you.status === "playing"));
+  if (link) $("lobby-daily-open").href = link;
   $("lobby-daily-status").textContent = !played ? (you.account ? t("daily.ranked_as", { name: you.account }) : "")
     : you.status && you.status !== "playing" ? t("daily.lobby_played") : t("daily.you_playing");
 }
@@ -459,6 +484,7 @@ async function main() {
     if (acc) $("nickname").value = myName();
     friends.signedIn(!!acc);
     renderMine();
+    refreshAccountTables().then(renderMine);
     renderDaily();
     refreshTurns();
     if (GAMES.length) renderRated();
@@ -480,6 +506,7 @@ async function main() {
   renderClocks();
   $("create-form").addEventListener("submit", create);
   renderMine();
+  refreshAccountTables().then(renderMine);
   refreshOpen();
   setInterval(refreshOpen, 4000);
   refreshTurns();

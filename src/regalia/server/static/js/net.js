@@ -1,4 +1,6 @@
-// The table websocket: sends hello with the seat token, reconnects by itself (with a
+// The table websocket: sends hello with the seat token (and account: true: without a token
+// that opens a seat, a browser signed in to an account is seated at that account's own seat,
+// by its session cookie), reconnects by itself (with a
 // growing pause) whenever the connection drops, for example while the server restarts.
 export class TableSocket {
   constructor(tableId, token, { onMessage, onStatus, name }) {
@@ -30,7 +32,7 @@ export class TableSocket {
     }
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token || null, name: this.name() || null }));
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null, name: this.name() || null, account: true }));
       clearInterval(this.ping);
       this.ping = setInterval(() => this.send({ type: "ping" }), 25000);
     };
