@@ -618,7 +618,8 @@ def test_the_game_opens_with_who_sits_where_and_who_starts():
     r = CliRunner().invoke(app, ["play", "--players", "2", "--bots", "2", "--bot",
                                  "montecarlo-medal", "--seed", "2"], input="quit\n")
     # (after the line that mentions the game above, kept since it was left unfinished)
-    assert r.output.splitlines()[0].startswith("An unfinished game is kept from before")
+    assert r.output.splitlines()[0].startswith("An unfinished Le Roy des Ribauds game is kept "
+                                               "from before")
     assert "Bot (montecarlo-medal)" in r.output.splitlines()[2]  # as asked for
     out = io.StringIO()
     match = Match(REGICIDE, {"players": 2}, 3)
@@ -659,9 +660,24 @@ def test_a_game_left_without_save_is_kept_and_resumes(tmp_path, monkeypatch):
     record = GameRecord.load(kept[0])
     assert len(record.actions) == 2 and record.seed == 11
     again = CliRunner().invoke(app, ["play", "ribauds", "--seed", "3"], input="quit\n")
-    assert again.output.startswith("An unfinished game is kept from before; resume it with:\n"
-                                   f"  regalia play --load {kept[0]}\n"), again.output
-    assert len(list(kept[0].parent.glob("*.json"))) == 2  # the Ribauds game left too
+    assert again.output.startswith("An unfinished Regicide game is kept from before; resume it "
+                                   f"with:\n  regalia play --load {kept[0]}\n"), again.output
+    ribauds = list(kept[0].parent.glob("ribauds-*.json"))
+    assert len(ribauds) == 1  # the Ribauds game left too
+    # Starting a game: the hint points to a kept game of that game first, then the others.
+    third = CliRunner().invoke(app, ["play", "ribauds", "--seed", "4"], input="quit\n")
+    assert third.output.startswith("An unfinished Le Roy des Ribauds game is kept from before; "
+                                   f"resume it with:\n  regalia play --load {ribauds[0]}\n"
+                                   "An unfinished Regicide game is kept too; resume it with:\n"
+                                   f"  regalia play --load {kept[0]}\n"), third.output
+    fourth = CliRunner().invoke(app, ["play", "regicide", "--seed", "4"], input="quit\n")
+    assert fourth.output.startswith("An unfinished Regicide game is kept from before; resume it "
+                                    f"with:\n  regalia play --load {kept[0]}\n"
+                                    "An unfinished Le Roy des Ribauds game is kept too (2 of "
+                                    "them kept)"), fourth.output
+    for extra in kept[0].parent.glob("*.json"):
+        if extra != kept[0]:
+            extra.unlink()
     resumed = CliRunner().invoke(app, ["play", "--load", str(kept[0])], input="1\n" * 400)
     assert resumed.exit_code == 0, resumed.output
     assert "Resuming the Regicide game" in resumed.output and "after 2 moves" in resumed.output

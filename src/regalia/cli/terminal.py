@@ -57,10 +57,12 @@ def new_kept_file(game: str) -> Path:
     return path
 
 
-def kept_games() -> list[Path]:
-    """The unfinished games kept in ``kept_dir()``, the newest first."""
+def kept_games(game: str | None = None) -> list[Path]:
+    """The unfinished games kept in ``kept_dir()`` (of ``game`` only, when given: their
+    file names start with it, ``new_kept_file``), the newest first."""
     try:
-        files = [p for p in kept_dir().glob("*.json") if p.is_file()]
+        files = [p for p in kept_dir().glob(f"{game}-*.json" if game else "*.json")
+                 if p.is_file()]
     except OSError:
         return []
     return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
