@@ -608,13 +608,17 @@ def test_the_ribauds_result_line_tells_the_player_who_lost():
     assert "you" not in line[None]  # a hot-seat screen for both
 
 
-def test_the_game_opens_with_who_sits_where_and_who_starts():
+def test_the_game_opens_with_who_sits_where_and_who_starts(tmp_path):
     """A bot that starts moves before the player sees the table: a line first says the
     game, the seats and who is to act (a resumed game: after how many moves)."""
     r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "2"],
                            input="quit\n")
     first = r.output.splitlines()[0]
-    assert first == "Le Roy des Ribauds: Player 1 (you), Bot (random). Bot (random) starts."
+    assert first == "Le Roy des Ribauds: You, Bot (random). Bot (random) starts."
+    named = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "2",
+                                     "--name", "Ann", "--save", str(tmp_path / "g.json")],
+                             input="quit\n")
+    assert named.output.splitlines()[0].startswith("Le Roy des Ribauds: Ann (you), Bot (random).")
     r = CliRunner().invoke(app, ["play", "--players", "2", "--bots", "2", "--bot",
                                  "montecarlo-medal", "--seed", "2"], input="quit\n")
     # (after the line that mentions the game above, kept since it was left unfinished)
@@ -726,7 +730,7 @@ def test_a_game_against_bots_names_them():
     TerminalTable(match, {1: make_bot("regicide", "heuristic")}, bot_seed=1,
                   console=Console(file=out, width=120), read=scripted(["quit"])).run()
     text = out.getvalue()
-    assert text.splitlines()[0] == ("Regicide: Player 1 (you), Bot (heuristic). "
+    assert text.splitlines()[0] == ("Regicide: You, Bot (heuristic). "
                                     "Bot (heuristic) starts.")
     assert "Bot (heuristic) thinks..." in text
     assert re.search(r"^  Bot \(heuristic\) (plays|yields)", text, re.M), text
@@ -736,7 +740,7 @@ def test_a_game_against_bots_names_them():
     bots = {1: make_bot("regicide", "heuristic"), 2: make_bot("regicide", "heuristic")}
     TerminalTable(match, bots, console=Console(file=out, width=120),
                   read=scripted(["quit"])).run()
-    assert out.getvalue().splitlines()[0] == ("Regicide: Player 1 (you), Bot 2 (heuristic), "
+    assert out.getvalue().splitlines()[0] == ("Regicide: You, Bot 2 (heuristic), "
                                               "Bot 3 (heuristic). You start.")
 
 
@@ -846,7 +850,7 @@ def test_ribauds_concede_ends_the_game_and_the_bot_wins(tmp_path):
     assert record.ending == Ending(CONCEDED, 0) and record.actions == match.actions
     assert not RIBAUDS.is_terminal(Match.from_record(RIBAUDS, record).state)
     shown = CliRunner().invoke(app, ["replay", str(save)])
-    assert shown.exit_code == 0 and "Bot (random) wins: Player 1 conceded" in shown.output
+    assert shown.exit_code == 0 and "Bot (random) wins: you conceded" in shown.output
     again = CliRunner().invoke(app, ["play", "--load", str(save)])
     assert again.exit_code == 2 and "this game is over" in again.stderr
     out = io.StringIO()

@@ -193,8 +193,13 @@ class TerminalTable:
             return
         who = []
         for k in range(self.players):
-            role = ("" if k in self.bots else " (you)" if len(self.humans) == 1 else " (human)")
-            who.append(self.names.label(k) + role)
+            if k in self.bots:
+                who.append(self.names.label(k))
+            elif len(self.humans) == 1:  # "You", as in the log; a name given: "Ann (you)"
+                name = self.names.names.get(k)
+                who.append(f"{name} (you)" if name else YOU)
+            else:
+                who.append(self.names.label(k) + " (human)")
         first = self.names(self.game.current_seat(self.match.state))
         n = len(self.match.actions)
         start = (f"{first} {'start' if first == YOU else 'starts'}" if not n
