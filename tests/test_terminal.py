@@ -859,3 +859,24 @@ def test_ribauds_concede_ends_the_game_and_the_bot_wins(tmp_path):
                   read=scripted(["concede", "quit"])).run()
     assert "Nobody concedes in this cooperative game" in out.getvalue()
     assert "Game left unfinished" in out.getvalue()
+
+
+def test_the_enemy_line_fits_the_terminal_and_wraps_between_facts():
+    """With two-digit damage the enemy's facts are longer than an 80-column frame holds:
+    they wrap between two facts, never inside one ("immune to │ Spades"), at the width the
+    terminal gives the frame."""
+    from regalia.cli.screens import regicide as rscreen
+
+    view = REGICIDE.view(REGICIDE.new_game({"players": 2}, random.Random(1)), 0)
+    for extra in ({}, {"shield": 4, "attack_after_shield": view["attack"] - 4}):
+        view.update({"damage": 15, "shield": 0, "attack_after_shield": view["attack"],
+                     "immune": True, "enemy_suit": "S", **extra})
+        for width in (60, 80, 84, 120):
+            out = io.StringIO()
+            Console(file=out, width=width).print(rscreen.render(view))
+            lines = out.getvalue().splitlines()
+            assert all(len(line) <= width for line in lines)
+            inner = [line.strip("│ ") for line in lines]
+            for fact in ("immune to Spades", f"damage 15/{view['health']}",
+                         f"shield {view['shield']}"):
+                assert any(fact in line for line in inner), (fact, width, out.getvalue())
