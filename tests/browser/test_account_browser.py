@@ -73,3 +73,29 @@ def test_signing_up_in_the_lobby_adopts_the_browsers_table_and_names_it(server, 
     assert page.text_content("#account-error") == "Wrong name or password."
     shots(page, "lobby-sign-in-refused", full_page=False)
     ctx.close()
+
+
+def test_the_name_dialog_at_a_table_says_whether_an_account_is_signed_in(server, chromium):
+    """At a table, "My name" explains the nickname: "No account: it is kept in this browser"
+    for an anonymous player; signed in, that the account keeps its own name."""
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+
+    def explained(table) -> str:
+        page.goto(server.url + table["seats"][0]["link"])
+        page.wait_for_function("() => window.regalia && window.regalia.M.state")
+        page.click("#name-btn")
+        page.wait_for_selector("#name-dlg[open]")
+        return page.text_content("#nickname-explain")
+
+    solo = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}
+    assert "No account" in explained(post(server, "/api/tables", solo))
+    page.goto(server.url + "/")
+    page.click("#sign-in-open")
+    page.fill("#account-name-input", "Maren")
+    page.fill("#account-password", "correct horse battery")
+    page.click("#sign-up")
+    page.wait_for_selector("#account-name")
+    text = explained(post(server, "/api/tables", solo))
+    assert "No account" not in text and "your account keeps its name, Maren" in text, text
+    ctx.close()

@@ -117,7 +117,11 @@ export function askName(dlg, el, current = "", back = null, required = false) {
       resolve(name);
     } },
     el("h2", {}, t("social.name_title")),
-    el("p", { class: "muted" }, t("social.name_explain", { n: NAME_MAX })),
+    // (signed in: the account's name, as account.js notes it; the nickname stays this
+    // browser's, the account keeps its own name)
+    el("p", { class: "muted", id: "nickname-explain" }, localStorage.getItem("regalia.account")
+      ? t("social.name_explain_account", { n: NAME_MAX, account: localStorage.getItem("regalia.account") })
+      : t("social.name_explain", { n: NAME_MAX })),
     required ? el("p", { class: "muted", id: "nickname-why" }, t("social.name_needed")) : null,
     input,
     el("div", { class: "end-actions" }, el("button", { type: "submit", class: "btn primary", id: "nickname-save" }, t("social.name_save")),
