@@ -89,8 +89,15 @@ function plainDisplay(seats, k) {
     const twin = seats.some((o, j) => j !== k && o && o.kind === "bot" && o.bot === s.bot);
     return botLabel(s.bot, twin ? k + 1 : null);
   }
-  if (s && s.name) return s.name;
+  if (s && s.name) return storedName(s.name);
   return t("seat.player", { n: k + 1 });
+}
+
+// The label a deleted account's seats keep (the server's gamekit.DELETED_PLAYER, stored as
+// it is: no person may take it as a name) in the page's language; any other name as it is.
+export const DELETED_PLAYER = "deleted player";
+export function storedName(name) {
+  return name === DELETED_PLAYER ? t("seat.deleted_player") : name;
 }
 
 // Ask for a nickname in a <dialog> (once per browser, or to change it); resolves to it.
