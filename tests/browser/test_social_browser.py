@@ -439,8 +439,9 @@ def test_the_rematch_of_a_table_made_here_shows_its_invitation_links(server, chr
 
 def test_a_turn_based_clock_bar_reads_alike_and_shows_no_time_for_a_bot(server, chromium):
     """At 1 day per move every person's clock reads in hours and minutes ("23 h 59 min",
-    not beside a "1 d 0 h"), and a bot seat shows no time (as at a live clock, also once
-    the clocks tick)."""
+    not beside a "1 d 0 h"), a bot seat shows no time (as at a live clock, also once the
+    clocks tick), and "Notify me" has an icon of its own, not the talk's bubble nor the
+    alerts' bell."""
     import json
     import urllib.request
 
@@ -460,4 +461,7 @@ def test_a_turn_based_clock_bar_reads_alike_and_shows_no_time_for_a_bot(server, 
     mine = page.text_content("#clock-0 .clock-time")
     assert mine.startswith("23 h 59 min") or mine == "24 h 0 min", mine
     assert page.text_content("#clock-1 .clock-time") == "—"
+    notify = page.inner_html("#notify-btn svg")
+    assert notify and notify != page.inner_html("#alerts-btn svg")
+    assert "M4 3h16" not in notify  # (the speech bubble)
     ctx.close()
