@@ -76,7 +76,7 @@ def test_the_strongest_level_takes_a_seat(game):
     args = ["play", game, "--players", "2", "--bots", "2", "--bot", "strongest", "--seed", "3"]
     r = CliRunner().invoke(app, args, input="quit\n")
     assert r.exit_code == 0, r.output
-    assert "Player 1 (you), Bot (strongest)." in r.output
+    assert "You, Bot (strongest)." in r.output
 
 
 def test_an_unknown_level_is_refused_naming_the_levels_and_bots():
@@ -90,10 +90,10 @@ def test_an_unknown_level_is_refused_naming_the_levels_and_bots():
 def test_without_bot_the_ribauds_opponent_is_medium_and_the_old_names_still_work():
     r = CliRunner().invoke(app, ["play", "ribauds", "--seed", "2"], input="quit\n")
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[0].startswith("Le Roy des Ribauds: Player 1 (you), Bot (medium).")
+    assert r.output.splitlines()[0].startswith("Le Roy des Ribauds: You, Bot (medium).")
     old = CliRunner().invoke(app, ["play", "ribauds", "--bot", "tactical", "--seed", "2"],
                              input="quit\n")
-    assert "Player 1 (you), Bot (tactical)." in old.output
+    assert "You, Bot (tactical)." in old.output
 
 
 def test_the_answers_to_the_level_question():
@@ -115,9 +115,9 @@ def test_a_person_at_a_terminal_is_asked_the_level(monkeypatch):
     assert "How well should the bots play? The levels of Le Roy des Ribauds:" in out
     assert "2  medium     takes a sure win, avoids handing you one  (suggested)" in out
     assert "'9' is no level here" in out
-    assert "Le Roy des Ribauds: Player 1 (you), Bot (hard)." in out
+    assert "Le Roy des Ribauds: You, Bot (hard)." in out
     enter = CliRunner().invoke(app, ["play", "ribauds", "--seed", "2"], input="\nquit\n")
-    assert "Player 1 (you), Bot (medium)." in enter.output
+    assert "You, Bot (medium)." in enter.output
     given = CliRunner().invoke(app, ["play", "ribauds", "--bot", "easy", "--seed", "2"],
                                input="quit\n")
     assert "How well" not in given.output  # --bot answers it

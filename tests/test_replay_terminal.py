@@ -164,3 +164,19 @@ def test_a_records_ending_is_read_and_checked():
                 {"how": "stopped", "seat": 2}, "stopped"):
         with pytest.raises(InvalidPosition, match="ending"):
             GameRecord.from_json({**plain.to_json(), "ending": bad})
+
+
+def test_replay_names_the_player_as_the_game_did(tmp_path):
+    """The one person of a game against bots was "You" while playing, or their --name:
+    the replay of everything (no --seat) names them the same, never "Player 1"."""
+    args = ("--bots", "2", "--bot", "random")
+    save = _saved_game(tmp_path, "ribauds", args)
+    r = CliRunner().invoke(app, ["replay", str(save), "--all"])
+    assert r.exit_code == 0, r.output
+    assert "Player 1" not in r.output
+    assert "Your hand:" in r.output and "Bot (random)'s hand:" in r.output
+    named = tmp_path / "named"
+    named.mkdir()
+    save = _saved_game(named, "ribauds", (*args, "--name", "Ann"))
+    r = CliRunner().invoke(app, ["replay", str(save), "--all"])
+    assert "Player 1" not in r.output and "Ann's hand:" in r.output

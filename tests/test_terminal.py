@@ -608,17 +608,22 @@ def test_the_ribauds_result_line_tells_the_player_who_lost():
     assert "you" not in line[None]  # a hot-seat screen for both
 
 
-def test_the_game_opens_with_who_sits_where_and_who_starts():
+def test_the_game_opens_with_who_sits_where_and_who_starts(tmp_path):
     """A bot that starts moves before the player sees the table: a line first says the
     game, the seats and who is to act (a resumed game: after how many moves)."""
     r = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "2"],
                            input="quit\n")
     first = r.output.splitlines()[0]
-    assert first == "Le Roy des Ribauds: Player 1 (you), Bot (random). Bot (random) starts."
+    assert first == "Le Roy des Ribauds: You, Bot (random). Bot (random) starts."
+    named = CliRunner().invoke(app, ["play", "ribauds", "--bot", "random", "--seed", "2",
+                                     "--name", "Ann", "--save", str(tmp_path / "g.json")],
+                             input="quit\n")
+    assert named.output.splitlines()[0].startswith("Le Roy des Ribauds: Ann (you), Bot (random).")
     r = CliRunner().invoke(app, ["play", "--players", "2", "--bots", "2", "--bot",
                                  "montecarlo-medal", "--seed", "2"], input="quit\n")
     # (after the line that mentions the game above, kept since it was left unfinished)
-    assert r.output.splitlines()[0].startswith("An unfinished game is kept from before")
+    assert r.output.splitlines()[0].startswith("An unfinished Le Roy des Ribauds game is kept "
+                                               "from before")
     assert "Bot (montecarlo-medal)" in r.output.splitlines()[2]  # as asked for
     out = io.StringIO()
     match = Match(REGICIDE, {"players": 2}, 3)
@@ -659,9 +664,24 @@ def test_a_game_left_without_save_is_kept_and_resumes(tmp_path, monkeypatch):
     record = GameRecord.load(kept[0])
     assert len(record.actions) == 2 and record.seed == 11
     again = CliRunner().invoke(app, ["play", "ribauds", "--seed", "3"], input="quit\n")
-    assert again.output.startswith("An unfinished game is kept from before; resume it with:\n"
-                                   f"  regalia play --load {kept[0]}\n"), again.output
-    assert len(list(kept[0].parent.glob("*.json"))) == 2  # the Ribauds game left too
+    assert again.output.startswith("An unfinished Regicide game is kept from before; resume it "
+                                   f"with:\n  regalia play --load {kept[0]}\n"), again.output
+    ribauds = list(kept[0].parent.glob("ribauds-*.json"))
+    assert len(ribauds) == 1  # the Ribauds game left too
+    # Starting a game: the hint points to a kept game of that game first, then the others.
+    third = CliRunner().invoke(app, ["play", "ribauds", "--seed", "4"], input="quit\n")
+    assert third.output.startswith("An unfinished Le Roy des Ribauds game is kept from before; "
+                                   f"resume it with:\n  regalia play --load {ribauds[0]}\n"
+                                   "An unfinished Regicide game is kept too; resume it with:\n"
+                                   f"  regalia play --load {kept[0]}\n"), third.output
+    fourth = CliRunner().invoke(app, ["play", "regicide", "--seed", "4"], input="quit\n")
+    assert fourth.output.startswith("An unfinished Regicide game is kept from before; resume it "
+                                    f"with:\n  regalia play --load {kept[0]}\n"
+                                    "An unfinished Le Roy des Ribauds game is kept too (2 of "
+                                    "them kept)"), fourth.output
+    for extra in kept[0].parent.glob("*.json"):
+        if extra != kept[0]:
+            extra.unlink()
     resumed = CliRunner().invoke(app, ["play", "--load", str(kept[0])], input="1\n" * 400)
     assert resumed.exit_code == 0, resumed.output
     assert "Resuming the Regicide game" in resumed.output and "after 2 moves" in resumed.output
@@ -710,7 +730,7 @@ def test_a_game_against_bots_names_them():
     TerminalTable(match, {1: make_bot("regicide", "heuristic")}, bot_seed=1,
                   console=Console(file=out, width=120), read=scripted(["quit"])).run()
     text = out.getvalue()
-    assert text.splitlines()[0] == ("Regicide: Player 1 (you), Bot (heuristic). "
+    assert text.splitlines()[0] == ("Regicide: You, Bot (heuristic). "
                                     "Bot (heuristic) starts.")
     assert "Bot (heuristic) thinks..." in text
     assert re.search(r"^  Bot \(heuristic\) (plays|yields)", text, re.M), text
@@ -720,7 +740,7 @@ def test_a_game_against_bots_names_them():
     bots = {1: make_bot("regicide", "heuristic"), 2: make_bot("regicide", "heuristic")}
     TerminalTable(match, bots, console=Console(file=out, width=120),
                   read=scripted(["quit"])).run()
-    assert out.getvalue().splitlines()[0] == ("Regicide: Player 1 (you), Bot 2 (heuristic), "
+    assert out.getvalue().splitlines()[0] == ("Regicide: You, Bot 2 (heuristic), "
                                               "Bot 3 (heuristic). You start.")
 
 
@@ -830,7 +850,7 @@ def test_ribauds_concede_ends_the_game_and_the_bot_wins(tmp_path):
     assert record.ending == Ending(CONCEDED, 0) and record.actions == match.actions
     assert not RIBAUDS.is_terminal(Match.from_record(RIBAUDS, record).state)
     shown = CliRunner().invoke(app, ["replay", str(save)])
-    assert shown.exit_code == 0 and "Bot (random) wins: Player 1 conceded" in shown.output
+    assert shown.exit_code == 0 and "Bot (random) wins: you conceded" in shown.output
     again = CliRunner().invoke(app, ["play", "--load", str(save)])
     assert again.exit_code == 2 and "this game is over" in again.stderr
     out = io.StringIO()
@@ -839,3 +859,24 @@ def test_ribauds_concede_ends_the_game_and_the_bot_wins(tmp_path):
                   read=scripted(["concede", "quit"])).run()
     assert "Nobody concedes in this cooperative game" in out.getvalue()
     assert "Game left unfinished" in out.getvalue()
+
+
+def test_the_enemy_line_fits_the_terminal_and_wraps_between_facts():
+    """With two-digit damage the enemy's facts are longer than an 80-column frame holds:
+    they wrap between two facts, never inside one ("immune to │ Spades"), at the width the
+    terminal gives the frame."""
+    from regalia.cli.screens import regicide as rscreen
+
+    view = REGICIDE.view(REGICIDE.new_game({"players": 2}, random.Random(1)), 0)
+    for extra in ({}, {"shield": 4, "attack_after_shield": view["attack"] - 4}):
+        view.update({"damage": 15, "shield": 0, "attack_after_shield": view["attack"],
+                     "immune": True, "enemy_suit": "S", **extra})
+        for width in (60, 80, 84, 120):
+            out = io.StringIO()
+            Console(file=out, width=width).print(rscreen.render(view))
+            lines = out.getvalue().splitlines()
+            assert all(len(line) <= width for line in lines)
+            inner = [line.strip("│ ") for line in lines]
+            for fact in ("immune to Spades", f"damage 15/{view['health']}",
+                         f"shield {view['shield']}"):
+                assert any(fact in line for line in inner), (fact, width, out.getvalue())

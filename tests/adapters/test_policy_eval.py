@@ -45,6 +45,9 @@ def test_a_policy_file_is_scored_with_the_bots_report(tmp_path):
         "gold", "silver", "bronze"}
     assert png.stat().st_size > 0
     assert "Wilson" in r.output
+    title = " ".join(r.output.split())  # (the title wraps at the console's width)
+    assert f"Regicide, policy {spec}, one call per decision, no time budget" in title
+    assert "budget per decision" not in title  # a policy has none
     seeds = load_deals("regicide", 1)[:3]
     assert [g["seed"] for g in rep["games"]] == seeds
     for g in rep["games"]:  # the deal eval played is the deal, decision for decision
@@ -83,6 +86,7 @@ def test_a_policy_plays_ribauds_against_the_bots(tmp_path):
     assert r.exit_code == 0, r.output
     rep = json.loads(out.read_text())
     assert rep["results"][0]["games"] == 2 and rep["results"][0]["opponent"] == "random"
+    assert "the opponents' default budget per decision" in " ".join(r.output.split())
 
 
 def test_bad_policies_are_refused_in_one_line(tmp_path):

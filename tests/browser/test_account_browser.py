@@ -73,3 +73,64 @@ def test_signing_up_in_the_lobby_adopts_the_browsers_table_and_names_it(server, 
     assert page.text_content("#account-error") == "Wrong name or password."
     shots(page, "lobby-sign-in-refused", full_page=False)
     ctx.close()
+
+
+def test_the_name_dialog_at_a_table_says_whether_an_account_is_signed_in(server, chromium):
+    """At a table, "My name" explains the nickname: "No account: it is kept in this browser"
+    for an anonymous player; signed in, that the account keeps its own name."""
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+
+    def explained(table) -> str:
+        page.goto(server.url + table["seats"][0]["link"])
+        page.wait_for_function("() => window.regalia && window.regalia.M.state")
+        page.click("#name-btn")
+        page.wait_for_selector("#name-dlg[open]")
+        return page.text_content("#nickname-explain")
+
+    solo = {"game": "regicide", "players": 1, "seats": [{"kind": "human"}]}
+    assert "No account" in explained(post(server, "/api/tables", solo))
+    page.goto(server.url + "/")
+    page.click("#sign-in-open")
+    page.fill("#account-name-input", "Maren")
+    page.fill("#account-password", "correct horse battery")
+    page.click("#sign-up")
+    page.wait_for_selector("#account-name")
+    text = explained(post(server, "/api/tables", solo))
+    assert "No account" not in text and "your account keeps its name, Maren" in text, text
+    ctx.close()
+
+
+def test_a_deleted_accounts_seat_is_named_in_the_pages_language(server, chromium):
+    """The delete-account text names the label a deleted account's games keep in the page's
+    language, and the pages show that stored label ("deleted player", kept as it is by the
+    server) translated."""
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="es-ES")
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.click("#sign-in-open")
+    page.fill("#account-name-input", "Nadia")
+    page.fill("#account-password", "correct horse battery")
+    page.click("#sign-up")
+    page.wait_for_selector("#account-name")
+    table = post(server, "/api/tables", {"game": "regicide", "players": 2, "seats": [
+        {"kind": "human"}, {"kind": "bot", "bot": "medium"}]})
+    link = server.url + table["seats"][0]["link"]
+    page.goto(link)  # signed in: the account adopts the seat, named Nadia
+    page.wait_for_function("() => window.regalia && window.regalia.M.state")
+    page.wait_for_function("() => document.querySelector('.players').innerText.includes('Nadia')")
+    page.goto(server.url + "/players/Nadia")
+    page.wait_for_selector(".delete-account")
+    text = page.inner_text(".delete-account")
+    assert "«jugador eliminado»" in text and "deleted player" not in text, text
+    gone = page.evaluate("""async () => (await fetch("/api/account", {method: "DELETE",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({password: "correct horse battery"})})).status""")
+    assert gone == 200
+    assert server.get(f"/api/tables/{table['id']}")["seats"][0]["name"] == "deleted player"
+    page.goto(link)
+    page.wait_for_function("() => window.regalia && window.regalia.M.state")
+    page.wait_for_function("() => document.querySelector('.players').innerText"
+                           ".includes('jugador eliminado')", timeout=5000)
+    assert "deleted player" not in page.inner_text(".players")
+    ctx.close()

@@ -85,3 +85,30 @@ def test_play_the_daily_deal_once_see_the_leaderboard_and_the_solvers_line(daily
     assert "You played today's deal" in a.inner_text("#lobby-daily-status")
     shots(a, "lobby-daily", full_page=False)
     assert not errors, errors
+
+
+def test_handing_the_daily_game_to_a_bot_says_first_that_it_will_not_be_ranked(daily_server, chromium):
+    """Signed in, the daily game is ranked until a bot plays for the player: the "Let a bot
+    play for me" link says so (its title), and so does its confirmation, before it happens."""
+    server = daily_server
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US").new_page()
+    page.goto(server.url + "/")
+    account(page, server, "/api/account/sign-up", "Edda")
+    page.goto(server.url + "/daily")
+    page.wait_for_selector("#daily-play")
+    page.click("#daily-play")
+    page.wait_for_url("**/t/**")
+    page.wait_for_function("() => window.regalia && window.regalia.M.state && !window.regalia.M.state.waiting")
+    page.wait_for_selector("#hand-to-bot")
+    assert "unranked" in page.get_attribute("#hand-to-bot", "title")
+    asked: list[str] = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.click("#hand-to-bot")
+    assert asked and "no longer ranked" in asked[0], asked
+    assert page.locator("#hand-to-bot").count() == 1  # dismissed: the seat is still the player's
+    page.context.close()

@@ -115,3 +115,31 @@ def test_an_account_with_a_password_adds_a_passkey_signs_in_with_it_and_removes_
     page.wait_for_selector("#passkey-none")
     assert query(server, "SELECT count(*) FROM passkeys") == [(0,)]
     ctx.close()
+
+
+def test_at_an_ip_address_the_passkey_buttons_are_off_and_say_why(server, chromium):
+    """Browsers refuse WebAuthn at an IP address (``http://127.0.0.1:PORT``): the passkey
+    buttons are disabled and one line says to open ``http://localhost:PORT`` instead, in the
+    page's language, rather than a passkey dialog that fails with "No passkey was used"."""
+    port = server.url.rsplit(":", 1)[1]
+    for locale, words in (("en-US", "Passkeys do not work at an IP address"),
+                          ("es-ES", "no funcionan en una dirección IP"),
+                          ("pt-BR", "não funcionam em um endereço IP")):
+        ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        page.click("#sign-in-open")
+        page.wait_for_selector("#passkey-help")
+        help_text = page.text_content("#passkey-help")
+        assert words in help_text and f"http://localhost:{port}" in help_text, help_text
+        assert not page.is_enabled("#passkey-sign-in")
+        assert not page.is_enabled("#passkey-sign-up")
+        ctx.close()
+    ctx = chromium.new_context(locale="en-US")  # at localhost they stay on
+    page = ctx.new_page()
+    page.goto(server.url.replace("127.0.0.1", "localhost") + "/")
+    page.click("#sign-in-open")
+    page.wait_for_selector("#passkey-help")
+    assert "IP address" not in page.text_content("#passkey-help")
+    assert page.is_enabled("#passkey-sign-up")
+    ctx.close()

@@ -435,3 +435,33 @@ def test_the_rematch_of_a_table_made_here_shows_its_invitation_links(server, chr
     assert page_state(fp)["seat"] == 1
     friend.close()
     ctx.close()
+
+
+def test_a_turn_based_clock_bar_reads_alike_and_shows_no_time_for_a_bot(server, chromium):
+    """At 1 day per move every person's clock reads in hours and minutes ("23 h 59 min",
+    not beside a "1 d 0 h"), a bot seat shows no time (as at a live clock, also once the
+    clocks tick), and "Notify me" has an icon of its own, not the talk's bubble nor the
+    alerts' bell."""
+    import json
+    import urllib.request
+
+    body = {"game": "ribauds", "players": 2, "clock": "day",
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "medium"}]}
+    req = urllib.request.Request(server.url + "/api/tables", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=20) as r:
+        table = json.load(r)
+    ctx = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    page.goto(server.url + table["seats"][0]["link"])
+    page.wait_for_function("() => { const s = window.regalia && window.regalia.M.state;"
+                           " return s && s.current === s.seat; }", timeout=20000)
+    page.wait_for_selector("#clock-1")
+    page.wait_for_timeout(600)  # a few ticks of the running clock
+    mine = page.text_content("#clock-0 .clock-time")
+    assert mine.startswith("23 h 59 min") or mine == "24 h 0 min", mine
+    assert page.text_content("#clock-1 .clock-time") == "—"
+    notify = page.inner_html("#notify-btn svg")
+    assert notify and notify != page.inner_html("#alerts-btn svg")
+    assert "M4 3h16" not in notify  # (the speech bubble)
+    ctx.close()

@@ -338,10 +338,8 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
                                         "with --load, else 'Player N', or 'You' for the one "
                                         "human against bots)")) -> None:
     """Play a game in the terminal: humans (hot seat) and bots."""
-    import shlex
-
     from regalia.bots import make_bot
-    from regalia.cli.terminal import TerminalTable, is_kept, kept_games, new_kept_file
+    from regalia.cli.terminal import TerminalTable, is_kept, new_kept_file
 
     keep = None  # without --save, an unfinished game is kept in the user's data directory
     if load is not None:
@@ -380,11 +378,7 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
         except (RegaliaError, InvalidPosition) as e:
             _fail(str(e))
         if save is None:
-            earlier = kept_games()
-            if earlier:
-                more = f" ({count(len(earlier), 'unfinished game')} kept)" if len(earlier) > 1 else ""
-                typer.echo(f"An unfinished game is kept from before{more}; resume it with:\n"
-                           f"  {program()} play --load {shlex.quote(str(earlier[0]))}")
+            _say_kept(g.name)
             keep = new_kept_file(g.name)
     humans = [s for s in range(players) if s not in seats]
     if name:
@@ -395,6 +389,25 @@ def play(game: Optional[str] = typer.Argument(None, help="regicide (default) or 
     if any(type(b).__module__ in SEARCH_MODULES for b in seats.values()):
         _say_if_compiling("regalia.bots.regicide.policy", "the bots' search")
     TerminalTable(match, seats, delay=delay, save=save, keep=keep, names=names).run()
+
+
+def _say_kept(game: str) -> None:
+    """Say how to resume the unfinished games kept from before, by game: the newest of
+    ``game`` (the game being started) first, then the newest of each other game."""
+    import shlex
+
+    from regalia.cli.terminal import kept_games
+
+    first = True
+    for name in sorted(GAME_NAMES, key=lambda n: n != game):
+        earlier = kept_games(name)
+        if not earlier:
+            continue
+        more = f" ({len(earlier)} of them kept)" if len(earlier) > 1 else ""
+        when = "from before" if first else "too"
+        typer.echo(f"An unfinished {TITLES[name]} game is kept {when}{more}; resume it with:\n"
+                   f"  {program()} play --load {shlex.quote(str(earlier[0]))}")
+        first = False
 
 
 def _human_names(given: list[str], humans: list[int]) -> dict[int, str]:

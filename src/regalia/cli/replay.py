@@ -4,8 +4,9 @@ person at a terminal.
 
 ``ReplayScreen(record, seat)``: ``seat`` is whose eyes the game is shown through (0-based,
 as in the records), ``None`` for everything, every hand included. The seats are named as
-they were in the game (the record's ``names`` and ``bots``, else "Player N"); ``seat`` is
-"You".
+they were in the game (the record's ``names`` and ``bots``, else "Player N"; the one person
+of a game against bots or solo, saved without a name, is "You" as during the game);
+``seat`` is "You".
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from regalia.cli.names import SeatNames
+from regalia.cli.names import YOU, SeatNames
 from regalia.cli.screens import ending_result, ending_sentence, indented, screen_for
 from regalia.core.game import log_events
 from regalia.core.records import GameRecord, Match, without_medal
@@ -43,7 +44,12 @@ class ReplayScreen:
         self.steps = list(Match.replay(self.game, record))
         self.last = len(self.steps) - 1
         players = len(self.game.view(self.steps[0][1], None)["hand_sizes"])
-        self.names = SeatNames(players, record.bots, record.names, seat)
+        humans = [s for s in range(players) if s not in record.bots]
+        if seat is None and len(humans) == 1 and humans[0] not in record.names:
+            seat_named = humans[0]  # the one person, unnamed, was "You" in the game: again
+        else:
+            seat_named = seat
+        self.names = SeatNames(players, record.bots, record.names, seat_named)
 
     def sentences(self, n: int) -> list[str]:
         """The log sentences of move ``n`` (0: the deal) as ``seat`` saw them; seen by
@@ -88,7 +94,8 @@ class ReplayScreen:
         self.console.print(self.screen.render(view, self.record.bots, self.names))
         if self.seat is None:
             for s in range(len(view["hand_sizes"])):
-                line = Text(f"{self.names(s)}'s hand: ", style="bold")
+                who = self.names(s)
+                line = Text("Your hand: " if who == YOU else f"{who}'s hand: ", style="bold")
                 line.append_text(self.screen.cards_text(self.game.view(state, s)["hand"]))
                 self.console.print(line)
         if n == self.last and self.record.ending is not None:

@@ -57,10 +57,12 @@ def new_kept_file(game: str) -> Path:
     return path
 
 
-def kept_games() -> list[Path]:
-    """The unfinished games kept in ``kept_dir()``, the newest first."""
+def kept_games(game: str | None = None) -> list[Path]:
+    """The unfinished games kept in ``kept_dir()`` (of ``game`` only, when given: their
+    file names start with it, ``new_kept_file``), the newest first."""
     try:
-        files = [p for p in kept_dir().glob("*.json") if p.is_file()]
+        files = [p for p in kept_dir().glob(f"{game}-*.json" if game else "*.json")
+                 if p.is_file()]
     except OSError:
         return []
     return sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)
@@ -191,8 +193,13 @@ class TerminalTable:
             return
         who = []
         for k in range(self.players):
-            role = ("" if k in self.bots else " (you)" if len(self.humans) == 1 else " (human)")
-            who.append(self.names.label(k) + role)
+            if k in self.bots:
+                who.append(self.names.label(k))
+            elif len(self.humans) == 1:  # "You", as in the log; a name given: "Ann (you)"
+                name = self.names.names.get(k)
+                who.append(f"{name} (you)" if name else YOU)
+            else:
+                who.append(self.names.label(k) + " (human)")
         first = self.names(self.game.current_seat(self.match.state))
         n = len(self.match.actions)
         start = (f"{first} {'start' if first == YOU else 'starts'}" if not n

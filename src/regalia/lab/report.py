@@ -183,11 +183,17 @@ def print_report(report: dict[str, Any], console=None) -> None:
         if not console.is_terminal:  # a log file: room for every column
             console = Console(width=120)
     budget = report["budget"]
+    policy = str(report["bot"]).startswith("policy:")  # regalia eval --policy: no budget
     how = (f"{report['iterations']} samples/decision" if report["iterations"]
            else f"budget {budget} s/decision" if budget is not None
-           else "the bot's default budget per decision")
+           else "default budget per decision")
     if report["game"] == "regicide":
-        t = Table(title=f"Regicide, bot {report['bot']}, {how}",
+        if policy:
+            who, how = (f"policy {report['bot'].removeprefix('policy:')}",
+                        "one call per decision, no time budget")
+        else:
+            who, how = f"bot {report['bot']}", how.replace("default", "the bot's default")
+        t = Table(title=f"Regicide, {who}, {how}",
                   caption="G/S/B: solo medals; enemies: mean defeated; s/dec: seconds per "
                           "decision, mean and 95th percentile (wall clock); cpu s: mean "
                           "process time per decision")
@@ -212,6 +218,7 @@ def print_report(report: dict[str, Any], console=None) -> None:
             d.add_row(n, *[str(x) for x in r["enemies_defeated"]])
         console.print(d)
     else:
+        how = f"the opponents' {how}" if policy else how.replace("default", "the bots' default")
         t = Table(title=f"Le Roy des Ribauds, {how}, both seat orders per deal")
         for col in ("bot", "opponent", "games", "wins", "win %", "Wilson 95%",
                     "seat 0", "seat 1", "s/dec", "p95 s"):

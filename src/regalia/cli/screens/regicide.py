@@ -81,6 +81,28 @@ def cards_text(texts: list[str]) -> Text:
     return out or Text("(none)", style="dim")
 
 
+class Facts:
+    """``head`` then the ``parts`` three spaces apart, a line wrapped between two parts,
+    never inside one (its next line starts under the first part), at the width the frame
+    has when drawn (narrower than ``FRAME_WIDTH`` on a narrower terminal)."""
+
+    def __init__(self, head: Text, parts: list[Text]) -> None:
+        self.head = head
+        self.parts = parts
+
+    def __rich_console__(self, console: Any, options: Any) -> Any:
+        width = options.max_width
+        line = self.head.copy()
+        indent = line.cell_len
+        for part in self.parts:
+            if line.cell_len + 3 + part.cell_len > width and line.plain.strip():
+                yield line
+                line = Text(" " * indent)
+            line.append("   ")
+            line.append_text(part)
+        yield line
+
+
 def render(view: dict[str, Any], bots: Collection[int] = (),
            seat_names: Callable[[int | None], str] = seat_name) -> Panel:
     """The table as ``view['seat']`` sees it, the seats named by ``seat_names``; the seats in
@@ -97,18 +119,9 @@ def render(view: dict[str, Any], bots: Collection[int] = (),
         parts = [Text(attack), Text(f"health {view['health']}"),
                  Text(f"damage {view['damage']}/{view['health']}"),
                  Text(f"shield {view['shield']}"), status]
-        # the facts three spaces apart, a line wrapped between two facts, never inside one
-        # (its next line starts under the first fact)
-        line = Text("Enemy ")
-        line.append_text(card_text(view["enemy"]))
-        indent = line.cell_len
-        for part in parts:
-            if line.cell_len + 3 + part.cell_len > FRAME_WIDTH - 4 and line.plain.strip():
-                rows.append(line)
-                line = Text(" " * indent)
-            line.append("   ")
-            line.append_text(part)
-        rows.append(line)
+        head = Text("Enemy ")
+        head.append_text(card_text(view["enemy"]))
+        rows.append(Facts(head, parts))
     plays = [cards_text(p) for p in view["table"]]
     table_line = Text("Table: ")
     for i, p in enumerate(plays):

@@ -158,6 +158,21 @@ def _warm_analysis() -> None:
                      worlds=2, candidates=2)
 
 
+def _warm_bots() -> None:
+    """Let the compiled Regicide bots (the levels ``medium``, ``hard`` and ``strongest``:
+    the tuned policy and the sampled search) decide once on a new deal, so that a table's
+    first bot move does not wait for their compilation (several seconds on a fresh install,
+    numba's cache being empty; loading the cache takes a fraction of a second)."""
+    from regalia.core.records import Match
+
+    g = get_game("regicide")
+    st = Match(g, {"players": 2}, 0).state
+    seat = g.current_seat(st)
+    view, legal = g.view(st, seat), list(g.legal_actions(st))
+    for level in ("medium", "hard"):  # (``strongest`` runs the same kernels as ``hard``)
+        _bot("regicide", level).act(view, legal, random.Random(0), 0.01)
+
+
 def decide_wish(game: str, name: str, view: dict[str, Any], seed: int) -> str | None:
     """The bot's Jester-window wish (``"yes"``, ``"no"`` or ``None``), in a worker."""
     wish = getattr(_bot(game, name), "wish", None)
@@ -166,7 +181,8 @@ def decide_wish(game: str, name: str, view: dict[str, Any], seed: int) -> str | 
 
 def _start_worker(server_pid: int) -> None:
     """In each worker process: leave when the server is gone (even after ``kill -9``, which
-    gives the pool no chance to stop its workers), then load the compiled kernels."""
+    gives the pool no chance to stop its workers), then load or compile the bots' and the
+    analysis's kernels (``_warm_bots``, ``_warm_analysis``)."""
 
     def watch() -> None:
         while True:
@@ -183,6 +199,7 @@ def _start_worker(server_pid: int) -> None:
         from regalia.fast import regicide as F
 
         F.legal_list(F.new_game(2, F.new_rng(0)))
+        _warm_bots()
         _warm_analysis()
     except Exception:  # pragma: no cover - warming up is only an optimisation
         pass
@@ -272,7 +289,8 @@ class BotPool:
     def warm_soon(self) -> None:
         """Start the worker processes in the background (each loads the compiled kernels,
         several seconds), once, so that a table's first bot move or hint does not wait
-        for them; a table with bots or hints calls it when it starts."""
+        for them: the server calls it when it starts (``TableRegistry.start``), and a table
+        with bots or hints when it starts."""
         if self.processes and self._warming is None and not self.closed:
             self._warming = asyncio.get_running_loop().create_task(self._warm())
 

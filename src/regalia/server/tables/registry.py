@@ -145,7 +145,10 @@ class TableRegistry:
     async def start(self) -> None:
         """Expire abandoned tables, then load the unfinished tables with bots (with many
         replicas: join the others; the tables come with their leases). Raises
-        ``ConnectionError`` when Redis does not answer."""
+        ``ConnectionError`` when Redis does not answer. The bot workers start meanwhile, in
+        the background (``BotPool.warm_soon``: the first game's first bot move does not wait
+        for them to compile the bots)."""
+        self.bots.warm_soon()
         await self._expire()
         if self.cluster is not None:
             await self.cluster.start()

@@ -110,8 +110,24 @@ function credentialJSON(cred) {
     authenticatorAttachment: cred.authenticatorAttachment || null, response };
 }
 
+// Why this page cannot use passkeys, in one line, or "" when it can: browsers refuse
+// WebAuthn at an IP address (http://127.0.0.1:8000: a passkey belongs to a domain name) and
+// on a page that is not secure (plain http but on localhost).
+export function passkeyBarrier() {
+  const host = location.hostname;
+  const local = `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}`;
+  const ip = /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.includes(":");  // IPv6: [::1]
+  if (ip) {
+    const here = /^127\./.test(host) || host === "[::1]" || host === "::1";
+    return here ? t("passkey.ip_address", { url: local }) : t("passkey.ip_address_remote");
+  }
+  if (!window.isSecureContext) return t("passkey.insecure");
+  if (!(window.PublicKeyCredential && navigator.credentials)) return t("passkey.unsupported");
+  return "";
+}
+
 export function passkeysSupported() {
-  return !!(window.PublicKeyCredential && navigator.credentials && window.isSecureContext);
+  return !passkeyBarrier();
 }
 
 // One ceremony's first half: POST `path`/begin with `body`, then the browser's passkey
@@ -203,7 +219,7 @@ export function signInDialog(done = () => {}) {
       el("button", { type: "button", class: "btn", id: "sign-up", onclick: () => { password.autocomplete = "new-password"; submit("/api/account/sign-up"); } }, t("account.sign_up")),
       el("button", { type: "button", class: "btn ghost", id: "account-later", onclick: () => dlg.close() }, t("account.not_now"))),
     el("div", { class: "passkey-choices" },
-      el("p", { class: "muted small", id: "passkey-help" }, t(passkeysSupported() ? "passkey.explain_short" : "passkey.unsupported")),
+      el("p", { class: "muted small", id: "passkey-help" }, passkeyBarrier() || t("passkey.explain_short")),
       el("div", { class: "end-actions" },
         el("button", { type: "button", class: "btn", id: "passkey-sign-in", disabled: !passkeysSupported(),
           onclick: () => withPasskey("sign-in") }, t("passkey.sign_in")),
@@ -298,5 +314,5 @@ export function passkeysArea(listing, changed = () => {}) {
     el("form", { class: "account-form", onsubmit: add },
       el("label", { for: "passkey-label" }, el("b", {}, t("passkey.label"))), label, error,
       el("button", { type: "submit", class: "btn", id: "passkey-add", disabled: !passkeysSupported() }, t("passkey.add"))),
-    passkeysSupported() ? null : el("p", { class: "muted small" }, t("passkey.unsupported")));
+    passkeysSupported() ? null : el("p", { class: "muted small", id: "passkey-barrier" }, passkeyBarrier()));
 }

@@ -45,6 +45,8 @@ const ICONS = {
   flag: '<path d="M5 2h2v20H5zM8 3.5h11l-2.6 4 2.6 4H8z" fill="currentColor"/>',
   exit: '<path d="M4 3h10v5h-2V5H6v14h6v-3h2v5H4zM16 8l5 4-5 4v-3H9v-2h7z" fill="currentColor"/>',
   close: '<path d="m5.6 4.2 6.4 6.4 6.4-6.4 1.4 1.4-6.4 6.4 6.4 6.4-1.4 1.4-6.4-6.4-6.4 6.4-1.4-1.4 6.4-6.4-6.4-6.4z" fill="currentColor"/>',
+  // a phone with a notification's dot ("Notify me": the device tells you; not "Alerts"' bell)
+  notify: '<path fill-rule="evenodd" d="M6 2h8.5a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm0 3v14h8.5V5z" fill="currentColor"/><circle cx="18" cy="6" r="3.5" fill="currentColor"/>',
   person: '<circle cx="12" cy="7.5" r="4.5" fill="currentColor"/><path d="M3 21c0-4.5 4-7.5 9-7.5s9 3 9 7.5z" fill="currentColor"/>',
 };
 

@@ -89,8 +89,15 @@ function plainDisplay(seats, k) {
     const twin = seats.some((o, j) => j !== k && o && o.kind === "bot" && o.bot === s.bot);
     return botLabel(s.bot, twin ? k + 1 : null);
   }
-  if (s && s.name) return s.name;
+  if (s && s.name) return storedName(s.name);
   return t("seat.player", { n: k + 1 });
+}
+
+// The label a deleted account's seats keep (the server's gamekit.DELETED_PLAYER, stored as
+// it is: no person may take it as a name) in the page's language; any other name as it is.
+export const DELETED_PLAYER = "deleted player";
+export function storedName(name) {
+  return name === DELETED_PLAYER ? t("seat.deleted_player") : name;
 }
 
 // Ask for a nickname in a <dialog> (once per browser, or to change it); resolves to it.
@@ -117,7 +124,11 @@ export function askName(dlg, el, current = "", back = null, required = false) {
       resolve(name);
     } },
     el("h2", {}, t("social.name_title")),
-    el("p", { class: "muted" }, t("social.name_explain", { n: NAME_MAX })),
+    // (signed in: the account's name, as account.js notes it; the nickname stays this
+    // browser's, the account keeps its own name)
+    el("p", { class: "muted", id: "nickname-explain" }, localStorage.getItem("regalia.account")
+      ? t("social.name_explain_account", { n: NAME_MAX, account: localStorage.getItem("regalia.account") })
+      : t("social.name_explain", { n: NAME_MAX })),
     required ? el("p", { class: "muted", id: "nickname-why" }, t("social.name_needed")) : null,
     input,
     el("div", { class: "end-actions" }, el("button", { type: "submit", class: "btn primary", id: "nickname-save" }, t("social.name_save")),

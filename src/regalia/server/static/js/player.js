@@ -5,6 +5,7 @@
 import { applyStatic, detectLang, langSwitch, loadLang, t } from "./i18n.js";
 import { el } from "./cards.js";
 import { accountError, confirmWithPasskey, passkeysArea, whoAmI } from "./account.js";
+import { storedName } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 const NAME = decodeURIComponent(location.pathname.replace(/^\/players\//, ""));
@@ -65,7 +66,7 @@ function ratingArea() {
       box.append(el("h3", {}, t("player.rated_recent")), el("ul", { class: "my-tables", id: "player-rated" }, r.recent.map((g) =>
         el("li", { class: "my-table", dataset: { id: g.id } },
           el("div", { class: "my-head" },
-            el("div", { class: "my-title" }, el("b", {}, t("player.rated_vs", { name: g.opponent || "?" })),
+            el("div", { class: "my-title" }, el("b", {}, t("player.rated_vs", { name: g.opponent ? storedName(g.opponent) : "?" })),
               el("small", { class: "muted" }, date(g.at))),
             el("span", { class: "status" + (g.won ? " done" : " done lost") },
               `${g.won ? t("player.won") : t("player.lost")} · ${g.before} → ${g.after}`)),
@@ -101,7 +102,7 @@ function regicideArea() {
 
 // Deleting one's own account: the password again, or an answer of one of its passkeys (an
 // account without a password has only that); then the account, its name, its sessions and
-// its passkeys are gone; its games stay under "deleted player".
+// its passkeys are gone; its games stay under "deleted player" (shown translated: storedName).
 function deleteArea() {
   const error = el("p", { class: "error-text", role: "alert", id: "delete-error" });
   const deleted = async (body) => {

@@ -75,7 +75,7 @@ export async function enablePush(seats = []) {
 export function notifyButton({ id, seats = () => [], on = () => false, told = () => {}, withIcon = false }) {
   const label = el("span", { class: "btn-label" });
   const btn = el("button", { type: "button", class: "btn small ghost notify-btn" + (withIcon ? " icon-btn" : ""), id },
-    withIcon ? icon("bubble") : null, label);
+    withIcon ? icon("notify") : null, label);
   const paint = () => {
     const yes = on();
     label.textContent = t(yes ? "push.on" : "push.button");

@@ -113,8 +113,11 @@ export function seatControls(k, info, S, C) {
   if (k === C.me) {
     return info.bot_replaces
       ? el("button", { class: "link-btn", type: "button", onclick: () => C.setBot(k, false) }, t("seat.take_back"))
+      // (the daily deal: a bot's help makes the game unranked, said before it happens)
       : el("button", { class: "link-btn", type: "button", id: "hand-to-bot",
-        onclick: () => window.confirm(t("seat.hand_to_bot_confirm")) && C.setBot(k, true) }, t("seat.hand_to_bot"));
+        title: C.dailyRanked ? t("seat.hand_to_bot_daily_title") : null,
+        onclick: () => window.confirm(t(C.dailyRanked ? "seat.hand_to_bot_confirm_daily" : "seat.hand_to_bot_confirm")) && C.setBot(k, true) },
+      t("seat.hand_to_bot"));
   }
   // (a free seat of an open table waits for a player from the lobby: no bot takes it; an
   // invitation not opened yet may be given to a bot: the game starts with it)

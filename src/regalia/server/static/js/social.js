@@ -23,23 +23,27 @@ export function clockText(seconds) {
 }
 
 // Time left of a turn-based clock: days and hours, hours and minutes, or m:ss in the
-// last hour.
-export function turnLeft(seconds) {
+// last hour. `bank`: the table's time per move, which then chooses between days and hours
+// for every seat alike (days from 2 days per move: "24 h 0 min" beside "23 h 59 min" at
+// 1 day per move, not "1 d 0 h"); without it, the time left itself does.
+export function turnLeft(seconds, bank = null) {
   const s = Math.max(0, Math.ceil(seconds));
-  if (s >= 86400) return t("social.left_days", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
-  if (s >= 3600) return t("social.left_hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
-  return clockText(s);
+  if (s < 3600) return clockText(s);
+  if (bank === null ? s >= 86400 : bank >= 2 * 86400) {
+    return t("social.left_days", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  }
+  return t("social.left_hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
 }
 
 function timeText(c, seconds) {
-  return c.per_move ? turnLeft(seconds) : clockText(seconds);
+  return c.per_move ? turnLeft(seconds, c.bank) : clockText(seconds);
 }
 
 function tick(bar, M, C) {
   const c = M.state && M.state.clock;
   if (!c) return;
   const elapsed = (performance.now() - seenAt) / 1000;
-  bar.querySelectorAll(".clock").forEach((node) => {
+  bar.querySelectorAll(".clock:not(.bot-clock)").forEach((node) => {  // a bot's: no time
     const k = Number(node.dataset.seat);
     const left = c.remaining[k] - (c.running === k ? elapsed : 0);
     node.querySelector(".clock-time").textContent = timeText(c, left);
@@ -68,7 +72,7 @@ export function renderSocialBar(bar, M, C) {
     const row = el("span", { class: "clocks", id: "clocks" });
     s.clock.remaining.forEach((_, k) => {
       const info = s.seats[k] || {};
-      row.append(el("span", { class: "clock" + (s.clock.running === k ? " running" : "") + (info.timed_out ? " out" : ""), dataset: { seat: k }, id: "clock-" + k },
+      row.append(el("span", { class: "clock" + (s.clock.running === k ? " running" : "") + (info.timed_out ? " out" : "") + (info.kind === "bot" ? " bot-clock" : ""), dataset: { seat: k }, id: "clock-" + k },
         el("span", { class: "clock-name" }, C.seatName(k)), " ",
         el("span", { class: "clock-time" }, info.kind === "bot" ? "—" : timeText(s.clock, s.clock.remaining[k])),
         info.timed_out ? el("span", { class: "tag warn" }, t("social.out_of_time")) : null));

@@ -113,6 +113,11 @@ const C = {
   seatLabel,
   seatOnline,
   get me() { return M.state ? M.state.seat : null; },
+  // this browser plays the daily deal here (started from the lobby or the daily page)
+  // signed in: ranked, until a bot plays a move for it
+  get dailyRanked() {
+    return !!(token && (entryFor(tableId, token) || {}).daily && localStorage.getItem("regalia.account"));
+  },
   act(action) {
     if (M.pending || !M.state) return;
     if (M.coach && !M.coach.allows(action)) return;  // the coach says what to try instead
