@@ -93,12 +93,15 @@ class ServeProcess:
         with urllib.request.urlopen(self.url + path, timeout=10) as r:
             return json.load(r)
 
-    def create(self, game: str, seats: list[str], options: dict | None = None) -> dict[str, Any]:
+    def create(self, game: str, seats: list[str], options: dict | None = None,
+               clock: str | None = None) -> dict[str, Any]:
         """A new table (the server deals it from its secret source); ``seats``: ``"human"``
-        or a bot's name each."""
+        or a bot's name each; ``clock``: a clock preset's name (``GET /api/clocks``)."""
         body = {"game": game, "players": len(seats), "options": options or {},
                 "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s}
                           for s in seats]}
+        if clock is not None:
+            body["clock"] = clock
         req = urllib.request.Request(self.url + "/api/tables", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=20) as r:

@@ -130,3 +130,40 @@ def test_a_browser_reconnects_by_itself_and_continues(server, chromium, shots):
         wait_ply(page, before + 1)
     shots(page, "restart-continued")
     ctx.close()
+
+
+def test_a_turn_based_game_goes_on_across_a_restart(server, chromium, shots):
+    """A turn-based table (1 day per move) in the browser: killed and started again, the
+    page reconnects at the same ply with the same deadline (real time counts: only the
+    seconds the server was down are gone), and the next move gives a whole day again."""
+    d = server.create("regicide", ["human"], clock="day")
+    ctx = chromium.new_context(viewport={"width": 1100, "height": 850})
+    page = ctx.new_page()
+    page.goto(server.url + d["seats"][0]["link"])
+    st = wait_state(page)
+    rng = random.Random(6)
+    click_regicide(page, regicide_choice(st["view"], st["legal"], rng))
+    wait_ply(page, st["ply"] + 1)
+    page.wait_for_selector("#per-move")
+    before = server.get(f"/api/tables/{d['id']}")
+    assert before["clock"]["per_move"] and before["clock"]["started"]
+    server.kill9()
+    page.wait_for_function("() => document.querySelector('#conn').dataset.state === 'reconnecting'", timeout=15000)
+    server.start()
+    page.wait_for_function("() => document.querySelector('#conn').dataset.state === 'online'", timeout=30000)
+    wait_ply(page, before["ply"])
+    after = server.get(f"/api/tables/{d['id']}")
+    assert after["ply"] == before["ply"] and after["clock"]["running"] == before["clock"]["running"]
+    r = before["clock"]["running"]
+    lost = before["clock"]["remaining"][r] - after["clock"]["remaining"][r]
+    assert 0 <= lost < 120, (before["clock"], after["clock"])  # the same deadline
+    assert page.text_content("#per-move") == "Turn-based: 1 day per move"
+    st = page_state(page)
+    if not st["finished"]:
+        click_regicide(page, regicide_choice(st["view"], st["legal"], rng))
+        wait_ply(page, st["ply"] + 1)
+        again = server.get(f"/api/tables/{d['id']}")["clock"]
+        if again["running"] is not None:  # a whole day for the next move
+            assert again["remaining"][again["running"]] > 86400 - 60, again
+    shots(page, "restart-turn-based")
+    ctx.close()
