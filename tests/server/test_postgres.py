@@ -241,3 +241,42 @@ def test_postgres_keeps_friends_invitations_and_one_daily_play_a_day():
     one.close()
     two.close()
     assert len(drawn) == 1  # the first draw is every replica's
+
+
+def test_postgres_takes_a_passkey_ceremony_once_and_keeps_one_vapid_pair():
+    """Two replicas at once on PostgreSQL: a passkey ceremony answered on both is taken by
+    one (single use), and the site's VAPID key pair made by both is the first one stored."""
+    assert URL, "REGALIA_TEST_POSTGRES_URL must name a PostgreSQL database in CI"
+    import secrets
+    import threading
+    from datetime import datetime, timedelta, timezone
+
+    from regalia.server.storage.passkeys import PasskeyStore
+    from regalia.server.storage.push import PushStore
+    from regalia.server.storage.store import Store
+
+    one, two = Store(URL), Store(URL)
+    try:
+        stores = (PasskeyStore(one), PasskeyStore(two))
+        for _ in range(20):
+            key = secrets.token_hex(32)
+            stores[0].open_ceremony(key, "sign-in", "Y2hhbGxlbmdl",
+                                    datetime.now(timezone.utc) + timedelta(minutes=5))
+            taken: list = []
+            start = threading.Barrier(2)
+
+            def take(s):
+                start.wait()
+                taken.append(s.take_ceremony(key, "sign-in"))
+
+            threads = [threading.Thread(target=take, args=(s,)) for s in stores]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            assert sorted(c is None for c in taken) == [False, True], taken
+        kept = PushStore(one).keys() or PushStore(one).keep_keys("pem-one", "public-one")
+        assert PushStore(two).keep_keys("pem-two", "public-two") == kept
+    finally:
+        one.close()
+        two.close()
