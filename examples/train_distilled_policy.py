@@ -2,7 +2,7 @@
 score it with ``regalia eval --policy mlp:PATH`` (training needs the ``rl`` extra's torch;
 the saved network plays with numpy alone).
 
-    .venv/bin/python examples/train_distilled_policy.py --games 3200 --dagger-games 1200 --deals 1000
+    .venv/bin/python examples/train_distilled_policy.py --games 2400 --dagger-games 1000 --shard 50 --deals 1000
     .venv/bin/python examples/train_distilled_policy.py --smoke      # a few seconds (CI)
 
 Method (policy distillation, the policy half of expert iteration):
@@ -201,7 +201,7 @@ def train(data: dict[str, np.ndarray], a, epochs: int) -> tuple[list, dict]:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(j)
+            total += float(loss.detach()) * len(j)
         acc, vloss = agreement(va)
         print(f"epoch {epoch + 1}/{epochs}: train loss {total / len(tr):.3f}, held-out "
               f"loss {vloss:.3f}, agreement with the expert {acc:.1%} "
