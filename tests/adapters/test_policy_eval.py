@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from regalia.adapters import encoding as E
-from regalia.adapters.policy import PolicyBot, load_policy
+from regalia.adapters.policy import PolicyBot, load_mlp, load_policy, save_mlp
 from regalia.cli.app import app
 from regalia.core.records import Match
 from regalia.games.regicide import REGICIDE
@@ -93,7 +93,8 @@ def test_bad_policies_are_refused_in_one_line(tmp_path):
     for spec, words in [("nope", "MODULE:NAME"), ("no_such_module_x:f", "cannot import"),
                         (f"{EXAMPLE}:missing", "has no missing"),
                         (f"{tmp_path}/none.py:f", "no file"),
-                        (f"sb3:{tmp_path}/none.zip", "no file")]:
+                        (f"sb3:{tmp_path}/none.zip", "no file"),
+                        (f"mlp:{tmp_path}/none.npz", "no file")]:
         r = runner.invoke(app, ["eval", "--policy", spec, "--deals", "1", "--no-progress"])
         assert r.exit_code == 2 and words in r.output, (spec, r.output)
     r = runner.invoke(app, ["eval", "--policy", f"{EXAMPLE}:policy", "--bot", "random",
@@ -106,6 +107,40 @@ def test_an_illegal_answer_fails_the_evaluation_naming_it():
     m = Match(REGICIDE, {"players": 1}, 1)
     with pytest.raises(RuntimeError, match="not a legal id"):
         bot.act(REGICIDE.view(m.state, 0), REGICIDE.legal_actions(m.state), None)
+
+
+def test_an_mlp_file_plays_its_best_legal_id_with_numpy_alone(tmp_path):
+    rng = np.random.default_rng(0)
+    layers = [(rng.normal(size=(E.REGICIDE_OBS, 16)), rng.normal(size=16)),
+              (rng.normal(size=(16, E.REGICIDE_ACTIONS)), np.zeros(E.REGICIDE_ACTIONS))]
+    layers[1][1][[3, 7]] = [50.0, 100.0]  # id 7 rated best, then 3
+    path = tmp_path / "net.npz"
+    save_mlp(path, layers)
+    back = load_mlp(path)
+    assert [(w.shape, w.dtype, b.shape) for w, b in back] == [
+        ((408, 16), np.float32, (16,)), ((16, 516), np.float32, (516,))]
+    policy = load_policy(f"mlp:{path}")
+    obs = np.zeros(E.REGICIDE_OBS, np.float32)
+    mask = np.zeros(E.REGICIDE_ACTIONS, np.int8)
+    mask[[3, 7]] = 1
+    assert policy(obs, mask) == 7
+    mask[7] = 0
+    assert policy(obs, mask) == 3
+    out = tmp_path / "r.json"
+    r = runner.invoke(app, ["eval", "--policy", f"mlp:{path}", "--deals", "2", "--no-progress",
+                            "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(out.read_text())["results"]["1"]["games"] == 2
+
+
+def test_malformed_mlps_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="do not chain"):
+        save_mlp(tmp_path / "x.npz", [(np.zeros((4, 3)), np.zeros(3)),
+                                      (np.zeros((2, 5)), np.zeros(5))])
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, w0=np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="not an MLP"):
+        load_policy(f"mlp:{bad}")
 
 
 def test_an_sb3_checkpoint_is_scored(tmp_path):

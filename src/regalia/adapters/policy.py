@@ -16,7 +16,9 @@ A policy is named by a spec:
   played deterministically; ``MaskablePPO`` gets the mask, another algorithm's choice is the
   legal action it rates best (``PPO``/``A2C``: probability; ``DQN``: Q-value). The algorithm
   is read from the file (sb3-contrib's maskable policy: ``MaskablePPO``; a DQN policy:
-  ``DQN``; otherwise ``PPO``) or given: ``sb3:A2C:PATH``.
+  ``DQN``; otherwise ``PPO``) or given: ``sb3:A2C:PATH``;
+* ``mlp:PATH``: a multilayer perceptron saved by ``save_mlp`` (a ``.npz`` of its weights,
+  played with numpy alone: no torch needed), its best-rated legal id.
 
 ``PolicyBot(game, spec)`` plays one seat as any bot does (``regalia.bots.Bot``: it decides
 from the seat's view and legal actions alone; it states no Jester wish). ``policy_maker``
@@ -64,7 +66,7 @@ def _import_attr(spec: str) -> Any:
     module, sep, name = spec.rpartition(":")
     if not sep or not module or not name:
         raise ValueError(f"policy {spec!r}: give MODULE:NAME (a module or a .py file, and "
-                         "the callable in it) or sb3:PATH")
+                         "the callable in it), sb3:PATH or mlp:PATH")
     if module.endswith(".py"):
         path = Path(module)
         if not path.is_file():
@@ -92,6 +94,8 @@ def load_policy(spec: str) -> Policy:
     ``ValueError`` naming what is wrong."""
     if spec.startswith("sb3:"):
         return sb3_policy(spec[4:])
+    if spec.startswith("mlp:"):
+        return mlp_policy(spec[4:])
     obj = _import_attr(spec)
     if not callable(obj):
         raise ValueError(f"policy {spec!r}: {type(obj).__name__} is not callable")
@@ -169,6 +173,69 @@ def sb3_policy(rest: str) -> Policy:
         s = np.where(action_mask.astype(bool), scores(observation), -np.inf)
         return int(np.argmax(s))
     return best_legal
+
+
+MLP_FORMAT = "regalia-mlp/1"
+
+
+def save_mlp(path: str | Path, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Save a ReLU multilayer perceptron for ``mlp:PATH`` as a ``.npz`` file at ``path``.
+
+    ``layers``: ``(weight, bias)`` pairs, first layer first; ``weight`` of shape ``(inputs,
+    outputs)``, ``bias`` ``(outputs,)``, stored as float32 (a torch ``nn.Linear``'s weight
+    is the transpose: ``linear.weight.T``). Between two layers a ReLU; the last layer's
+    outputs are the action scores (logits). Raises ``ValueError`` when shapes disagree.
+    """
+    arrays: dict[str, np.ndarray] = {"format": np.array(MLP_FORMAT)}
+    width = None
+    for i, (w, b) in enumerate(layers):
+        w, b = np.asarray(w, np.float32), np.asarray(b, np.float32)
+        if w.ndim != 2 or b.shape != (w.shape[1],) or (width is not None and w.shape[0] != width):
+            raise ValueError(f"layer {i}: weight {w.shape} and bias {b.shape} do not chain")
+        width = w.shape[1]
+        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+    if width is None:
+        raise ValueError("an MLP needs at least one layer")
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def load_mlp(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The float32 ``(weight (inputs, outputs), bias (outputs,))`` layers saved by
+    ``save_mlp``; raises ``ValueError`` for a file that is not one."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if "format" not in z or str(z["format"]) != MLP_FORMAT:
+                raise ValueError(f"not a {MLP_FORMAT} file")
+            n = sum(1 for k in z.files if k.startswith("w"))
+            layers = [(z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32))
+                      for i in range(n)]
+    except (OSError, KeyError, ValueError, EOFError) as e:
+        raise ValueError(f"policy mlp:{path}: not an MLP saved by save_mlp ({e})") from None
+    if not layers:
+        raise ValueError(f"policy mlp:{path}: no layers")
+    return layers
+
+
+def mlp_policy(path: str) -> Policy:
+    """The deterministic policy of the MLP saved at ``path`` (``save_mlp``): the legal id of
+    highest score. Raises ``ValueError`` for a missing or malformed file."""
+    if not Path(path).is_file():
+        raise ValueError(f"policy mlp:{path}: no file {path}")
+    layers = load_mlp(path)
+    last = len(layers) - 1
+
+    def policy(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        h = np.asarray(observation, np.float32)
+        if h.shape != (layers[0][0].shape[0],):
+            raise ValueError(f"policy mlp:{path} takes {layers[0][0].shape[0]} inputs, "
+                             f"not an observation of shape {h.shape}")
+        for i, (w, b) in enumerate(layers):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        return int(np.argmax(np.where(np.asarray(action_mask, bool), h, -np.inf)))
+    return policy
 
 
 class PolicyBot:
