@@ -199,14 +199,20 @@ async function create(ev) {
 // tables" beside this browser's: opened by the account, without a token.
 let accountTables = [];
 
+// Resolves to whether the list changed: only then is "My tables" drawn again (a redraw
+// would fold an unfolded row and move the focus).
 async function refreshAccountTables() {
-  if (!signedIn) { accountTables = []; return; }
-  try {
-    const r = await fetch("/api/account/tables");
-    accountTables = r.ok ? (await r.json()).tables : [];
-  } catch (e) {
-    accountTables = [];
+  const before = JSON.stringify(accountTables);
+  if (!signedIn) accountTables = [];
+  else {
+    try {
+      const r = await fetch("/api/account/tables");
+      accountTables = r.ok ? (await r.json()).tables : [];
+    } catch (e) {
+      accountTables = [];
+    }
   }
+  return JSON.stringify(accountTables) !== before;
 }
 
 // This browser's tables, then the account's not kept here (each seat once).
@@ -484,7 +490,7 @@ async function main() {
     if (acc) $("nickname").value = myName();
     friends.signedIn(!!acc);
     renderMine();
-    refreshAccountTables().then(renderMine);
+    refreshAccountTables().then((changed) => { if (changed) renderMine(); });
     renderDaily();
     refreshTurns();
     if (GAMES.length) renderRated();
@@ -506,7 +512,7 @@ async function main() {
   renderClocks();
   $("create-form").addEventListener("submit", create);
   renderMine();
-  refreshAccountTables().then(renderMine);
+  refreshAccountTables().then((changed) => { if (changed) renderMine(); });
   refreshOpen();
   setInterval(refreshOpen, 4000);
   refreshTurns();
