@@ -77,6 +77,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -249,6 +250,7 @@ class Ports:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.received: list[float] = []  # when each latency's state came (time.perf_counter)
         self.errors = 0
         self.closed = 0  # connections the server closed while the client was sending
         self.games = 0
@@ -306,6 +308,7 @@ async def play_seat(port: int, table: dict, seat: int, stats: Stats, rng: random
             last = m
             if sent_at is not None and m["ply"] > sent_ply:
                 stats.latencies.append(now - sent_at)
+                stats.received.append(now)
                 sent_at = None
             if m["finished"]:
                 done.set()
@@ -470,6 +473,7 @@ def run_clients(ports: list[int], args: argparse.Namespace) -> tuple[Stats, floa
     stats = Stats()
     for part, _ in results:
         stats.latencies += part.latencies
+        stats.received += part.received
         for name in ("errors", "closed", "games", "bot_games", "state_messages", "state_bytes"):
             setattr(stats, name, getattr(stats, name) + getattr(part, name))
     return stats, sum(cpu for _, cpu in results)
@@ -518,6 +522,10 @@ def main() -> None:
                         help="keep the load client's garbage collector on (by default it is "
                              "off while the client drives the tables: its pauses are not the "
                              "server's)")
+    parser.add_argument("--settle", type=float, default=0.0,
+                        help="count the moves, the latencies and the server's CPU only from "
+                             "this many seconds after the start (the opening of every table and "
+                             "connection at once left out: the busy steady state)")
     parser.add_argument("--base-port", type=int, default=0,
                         help="the replicas listen on BASE, BASE+1, ... (default: free ports)")
     args = parser.parse_args()
@@ -541,8 +549,20 @@ def main() -> None:
     server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
     try:
         t0, cpu0 = time.perf_counter(), cpu_seconds(server.pid)
+        settled: list[tuple[float, float]] = []  # (time, server CPU) at --settle seconds
+        timer = threading.Timer(args.settle, lambda: settled.append(
+            (time.perf_counter(), cpu_seconds(server.pid))))
+        if args.settle:
+            timer.start()
         stats, client_cpu = run_clients([port], args)
-        elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
+        timer.cancel()
+        end = time.perf_counter()
+        if settled:  # the window: from --settle to the clients' deadline
+            end = min(end, t0 + args.seconds)
+            t0, cpu0 = settled[0]
+            stats.latencies = [lat for lat, at in zip(stats.latencies, stats.received)
+                               if t0 <= at <= end]
+        elapsed = end - t0 - (args.warmup if args.bot_tables and not settled else 0.0)
         server_cpu = cpu_seconds(server.pid) - cpu0
         health = healthz(port)
     finally:
@@ -555,6 +575,8 @@ def main() -> None:
     if args.bot_tables:
         print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
               f"bot games finished: {stats.bot_games}")
+    if args.settle:
+        print(f"counted from {args.settle:g} s after the start (the load client's CPU: all of it)")
     print(f"elapsed: {elapsed:.1f} s; moves: {moves}; games finished: {stats.games}; "
           f"errors: {stats.errors}" + closed_note(stats))
     print(f"throughput: {moves / elapsed:.0f} moves/s; server CPU {server_cpu:.1f} s"
@@ -647,6 +669,8 @@ def bench_replicas(args: argparse.Namespace) -> None:
     if args.bot_tables:
         print(f"all-bot tables meanwhile: {args.bot_tables} ({args.bot_players} x {args.bot}); "
               f"bot games finished: {stats.bot_games}")
+    if args.settle:
+        print(f"counted from {args.settle:g} s after the start (the load client's CPU: all of it)")
     print(f"elapsed: {elapsed:.1f} s; moves: {moves} (seen by the clients), {stored} stored "
           f"(/healthz); games finished: {stats.games}; errors: {stats.errors}"
           + closed_note(stats))

@@ -7,16 +7,21 @@ from regalia.core.game import Game
 
 def get_game(name: str) -> Game:
     """The rules object of ``name`` (``"regicide"`` or ``"ribauds"``); ``KeyError`` otherwise."""
+    try:
+        return _LOADED[name]
+    except KeyError:
+        pass
     if name == "regicide":
-        from regalia.games.regicide import REGICIDE
+        from regalia.games.regicide import REGICIDE as game
+    elif name == "ribauds":
+        from regalia.games.ribauds import RIBAUDS as game
+    else:
+        raise KeyError(f"unknown game {name!r}: choose regicide or ribauds")
+    _LOADED[name] = game
+    return game
 
-        return REGICIDE
-    if name == "ribauds":
-        from regalia.games.ribauds import RIBAUDS
 
-        return RIBAUDS
-    raise KeyError(f"unknown game {name!r}: choose regicide or ribauds")
-
+_LOADED: dict[str, Game] = {}  # each game's rules object once imported (a server asks often)
 
 GAME_NAMES = ("regicide", "ribauds")
 TITLES = {"regicide": "Regicide", "ribauds": "Le Roy des Ribauds"}  # the names players read

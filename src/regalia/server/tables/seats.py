@@ -93,14 +93,27 @@ class Seating:
         would be a channel beside the talk, rules 1.15)."""
         connected = self.presence()[0]  # connections to any replica
         timed_out = self.clock.data.timed_out if self.clock.data else set()
-        return [{"seat": s.index, "kind": s.kind, "bot": s.bot_name if s.kind == BOT
-                 else (gamekit.default_bot(self.core.game.name) if s.bot_replaces else None),
-                 "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0,
-                 **({"windows": connected[s.index]} if s.index == for_seat else {}),
-                 "name": s.name if s.kind == HUMAN else None, "claimed": s.claimed,
-                 "name_fixed": s.kind == HUMAN and self._name_fixed(s.index),
-                 "timed_out": s.index in timed_out}
-                for s in self.core.seats]
+        core = self.core
+        guarded = core.rated or self._names_guarded()  # _name_fixed, once for every seat
+        replaced_by = None  # the bot a person's seat is handed to (the game's default)
+        out = []
+        for s in core.seats:
+            human = s.kind == HUMAN
+            if s.kind == BOT:
+                bot = s.bot_name
+            elif s.bot_replaces:
+                bot = replaced_by = replaced_by or gamekit.default_bot(core.game.name)
+            else:
+                bot = None
+            entry = {"seat": s.index, "kind": s.kind, "bot": bot,
+                     "bot_replaces": s.bot_replaces, "connected": connected[s.index] > 0}
+            if s.index == for_seat:
+                entry["windows"] = connected[s.index]
+            entry.update(name=s.name if human else None, claimed=s.claimed,
+                         name_fixed=human and (core.rated or (s.name is not None and guarded)),
+                         timed_out=s.index in timed_out)
+            out.append(entry)
+        return out
 
     async def set_bot(self, by_seat: int | None, seat: Any, on: Any) -> None:
         """Hand a human seat to a bot (``on``) or take it back. A seat may hand itself over or
