@@ -52,7 +52,7 @@ from regalia.server.storage.store import Store, reason
 from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.analysis import Analyses
-from regalia.server.tables.botrunner import BotPool
+from regalia.server.tables.botpool import BotPool
 from regalia.server.tables.clocks import TURN_LOAD_AHEAD
 from regalia.server.tables.creation import CREATE_FIELDS, check_create, creator_key
 from regalia.server.tables.limits import RateLimits, SharedRateLimits

@@ -74,7 +74,8 @@ from regalia.server.storage.store import NotSynced
 from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Audience
-from regalia.server.tables.botrunner import BotLoop, BotPool
+from regalia.server.tables.botpool import BotPool
+from regalia.server.tables.botrunner import BotLoop
 from regalia.server.tables.clocks import Clock, TableClock
 from regalia.server.tables.core import Move, TableCore
 from regalia.server.tables.endings import Endings
