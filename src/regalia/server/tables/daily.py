@@ -49,7 +49,8 @@ from regalia.server.replicas.cluster import default_replica_name
 from regalia.server.settings import Settings
 from regalia.server.storage.accounts import AccountData
 from regalia.server.storage.daily import AlreadyPlayed, DailyStore, DealData, PlayData
-from regalia.server.storage.models import BOT, HUMAN, PLAYING, NewSeat, SeatData, TableData, now
+from regalia.server.storage.models import BOT, HUMAN, PLAYING, now
+from regalia.server.storage.values import NewSeat, SeatData, TableData
 from regalia.server.tables import gamekit
 from regalia.server.tables.botwork import solve_deal
 from regalia.server.tables.core import TableCore

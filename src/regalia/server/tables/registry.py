@@ -46,9 +46,10 @@ from regalia.server.replicas.connections import Connections
 from regalia.server.settings import (SeedSource, Settings, parse_presets, parse_turn_presets,
                                      secure_seed)
 from regalia.server.storage.accounts import AccountData
-from regalia.server.storage.models import BOT, HUMAN, Conflict, NewSeat, TableData, now
+from regalia.server.storage.models import BOT, HUMAN, now
 from regalia.server.storage.ratings import RatingStore
 from regalia.server.storage.store import Store, reason
+from regalia.server.storage.values import Conflict, NewSeat, TableData
 from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.analysis import Analyses

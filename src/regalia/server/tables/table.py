@@ -69,8 +69,9 @@ from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.records import without_medal
 from regalia.server.refusal import Refusal
 from regalia.server.settings import Settings
-from regalia.server.storage.models import FINISHED, HUMAN, Conflict, SeatHandedOver, TableData
+from regalia.server.storage.models import FINISHED, HUMAN
 from regalia.server.storage.store import NotSynced
+from regalia.server.storage.values import Conflict, SeatHandedOver, TableData
 from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Audience
