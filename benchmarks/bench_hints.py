@@ -1,4 +1,4 @@
-"""CPU time of one hint at a solo Regicide table (``regalia.server.tables.botrunner.hint_of``,
+"""CPU time of one hint at a solo Regicide table (``regalia.server.tables.botwork.hint_of``,
 what the Hint button's pool job runs): the table bot's decision at ``--budget`` seconds (the
 server's default ``bot_budget`` is 0.5), then the reason and the paired win chances of the
 move and of the next best (``regalia.lab.analyse.hint_chances``, ``HINT_WORLDS`` sampled
@@ -20,7 +20,7 @@ import time
 from regalia.core.records import Match
 from regalia.games import get_game
 from regalia.lab.analyse import hint_chances
-from regalia.server.tables.botrunner import decide, hint_of
+from regalia.server.tables.botwork import decide, hint_of
 
 
 def main() -> None:

@@ -14,8 +14,8 @@ import pytest
 from regalia.core.records import Match
 from regalia.games import get_game
 from regalia.lab.solve import solve_seed
-from regalia.server.storage.models import NewSeat
 from regalia.server.storage.store import Store
+from regalia.server.storage.values import NewSeat
 
 from browser_helpers import open_seat, page_state, wait_state
 

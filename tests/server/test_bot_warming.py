@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from regalia.server.tables.botrunner import BotPool
+from regalia.server.tables.botpool import BotPool
 
 
 def test_the_server_starts_the_bot_workers_when_it_starts(db_url, monkeypatch):
@@ -22,7 +22,7 @@ def test_the_server_starts_the_bot_workers_when_it_starts(db_url, monkeypatch):
 
 def test_a_worker_compiles_the_medium_regicide_bot_before_any_move():
     pytest.importorskip("numba")
-    code = ("from regalia.server.tables.botrunner import _warm_bots\n"
+    code = ("from regalia.server.tables.botwork import _warm_bots\n"
             "from regalia.bots.regicide import policy as P\n"
             "_warm_bots()\n"
             "print(len(P.scored_actions.signatures))\n")

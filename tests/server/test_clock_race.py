@@ -15,8 +15,9 @@ import time
 import pytest
 from sqlalchemy import update
 
-from regalia.server.storage.models import ABANDONED, Conflict, GameTable, SeatHandedOver
+from regalia.server.storage.models import ABANDONED, GameTable
 from regalia.server.storage.store import Store
+from regalia.server.storage.values import Conflict, SeatHandedOver
 from server_helpers import join, running_app
 
 PG_URL = os.environ.get("REGALIA_TEST_POSTGRES_URL")

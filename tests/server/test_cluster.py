@@ -531,7 +531,7 @@ def test_events_that_could_not_be_published_are_sent_again(replicas):
 def test_a_table_that_cannot_be_rebuilt_does_not_stop_the_takeover_of_the_others(replicas):
     # the takeover scan meets an older table whose move log cannot be replayed: the newer
     # tables nobody runs must still be taken over
-    from regalia.server.storage.models import NewSeat
+    from regalia.server.storage.values import NewSeat
 
     a, b = replicas
     store = a.app.state.manager.store

@@ -25,7 +25,8 @@ from regalia.lab.solve import solve_seed
 from regalia.server.storage.daily import AlreadyPlayed, DailyStore
 from regalia.server.storage.engine import (MIGRATIONS, current_revision, head_revision,
                                            make_engine)
-from regalia.server.storage.models import HUMAN, NewSeat
+from regalia.server.storage.models import HUMAN
+from regalia.server.storage.values import NewSeat
 from regalia.server.tables import daily as daily_module
 from regalia.server.tables.daily import daily_seed, score
 from regalia.server.web.passwords import Passwords

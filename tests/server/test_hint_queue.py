@@ -13,7 +13,7 @@ import time
 import pytest
 
 from regalia.server.refusal import Refusal
-from regalia.server.tables.botrunner import BotPool
+from regalia.server.tables.botpool import BotPool
 from server_helpers import as_address, join, new_table, running_app
 
 

@@ -19,7 +19,7 @@ from regalia.games.regicide import actions as ACTIONS
 from regalia.games.regicide.hints import REASONS
 from regalia.lab.analyse import HINT_WORLDS
 from regalia.lab.solve import solve_seed
-from regalia.server.tables import botrunner
+from regalia.server.tables import botwork
 from server_helpers import join, new_table, running_app
 
 REGICIDE = get_game("regicide")
@@ -89,7 +89,7 @@ def test_the_same_view_gives_the_same_hint_at_the_same_seed(monkeypatch):
     from regalia.bots.regicide.montecarlo import MonteCarloBot
     from regalia.core.records import Match
 
-    monkeypatch.setitem(botrunner._BOTS, ("regicide", "montecarlo"), MonteCarloBot(iterations=32))
+    monkeypatch.setitem(botwork._BOTS, ("regicide", "montecarlo"), MonteCarloBot(iterations=32))
     m = Match(REGICIDE, {"players": 1}, 21)
     for _ in range(4):
         m.play(REGICIDE.legal_actions(m.state)[0])
@@ -98,8 +98,8 @@ def test_the_same_view_gives_the_same_hint_at_the_same_seed(monkeypatch):
     random.Random(3).shuffle(other.tavern)
     assert other.tavern != s.tavern and REGICIDE.view(other, 0) == REGICIDE.view(s, 0)
     legal = list(REGICIDE.legal_actions(s))
-    a = botrunner.hint_of("regicide", "montecarlo", REGICIDE.view(s, 0), legal, 77, None)
-    b = botrunner.hint_of("regicide", "montecarlo", REGICIDE.view(other, 0), legal, 77, None)
+    a = botwork.hint_of("regicide", "montecarlo", REGICIDE.view(s, 0), legal, 77, None)
+    b = botwork.hint_of("regicide", "montecarlo", REGICIDE.view(other, 0), legal, 77, None)
     assert a == b and a["why"] is not None and a["win"] is not None and a["next"] in legal
 
 

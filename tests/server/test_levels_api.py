@@ -14,7 +14,7 @@ import pytest
 from regalia.bots import LEVEL_NAMES, level_descriptions
 from regalia.games import GAME_NAMES
 from regalia.bots.levels import level_of
-from regalia.server.tables import botrunner
+from regalia.server.tables import botwork
 from server_helpers import join, new_table
 
 I18N = Path(__file__).resolve().parents[2] / "src" / "regalia" / "server" / "static" / "i18n"
@@ -49,7 +49,7 @@ def test_bots_seated_by_level_play_the_game_to_its_end(client, game, seats):
     assert summary["status"] == "finished"
     # the table's bots were the levels' own configurations, not a fallback
     for level in seats:
-        bot = botrunner._BOTS[(game, level)]
+        bot = botwork._BOTS[(game, level)]
         spec = level_of(game, level)
         assert bot.name == level
         assert all(getattr(bot, k) == v for k, v in spec.params.items())

@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
-from regalia.server.tables.botrunner import BotPool
+from regalia.server.tables.botpool import BotPool
 from regalia.server.storage.models import GameTable, now
 from regalia.server.refusal import Refusal
 from server_helpers import join, new_table, running_app

@@ -26,8 +26,9 @@ def test_postgres_migrates_stores_moves_once_and_plays():
     from sqlalchemy import update
 
     from regalia.server.storage.engine import current_revision
-    from regalia.server.storage.models import ABANDONED, Conflict, GameTable
+    from regalia.server.storage.models import ABANDONED, GameTable
     from regalia.server.storage.store import Store
+    from regalia.server.storage.values import Conflict
     from server_helpers import join, new_table, play_randomly, running_app
 
     s = Store(URL)
@@ -102,7 +103,8 @@ def test_postgres_rates_a_rated_game_once_even_from_two_replicas_at_once():
     from sqlalchemy import text
 
     from regalia.server.storage.accounts import AccountStore
-    from regalia.server.storage.models import HUMAN, NewSeat
+    from regalia.server.storage.models import HUMAN
+    from regalia.server.storage.values import NewSeat
     from regalia.server.storage.ratings import RatingStore
     from regalia.server.storage.store import Store
     from regalia.server.web.passwords import Passwords

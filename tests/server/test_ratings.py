@@ -25,9 +25,10 @@ from regalia.lab.ratings import MODEL, Rating, bot_ratings, rate, shown
 from regalia.server.storage.accounts import SeatLink
 from regalia.server.storage.engine import (current_revision, head_revision, make_engine,
                                            migrate)
-from regalia.server.storage.models import HUMAN, NewSeat
+from regalia.server.storage.models import HUMAN
 from regalia.server.storage.ratings import RatingStore
 from regalia.server.storage.store import Store
+from regalia.server.storage.values import NewSeat
 from regalia.server.web.accounts import regicide_record
 from regalia.server.web.passwords import Passwords
 from server_helpers import Peer, Timeout, join, new_table, play_randomly, running_app

@@ -295,7 +295,7 @@ def test_the_servers_stop_answers_a_move_whose_transaction_is_under_way(tmp_path
     import asyncio
 
     from regalia.server.storage.writer import Writer
-    from regalia.server.storage.models import NewSeat
+    from regalia.server.storage.values import NewSeat
 
     async def main():
         store = Store(f"sqlite:///{tmp_path}/db.sqlite3")

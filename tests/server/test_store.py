@@ -15,8 +15,8 @@ from sqlalchemy.exc import OperationalError
 from regalia.server.settings import Settings
 from regalia.server.storage.engine import (current_revision, head_revision, in_memory,
                                            make_engine, migrate)
-from regalia.server.storage.models import Conflict, NewSeat
 from regalia.server.storage.store import Store, StoreUnavailable, TooLate
+from regalia.server.storage.values import Conflict, NewSeat
 from server_helpers import latest_revision
 
 

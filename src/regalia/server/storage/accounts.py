@@ -22,13 +22,12 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, BlockRow,
-                                           ChallengeRow, Conflict, DailyPlayRow, FriendshipRow,
-                                           GameTable, InvitationRow, MessageRow, MoveRow,
-                                           NewPasskey, PasskeyRow, PasskeyTaken, PushSeatRow,
-                                           PushSubscriptionRow,
-                                           RatingChangeRow, RatingRow, SeatRow, SessionRow,
-                                           now, read_ending, utc)
+from regalia.server.storage.models import (FINISHED, HUMAN, AccountRow, BlockRow, ChallengeRow,
+                                           DailyPlayRow, FriendshipRow, GameTable, InvitationRow,
+                                           MessageRow, MoveRow, PasskeyRow, PushSeatRow,
+                                           PushSubscriptionRow, RatingChangeRow, RatingRow,
+                                           SeatRow, SessionRow, now, read_ending, utc)
+from regalia.server.storage.values import Conflict, NewPasskey, PasskeyTaken
 
 __all__ = ["AccountData", "AccountStore", "NameTaken", "SeatLink", "table_record"]
 

@@ -21,9 +21,10 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (FINISHED, AccountRow, Conflict, DailyDealRow,
-                                           DailyPlayRow, GameTable, MoveRow, SeatRow,
-                                           ServerSecretRow, now, read_ending, utc)
+from regalia.server.storage.models import (FINISHED, AccountRow, DailyDealRow, DailyPlayRow,
+                                           GameTable, MoveRow, SeatRow, ServerSecretRow, now,
+                                           read_ending, utc)
+from regalia.server.storage.values import Conflict
 
 __all__ = ["AlreadyPlayed", "DailyStore", "DealData", "PlayData", "RankedPlay"]
 

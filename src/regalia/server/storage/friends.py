@@ -24,9 +24,9 @@ from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (HUMAN, PLAYING, AccountRow, BlockRow, Conflict,
-                                           FriendshipRow, GameTable, InvitationRow, SeatRow,
-                                           now, utc)
+from regalia.server.storage.models import (HUMAN, PLAYING, AccountRow, BlockRow, FriendshipRow,
+                                           GameTable, InvitationRow, SeatRow, now, utc)
+from regalia.server.storage.values import Conflict
 
 __all__ = ["Circle", "FriendStore", "Invitation", "Person", "YouBlock"]
 

@@ -26,8 +26,8 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from regalia.server.storage.database import Database
-from regalia.server.storage.models import (AccountRow, ChallengeRow, Conflict, NewPasskey,
-                                           PasskeyRow, PasskeyTaken, now, utc)
+from regalia.server.storage.models import AccountRow, ChallengeRow, PasskeyRow, now, utc
+from regalia.server.storage.values import Conflict, NewPasskey, PasskeyTaken
 
 __all__ = ["Ceremony", "PasskeyData", "PasskeyStore", "TooManyPasskeys", "PURPOSES",
            "REGISTER", "SIGN_UP", "SIGN_IN", "CONFIRM"]

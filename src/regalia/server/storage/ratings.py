@@ -28,8 +28,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from regalia.lab.ratings import Rating, rate
 from regalia.server.storage.accounts import table_record
 from regalia.server.storage.database import Database, busy
-from regalia.server.storage.models import (FINISHED, AccountRow, Conflict, GameTable,
-                                           RatingChangeRow, RatingRow, SeatRow, now, utc)
+from regalia.server.storage.models import (FINISHED, AccountRow, GameTable, RatingChangeRow,
+                                           RatingRow, SeatRow, now, utc)
+from regalia.server.storage.values import Conflict
 
 __all__ = ["RatedGame", "RatingData", "RatingStore", "SeatChange"]
 

@@ -29,14 +29,13 @@ from sqlalchemy.exc import IntegrityError
 
 from regalia.server.storage.database import (DEFAULT_DATABASE_URL, Database, NotSynced,
                                              StoreUnavailable, TooLate, io_error, reason)
-from regalia.server.storage.models import (ABANDONED, BOT, HUMAN, PLAYING, Conflict,
-                                           GameTable, MoveRow, SeatData, SeatHandedOver,
-                                           SeatRow, TableData, NewSeat, now, read_ending,
-                                           token_hash, utc)
+from regalia.server.storage.models import (ABANDONED, BOT, HUMAN, PLAYING, GameTable, MoveRow,
+                                           SeatRow, now, read_ending, token_hash, utc)
 from regalia.server.storage.statements import (INSERT_MESSAGE, INSERT_MOVES, INSERT_SEATS,
                                                INSERT_TABLE, LOAD_MESSAGES, LOAD_MOVES,
                                                LOAD_SEATS, LOAD_TABLE, SEAT_HANDED_OVER,
                                                TABLE_EXISTS, TOUCH_TABLE, seat_update)
+from regalia.server.storage.values import Conflict, SeatData, SeatHandedOver, TableData, NewSeat
 
 __all__ = ["DEFAULT_DATABASE_URL", "NotSynced", "Store", "StoreUnavailable", "TooLate",
            "deadline_of", "io_error", "reason"]

@@ -41,8 +41,9 @@ from typing import Any, Callable, Protocol
 
 from regalia.server.refusal import Refusal
 from regalia.core.records import Ending
-from regalia.server.storage.models import Conflict, ending_action
+from regalia.server.storage.models import ending_action
 from regalia.server.storage.store import NotSynced, Store, TooLate, io_error, reason
+from regalia.server.storage.values import Conflict
 
 log = logging.getLogger("regalia.server")
 

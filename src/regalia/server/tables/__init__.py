@@ -9,7 +9,8 @@ owning its state:
 * ``clocks.TableClock``: the clocks (written from this one part) and the time-out alarm;
 * ``talk.Talk``: table talk, the rematch's address, hints;
 * ``peers.Replica``: the other replicas (``peers.SOLO``: none, with one process);
-* ``botrunner.BotLoop`` and ``BotPool``: the bots' loop and the worker pool they think in.
+* ``botrunner.BotLoop`` and ``botpool.BotPool``: the bots' loop and the worker pool they
+  think in (what runs in a worker: ``botwork``).
 
 ``gamekit`` holds what the server knows of each game beyond the ``Game`` protocol;
 ``limits`` the rate limits.

@@ -11,7 +11,8 @@ from functools import partial
 from typing import Any
 
 from regalia.server.refusal import Refusal
-from regalia.server.tables.botrunner import BotPool, analyse
+from regalia.server.tables.botpool import BotPool
+from regalia.server.tables.botwork import analyse
 from regalia.server.tables.table import Table
 
 log = logging.getLogger("regalia.server")

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from regalia.server.refusal import Refusal
-from regalia.server.storage.models import HUMAN, Conflict
+from regalia.server.storage.models import HUMAN
+from regalia.server.storage.values import Conflict
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables.core import TableCore
 

@@ -16,7 +16,8 @@ from regalia.core.game import Event, events_since
 from regalia.core.records import Ending, Match
 from regalia.games import get_game
 from regalia.server.refusal import Refusal
-from regalia.server.storage.models import BOT, HUMAN, TableData
+from regalia.server.storage.models import BOT, HUMAN
+from regalia.server.storage.values import TableData
 
 
 @dataclass

@@ -15,7 +15,8 @@ from regalia.games import GAME_NAMES, TITLES, get_game
 from regalia.lab.ratings import RATED_GAMES
 from regalia.server.refusal import Refusal
 from regalia.server.storage.accounts import AccountData
-from regalia.server.storage.models import BOT, HUMAN, NewSeat
+from regalia.server.storage.models import BOT, HUMAN
+from regalia.server.storage.values import NewSeat
 from regalia.server.tables import gamekit
 from regalia.server.tables.clocks import Clock
 

@@ -21,7 +21,7 @@ rule options' defaults), no hints and no bot seat.
   (most first), then moves (fewest first), then the earlier finish.
 * The verdict: the solver (``regalia.lab.solve``, with its medals) works out once per day
   whether the deal can be won, the best medal reachable and a winning line, in the
-  analyses' worker (``botrunner.solve_deal``: off the event loop, within
+  analyses' worker (``botwork.solve_deal``: off the event loop, within
   ``daily_solve_seconds``; past them the verdict is "not proven"), from the day's first
   play on; one replica at a time (``DailyStore.claim_solve``); stored with the day's deal.
   It is shown to a player once their game of that day is over, never before; a past day's
@@ -49,9 +49,10 @@ from regalia.server.replicas.cluster import default_replica_name
 from regalia.server.settings import Settings
 from regalia.server.storage.accounts import AccountData
 from regalia.server.storage.daily import AlreadyPlayed, DailyStore, DealData, PlayData
-from regalia.server.storage.models import BOT, HUMAN, PLAYING, NewSeat, SeatData, TableData, now
+from regalia.server.storage.models import BOT, HUMAN, PLAYING, now
+from regalia.server.storage.values import NewSeat, SeatData, TableData
 from regalia.server.tables import gamekit
-from regalia.server.tables.botrunner import solve_deal
+from regalia.server.tables.botwork import solve_deal
 from regalia.server.tables.core import TableCore
 from regalia.server.tables.registry import TableRegistry
 from regalia.server.tables.table import Table

@@ -30,8 +30,9 @@ from typing import Any, Callable
 
 from regalia.core.records import CONCEDED, STOPPED, Ending
 from regalia.server.refusal import Refusal
-from regalia.server.storage.models import HUMAN, Conflict
+from regalia.server.storage.models import HUMAN
 from regalia.server.storage.store import NotSynced
+from regalia.server.storage.values import Conflict
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables.clocks import TableClock
 from regalia.server.tables.core import TableCore

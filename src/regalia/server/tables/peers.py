@@ -13,7 +13,7 @@ import time
 from typing import Any, Callable, Protocol
 
 from regalia.server.replicas.cluster import PRESENCE_TTL
-from regalia.server.storage.models import TableData
+from regalia.server.storage.values import TableData
 from regalia.server.storage.writer import Writer
 from regalia.server.tables.core import Move, TableCore
 

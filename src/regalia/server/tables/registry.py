@@ -46,13 +46,14 @@ from regalia.server.replicas.connections import Connections
 from regalia.server.settings import (SeedSource, Settings, parse_presets, parse_turn_presets,
                                      secure_seed)
 from regalia.server.storage.accounts import AccountData
-from regalia.server.storage.models import BOT, HUMAN, Conflict, NewSeat, TableData, now
+from regalia.server.storage.models import BOT, HUMAN, now
 from regalia.server.storage.ratings import RatingStore
 from regalia.server.storage.store import Store, reason
+from regalia.server.storage.values import Conflict, NewSeat, TableData
 from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.analysis import Analyses
-from regalia.server.tables.botrunner import BotPool
+from regalia.server.tables.botpool import BotPool
 from regalia.server.tables.clocks import TURN_LOAD_AHEAD
 from regalia.server.tables.creation import CREATE_FIELDS, check_create, creator_key
 from regalia.server.tables.limits import RateLimits, SharedRateLimits

@@ -21,7 +21,8 @@ from typing import Any, Awaitable, Callable
 
 from regalia.server.refusal import Refusal
 from regalia.server.storage.accounts import AccountData
-from regalia.server.storage.models import BOT, HUMAN, Conflict, token_hash
+from regalia.server.storage.models import BOT, HUMAN, token_hash
+from regalia.server.storage.values import Conflict
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.clocks import TableClock, wall

@@ -69,12 +69,14 @@ from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.records import without_medal
 from regalia.server.refusal import Refusal
 from regalia.server.settings import Settings
-from regalia.server.storage.models import FINISHED, HUMAN, Conflict, SeatHandedOver, TableData
+from regalia.server.storage.models import FINISHED, HUMAN
 from regalia.server.storage.store import NotSynced
+from regalia.server.storage.values import Conflict, SeatHandedOver, TableData
 from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Audience
-from regalia.server.tables.botrunner import BotLoop, BotPool
+from regalia.server.tables.botpool import BotPool
+from regalia.server.tables.botrunner import BotLoop
 from regalia.server.tables.clocks import Clock, TableClock
 from regalia.server.tables.core import Move, TableCore
 from regalia.server.tables.endings import Endings

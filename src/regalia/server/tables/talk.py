@@ -15,7 +15,8 @@ from regalia.server.settings import Settings
 from regalia.server.storage.writer import Rereadable, Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Conn
-from regalia.server.tables.botrunner import BotPool, hint_of
+from regalia.server.tables.botpool import BotPool
+from regalia.server.tables.botwork import hint_of
 from regalia.server.tables.core import TableCore
 from regalia.server.tables.limits import RateLimits
 
@@ -112,7 +113,7 @@ class Talk:
         """A suggested move for ``seat`` at a table created with hints: the table's default
         search bot decides from that seat's view only (in the bot pool, after the bot
         moves people wait for: ``BotPool.hint``), with the reason for it and its win chance
-        against the next best move's, from the same view (``botrunner.hint_of``; the next
+        against the next best move's, from the same view (``botwork.hint_of``; the next
         best is suggested instead when measured better beyond the sampling noise). One hint
         at a time per table and per ``address`` (the asking client's), counted against
         ``hint_rate`` (a hint worked out; not a refused one). Returns the ``hint`` message

@@ -58,9 +58,9 @@ from fastapi import APIRouter, Path, Request, Response
 
 from regalia.server.refusal import Refusal
 from regalia.server.storage.accounts import AccountData, NameTaken
-from regalia.server.storage.models import NewPasskey, PasskeyTaken
 from regalia.server.storage.passkeys import (CONFIRM, LAST, REGISTER, SIGN_IN, SIGN_UP,
                                              UNKNOWN, PasskeyData, TooManyPasskeys)
+from regalia.server.storage.values import NewPasskey, PasskeyTaken
 from regalia.server.tables import gamekit
 from regalia.server.web.accounts import PROBLEMS, SAME_SITE, Accounts, Service, info
 from regalia.server.web.ceremonies import (MOST_PASSKEYS, b64, clean_label, new_handle,
