@@ -13,6 +13,10 @@ submission to its broadcast, the web server and the load client left out). Usage
     python benchmarks/bench_server.py --tables 200 --players 2 --seconds 20
     python benchmarks/bench_server.py --tables 200 --players 2 --think 1 --seconds 30
     python benchmarks/bench_server.py --tables 200 --players 2 --game ribauds --seconds 20
+    python benchmarks/bench_server.py --tables 1000 --players 2 --think 1 --seconds 30 --settle 10
+
+``--settle S`` counts the moves, the latencies and the server's CPU from S seconds after the
+start only: opening a thousand tables and their connections at once is not a player's pace.
 
 Random Regicide games are short (about 10 moves at 2 players: random play loses soon), so
 the creation of tables and the connections weigh on every move; random Ribauds games last
