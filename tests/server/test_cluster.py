@@ -10,7 +10,7 @@ import time
 import pytest
 
 from regalia.server.replicas.cluster import table_channel
-from server_helpers import Peer, join, new_table, running_app
+from server_helpers import Peer, Timeout, join, new_table, running_app
 
 
 @pytest.fixture
@@ -610,7 +610,16 @@ def test_a_table_unloaded_while_idle_stays_unloaded_until_someone_opens_it(db_ur
             ply = p.state["ply"]
             p.act(p.state["legal"][0])
             p.state_at(ply + 1)
-        p.state_at(p.state["ply"] + 1, timeout=10)  # the bot's move, played on b
+        try:  # the bot's move, played on b
+            p.state_at(p.state["ply"] + 1, timeout=30)
+        except Timeout:  # say where the bot stood, to tell a slow machine from a lost wake
+            m = b.app.state.manager
+            table = m.tables.get(t["id"])
+            raise AssertionError(
+                f"no bot move on b: lease {r.get(lease_key(t['id']))!r}, b holds "
+                f"{sorted(m.cluster.leasing.held)}, renewed "
+                f"{time.monotonic() - m.cluster.leasing.renewed:.1f} s ago, loaded "
+                f"{table is not None}, bot job {table and table.bot_job()}") from None
         assert t["id"] in health(b)["leases"]
 
 
