@@ -1,7 +1,7 @@
 """The tables of one server: ``registry`` (``TableRegistry``: all tables, loaded, created,
-unloaded, expired; ``creation`` checks a new table's request, ``analysis`` analyses
-finished games) and each ``table.Table``, composed of parts handed what they need, each
-owning its state:
+unloaded, expired; ``creation`` checks a new table's request, ``lobby`` lists the open
+tables, ``ratings`` rates the rated games, ``analysis`` analyses finished games) and each
+``table.Table``, composed of parts handed what they need, each owning its state:
 
 * ``core.TableCore``: the match, seats, status and lock, read by every part;
 * ``audience.Audience``: the connections and what each is sent;

@@ -75,7 +75,7 @@ async def clocks(m: Tables) -> list[dict[str, Any]]:
 
 @router.get("/open")
 async def open_tables(m: Tables) -> Any:
-    return await m.open_tables()
+    return await m.lobby.open_tables()
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,
