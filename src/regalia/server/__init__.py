@@ -4,7 +4,7 @@
 (``run.serve``). ``app`` wires it; ``settings`` is the one ``Settings`` (``REGALIA_*``
 environment variables; ``options`` makes ``regalia serve``'s options from it). ``web/``:
 ``pages``, ``api`` and ``socket`` (the routers; a move arrives at ``socket.handle``),
-``schemas`` (request and answer models), ``protocol`` (the websocket's messages and close
+``schemas/`` (request and answer models), ``protocol`` (the websocket's messages and close
 codes), ``deps`` (how a router reaches the table registry), ``errors``, ``guard``.
 ``tables/``: the tables (``registry``) and each table, composed of its parts;
 ``storage/``: models, migrations, the store and the write path; ``replicas/``: many

@@ -19,6 +19,11 @@ not stay in memory: the registry unloads it when idle and loads it again
 ``TableClock`` is the table's part that keeps them: which seat's clock runs (the human seat
 to act, never a bot-played one), the clocks after a move, and the alarm that hands a seat to
 a bot when its time runs out.
+
+The human seat to act runs its clock from the moment every human seat is claimed; a move
+adds the increment (a turn-based clock: fills the time for the next move again); when a
+bank runs out the seat is handed to a bot (everyone gets a ``timeout`` message) until its
+player takes it back. Bot-played seats never run a clock.
 """
 
 from __future__ import annotations

@@ -370,9 +370,9 @@ class Daily:
 
     async def report(self, day_text: str | None, account: AccountData | None,
                      table_id: str | None) -> dict[str, Any]:
-        """The ``GET /api/daily`` answer (``web.schemas.DailyReport``): the day, the asker's
-        status (their play: the account's, else the table ``table_id`` of that day), the
-        leaderboard (at most ``LEADERBOARD_SIZE``; a table's replay linked only once the
+        """The ``GET /api/daily`` answer (``web.schemas.daily.DailyReport``): the day, the
+        asker's status (their play: the account's, else the table ``table_id`` of that day),
+        the leaderboard (at most ``LEADERBOARD_SIZE``; a table's replay linked only once the
         day is over, or for the asker's own ended game) and the verdict (``verdict_info``;
         ``{"state": "hidden"}`` while the asker's game of that day is not over, or
         ``"pending"`` while it is worked out). Raises ``Refusal`` (``checked_day``,

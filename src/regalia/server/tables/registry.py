@@ -15,13 +15,10 @@ collaborators it is handed (``Table``, ``TableServices``).
 * Expiry: a table still being played with no move or message for ``abandon_after_days``
   is marked abandoned: it is kept (its record can be read) but accepts no move.
 * Writes: ``storage.writer.Writer`` (group commit of the moves, every write bounded in
-  time, ``store_error``); analyses: ``analysis.Analyses``; websockets per address:
-  ``replicas.connections.Connections``.
-* Ratings: the end of a rated game is rated by the replica that stored it, right after
-  (``rate``); a game whose end was stored but not rated (a crash, a database that refused)
-  is rated by the catch-up (``settle_ratings``: at start, at each janitor round, before a
-  leaderboard or a profile is read). ``storage.ratings.RatingStore.apply`` rates a game
-  once however often it is asked, on any replica.
+  time, ``store_error``); analyses: ``analysis.Analyses``; the lobby's open tables:
+  ``lobby.Lobby``; websockets per address: ``replicas.connections.Connections``.
+* Ratings: a rated game's end is rated by the replica that stored it, else by the
+  catch-up (``ratings.Rater``).
 * Many replicas (``redis_url``): ``replicas.cluster.Cluster`` links this server to the
   others; the tables with bots or clocks are loaded by whichever replica takes their lease
   (instead of all at start), and a table loaded here takes its lease when it is free. With
@@ -46,18 +43,19 @@ from regalia.server.replicas.connections import Connections
 from regalia.server.settings import (SeedSource, Settings, parse_presets, parse_turn_presets,
                                      secure_seed)
 from regalia.server.storage.accounts import AccountData
-from regalia.server.storage.models import BOT, HUMAN, now
+from regalia.server.storage.models import BOT, now
 from regalia.server.storage.ratings import RatingStore
 from regalia.server.storage.store import Store, reason
 from regalia.server.storage.values import Conflict, NewSeat, TableData
 from regalia.server.storage.writer import Writer
-from regalia.server.tables import gamekit
 from regalia.server.tables.analysis import Analyses
 from regalia.server.tables.botpool import BotPool
 from regalia.server.tables.clocks import TURN_LOAD_AHEAD
 from regalia.server.tables.creation import CREATE_FIELDS, check_create, creator_key
 from regalia.server.tables.limits import RateLimits, SharedRateLimits
+from regalia.server.tables.lobby import Lobby
 from regalia.server.tables.peers import SOLO, Peers
+from regalia.server.tables.ratings import SETTLE_AT_ONCE, Rater
 from regalia.server.tables.table import Table, TableServices
 
 __all__ = ["CREATE_FIELDS", "TableRegistry", "latency_summary"]
@@ -67,7 +65,6 @@ log = logging.getLogger("regalia.server")
 TABLE_ID = re.compile(r"[A-Za-z0-9]{8}")  # Store.new_table's ids
 JANITOR_EVERY = 30.0  # seconds between two rounds of unloading and expiry
 MOVE_TIMES_KEPT = 10_000  # the latest moves whose times /healthz summarises
-SETTLE_AT_ONCE = 20  # rated games the catch-up rates at most per round
 SETTLE_EVERY = 60.0  # seconds between two catch-ups of the janitor
 
 
@@ -109,6 +106,7 @@ class TableRegistry:
         self.peers: Peers = self.cluster or SOLO
         self.limits = (SharedRateLimits(self.settings, self.cluster) if self.cluster
                        else RateLimits(self.settings))
+        self.lobby = Lobby(store, self.writer, self.settings)
         self.connections = Connections(self.settings.connections_per_address, self.cluster)
         # game analyses: a pool of their own (one at a time), so that they never hold up a
         # table's bots
@@ -119,14 +117,13 @@ class TableRegistry:
         # how long the latest moves took here, from their submission to their broadcast
         self.move_seconds: deque[float] = deque(maxlen=MOVE_TIMES_KEPT)
         self.ratings = RatingStore(store)
-        self._rating: set[asyncio.Task] = set()  # rated games being rated
-        self._unratable: set[str] = set()  # rated games whose record the rules refuse
+        self.rater = Rater(self.writer, self.ratings)
         self._unbuildable: set[str] = set()  # due tables whose move log cannot be replayed
         # told when a change stored here made it a human seat's turn at a turn-based table
         # (``TableServices.your_turn``; set by the app: its push notifications)
         self.on_your_turn: Callable[[Table, int], None] | None = None
         self.services = TableServices(self.writer, self.limits, self.bots, self.settings,
-                                      self.peers, self.count_move, self.game_over,
+                                      self.peers, self.count_move, self.rater.game_over,
                                       self._your_turn)
         self._janitor: asyncio.Task | None = None
 
@@ -194,8 +191,7 @@ class TableRegistry:
         self.writer.start_closing()
         if self._janitor is not None:
             self._janitor.cancel()
-        if self._rating:  # rated games being rated: a second at most (else: the catch-up)
-            await asyncio.wait(list(self._rating), timeout=1.0)
+        await self.rater.stop()
         for t in list(self.tables.values()):
             await t.stop()
         if self.cluster is not None:
@@ -311,7 +307,7 @@ class TableRegistry:
         creator = None
         if spec.is_open and address is not None:
             creator = creator_key(address)
-            await self._check_open_cap(creator)
+            await self.lobby.check_cap(creator)
         if count is not None:
             await count()
         # the table as stored, without reading it back: no other replica can have changed
@@ -323,23 +319,6 @@ class TableRegistry:
         table = await self.get(data.id, data)
         assert table is not None
         return table, tokens, data.watch_token
-
-    async def _check_open_cap(self, creator: str) -> None:
-        """Raises ``Refusal("too_many_open")`` when ``creator`` has its share of the lobby's
-        list (``open_tables_per_address``; 0: no cap)."""
-        cap = self.settings.open_tables_per_address
-        if cap <= 0:
-            return
-        try:
-            listed = await self.db(self.store.open_tables_of, creator)
-        except Exception as e:
-            self.writer.failed(reason(e))
-            raise Refusal("storage", "the server's database cannot be read now; "
-                                     "try again later") from None
-        if listed >= cap:
-            raise Refusal("too_many_open", f"at most {cap} open tables per address wait in "
-                                           "the lobby: wait until players join one, or "
-                                           "create a private table and send its links")
 
     async def rematch(self, old: Table, token: Any,
                       count: Callable[[], Awaitable[None]] | None = None) -> Table:
@@ -376,52 +355,16 @@ class TableRegistry:
             raise Refusal("storage", "the rematch could not be loaded; try again")
         return table
 
-    # -- ratings ---------------------------------------------------------------------
-
-    def game_over(self, table_id: str, scores: list[float]) -> None:
-        """A rated game's end was stored here (``TableServices.game_over``): rated in a task
-        of its own (``rate``), so that no table waits for it."""
-        task = asyncio.get_running_loop().create_task(self.rate(table_id, scores))
-        self._rating.add(task)
-        task.add_done_callback(self._rating.discard)
+    # -- ratings (``ratings.Rater``) ---------------------------------------------------
 
     async def rate(self, table_id: str, scores: list[float]) -> bool:
-        """Rate the finished rated game of ``table_id`` (``RatingStore.apply``: once, however
-        often asked); ``scores`` per seat (1 won, 0 lost). Returns whether this call rated
-        it; a refusal of the database is logged (the catch-up tries again:
-        ``settle_ratings``)."""
-        try:
-            changes = await self.writer.write(self.ratings.apply, table_id, scores)
-        except (Refusal, Conflict) as e:
-            log.warning("table %s: its rated game could not be rated yet: %s", table_id,
-                        getattr(e, "message", e))
-            return False
-        if changes:
-            log.info("table %s rated: %s", table_id, ", ".join(
-                f"seat {c.seat} {c.before.shown} -> {c.after.shown}" for c in changes))
-        return bool(changes)
+        """Rate the finished rated game of ``table_id`` now (``Rater.rate``)."""
+        return await self.rater.rate(table_id, scores)
 
     async def settle_ratings(self, limit: int = SETTLE_AT_ONCE) -> int:
-        """The catch-up: rate the finished rated games whose end was stored but that were
-        not rated (the replica that stored it stopped first, or the database refused),
-        their results worked out from their records, at most ``limit`` of them (the oldest
-        first). Returns how many it rated; the database's refusals are logged."""
-        try:
-            todo = await self.db(self.ratings.pending, limit, sorted(self._unratable))
-        except Exception as e:  # noqa: BLE001 - the next round tries again
-            log.warning("the rated games still to rate cannot be read: %s", reason(e))
-            return 0
-        done = 0
-        for record in todo:
-            try:
-                out = await asyncio.to_thread(gamekit.record_outcome, record)
-            except Exception as e:  # noqa: BLE001 - one bad record stops no other
-                log.error("table %s: its result cannot be worked out (not rated): %s",
-                          record["id"], e)
-                self._unratable.add(record["id"])
-                continue
-            done += await self.rate(record["id"], [float(r) for r in out["returns"]])
-        return done
+        """The catch-up of the rated games not rated yet (``Rater.settle_ratings``)."""
+        return await self.rater.settle_ratings(limit)
+
 
     def check_analysis(self, table: Table, seat: Any) -> None:
         """Raises the ``Refusal`` of an analysis that cannot be made (``Analyses.check``):
@@ -431,32 +374,6 @@ class TableRegistry:
     async def analysis(self, table: Table, seat: Any) -> list[dict[str, Any]]:
         """The analysis of a finished game for ``seat`` (``Analyses.analysis``)."""
         return await self.analyses.analysis(table, seat)
-
-    async def open_tables(self) -> list[dict[str, Any]]:
-        """The lobby's list of open tables with free seats (``GET /api/open``), a fair mix
-        of their creators (``Store.open_tables``: each one's newest first)."""
-        try:
-            rows = await self.db(self.store.open_tables, self.settings.open_list_max,
-                                 max(1, self.settings.open_tables_per_address))
-        except Exception as e:
-            self.writer.failed(reason(e))
-            raise Refusal("storage", "the server's database cannot be read now; "
-                                     "try again later") from None
-        t = now()
-        out = []
-        for r in rows:
-            out.append({
-                "id": r["id"], "game": r["game"], "players": r["config"]["players"],
-                "free": sum(1 for s in r["seats"] if s["kind"] == HUMAN and not s["claimed"]),
-                "options": {k: v for k, v in r["config"].items() if k != "players"},
-                "clock": r["clock"],
-                "seats": [{"seat": s["seat"], "kind": s["kind"], "bot": s["bot"],
-                           "name": s["name"] if s["claimed"] else None,
-                           "free": s["kind"] == HUMAN and not s["claimed"]} for s in r["seats"]],
-                "waited_s": max(0, int((t - r["created_at"]).total_seconds())),
-                "rated": r["rated"],
-            })
-        return out
 
     def health(self) -> dict[str, Any]:
         """What ``/healthz`` reports besides the store check."""

@@ -10,7 +10,14 @@ seat to the account that first claims it (its link opened, or taken from the lob
 if that account does not hold the other seat; from then on only that account may claim
 the seat (``check_rated``). A rated seat carries its account's name. No bot takes a rated
 seat nobody took; a seat taken may be handed to a bot (a player who leaves, a time-out):
-the game stays rated, the bot's moves count as its player's."""
+the game stays rated, the bot's moves count as its player's.
+
+A seat is *claimed* once its link was used (or it was taken from the lobby's list of open
+tables, or by a friend's invitation: ``Seating.take_free_seat``), and carries the player's
+nickname. A table waits, with no move allowed and no bot acting, until every human seat is
+claimed or handed to a bot (a free seat of an open table; an invitation not opened yet,
+which its table's players may give to a bot at once). Solo tables start when their player
+opens them; bots-only ones at once."""
 
 from __future__ import annotations
 

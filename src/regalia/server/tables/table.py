@@ -21,11 +21,12 @@ The web layer calls the parts (``table.seating.claim``, ``table.audience.join``,
 through ``Table.submit`` under the table's lock:
 
 1. the seat may act (the seat to act, or a side action of its own), and the client's ply is
-   current (a stale or duplicate submission is refused: two tabs, a double click);
-2. the engine validates the move on a copy (``TableCore.try_move``): the table is not
+   current (a stale or duplicate submission is refused: two tabs, a double click):
+   ``submission.check_turn``;
+2. the engine validates the move on a copy (``submission.try_move``): the table is not
    touched;
 3. the move row (``ply = len(moves)``) is stored in a transaction; if that fails the move is
-   refused and nothing changed;
+   refused and nothing changed (``submission.store_move``);
 4. only then is the move applied to the table, all its bookkeeping at once with no ``await``
    in between (``Table._commit``), and everyone told (``Audience.broadcast_state``: each
    connection receives ``view(state, its seat)``), then the other replicas
@@ -38,25 +39,14 @@ Everything a connection receives is built from ``Game.view`` for its seat (spect
 ``None``); an engine refusal, which may list the acting seat's hand, is only ever sent to
 that seat. Bots are played by ``botrunner.BotLoop``.
 
-People: a seat is *claimed* once its link was used (or it was taken from the lobby's list of
-open tables, or by a friend's invitation: ``Seating.take_free_seat``), and carries the
-player's nickname. A table waits,
-with no move allowed and no bot acting, until every human seat is claimed or handed to a bot
-(a free seat of an open table; an invitation not opened yet, which its table's players may
-give to a bot at once). Solo tables start when their player opens them; bots-only ones at
-once.
-
-Clocks (``clocks.TableClock``, optional): the human seat to act runs its clock from the moment
-every human seat is claimed; a move adds the increment (a turn-based clock: fills the time for
-the next move again); when a bank runs out the seat is handed to a bot (everyone gets a
-``timeout`` message) until its player takes it back. Bot-played seats never run a clock.
-At a turn-based table, a change stored here that makes it another human seat's turn is told
-to ``TableServices.your_turn`` (the player's notifications: ``web.push``).
+A table waits until every human seat is claimed or handed to a bot (``seats``); then the
+human seat to act runs its clock, if the table has one (``clocks``). At a turn-based table,
+a change stored here that makes it another human seat's turn is told to
+``TableServices.your_turn`` (the player's notifications: ``web.push``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 import secrets
@@ -65,13 +55,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable
 
-from regalia.core.errors import IllegalAction, RegaliaError
 from regalia.core.records import without_medal
-from regalia.server.refusal import Refusal
 from regalia.server.settings import Settings
 from regalia.server.storage.models import FINISHED, HUMAN
-from regalia.server.storage.store import NotSynced
-from regalia.server.storage.values import Conflict, SeatHandedOver, TableData
+from regalia.server.storage.values import TableData
 from regalia.server.storage.writer import Writer
 from regalia.server.tables import gamekit
 from regalia.server.tables.audience import Audience
@@ -83,14 +70,12 @@ from regalia.server.tables.endings import Endings
 from regalia.server.tables.limits import RateLimits
 from regalia.server.tables.peers import Peers, Replica
 from regalia.server.tables.seats import Seating
+from regalia.server.tables.submission import check_form, check_turn, store_move, try_move
 from regalia.server.tables.talk import Talk
 
 __all__ = ["Move", "Table", "TableServices", "without_medal"]
 
 log = logging.getLogger("regalia.server")
-
-MAX_ACTION = 200
-MAX_PLY = 1_000_000  # a ply beyond any game: larger numbers are refused as malformed
 
 
 @dataclass(frozen=True)
@@ -302,86 +287,17 @@ class Table:
         Raises ``Refusal`` (nothing changed).
         """
         submitted = time.perf_counter()
-        if seat is None:
-            raise Refusal("spectator", "spectators cannot act")
-        if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
-            raise Refusal("bad_action", f"action: give the action as text, at most "
-                                        f"{MAX_ACTION} characters, e.g. 'play 5C'")
-        if ply is not None and (type(ply) is not int or not 0 <= ply <= MAX_PLY):
-            raise Refusal("bad_message", "ply: must be the number of moves you saw (an integer "
-                                         f"from 0 to {MAX_PLY})")
+        check_form(seat, action, ply)
         core = self.core
         async with core.lock:
             core.check_open()
-            g, st = core.game, core.state
-            if core.seats[seat].by_bot and not by_bot:
-                raise Refusal("bot_seat", "a bot is playing this seat: take the seat back first")
-            if core.waiting:
-                free = sum(1 for s in core.seats
-                           if s.kind == HUMAN and not s.claimed and not s.bot_replaces)
-                raise Refusal("waiting", f"waiting for players: {free} seat(s) of this table "
-                              "were not taken yet (an invitation not opened, a free seat)")
-            current = g.current_seat(st)
-            # whose action it is, from the engine's reading (it reads any case and spacing)
-            try:
-                code: int | str = g.action_from_text(st, action.strip())
-                action = g.action_to_text(st, code)
-            except RegaliaError:
-                code = action = action.strip()  # refused below, with the engine's reason
-            owner = gamekit.side_owner(action)
-            if owner is not None and owner != seat:
-                raise Refusal("wrong_seat", f"seat {seat} may only state its own wish")
-            if owner is None and current != seat:
-                raise Refusal("not_your_turn",
-                              f"it is not your turn: seat {current} is to act")
-            if ply is None and owner is None:
-                raise Refusal("bad_message", "ply: an action needs the ply you saw")
-            if ply is not None and ply != core.ply:
-                if ply > core.ply:
-                    raise Refusal("stale", f"ply {ply} is ahead of the game, which is at ply "
-                                           f"{core.ply}: send the ply of the last state you "
-                                           "received; nothing was applied")
-                if not core.only_others_side_moves_since(ply, seat):
-                    raise Refusal("stale", f"stale submission: you saw ply {ply} but the game "
-                                           f"is at ply {core.ply}; nothing was applied")
-            try:
-                move = core.try_move(seat, code, action)
-            except RegaliaError as e:
-                # The engine's reason may list the acting seat's own hand: only that seat
-                # is ever told (and a side action's reason names nobody's cards).
-                reason = e.reason() if isinstance(e, IllegalAction) else None
-                raise Refusal("illegal", str(e), reason) from None
+            code, action, owner = check_turn(core, seat, action, ply, by_bot)
+            move = try_move(core, seat, code, action)
             if owner is not None and not by_bot:  # a wish says something: counted as talk
                 await self.limits.hit("talk_rate", core.id, str(seat))
             move.clock = self.clock.after(seat, move.side)
             move.by_bot = by_bot and core.seats[seat].kind == HUMAN  # a bot for a person
-            try:
-                await self.writer.append_move(core.id, core.ply, seat, move.text,
-                                               g.is_terminal(move.state),
-                                               move.clock.to_json() if move.clock else None,
-                                               human=move.clock is not None and not by_bot,
-                                               by_bot=move.by_bot)
-            except asyncio.CancelledError:
-                # Only at shutdown: whether the move was stored is unknown here, and the
-                # database is the truth the next start rebuilds from.
-                core.closing = True
-                raise
-            except SeatHandedOver:  # another replica's clock handed the seat to a bot first
-                self.replica.request_sync()
-                raise Refusal("bot_seat", "your time ran out: a bot is playing this seat; "
-                                          "take the seat back first") from None
-            except Conflict:  # another replica stored this ply first: catch up
-                self.replica.request_sync()
-                raise Refusal("stale", "stale submission: another move was stored at "
-                                       "this ply; nothing was applied") from None
-            except NotSynced:  # stored, or not: the database says which
-                self.replica.request_sync()
-                raise Refusal("storage", "the server's disk failed; the move may not have "
-                                         "been saved: reload to see") from None
-            except Exception as e:
-                log.error("table %s: storing ply %s failed: %s", core.id, core.ply, e)
-                raise Refusal("storage", "the move could not be saved (the server's database "
-                                         "refused it); nothing was applied: try again") from None
+            await store_move(core, self.writer, move, seat, by_bot, self.replica.request_sync)
             self._commit(move)
             self.audience.broadcast_state()
             # only that a move was stored: the action (a face-down card's name) and the

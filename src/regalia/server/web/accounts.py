@@ -75,8 +75,10 @@ from regalia.server.web.ceremonies import Ceremonies
 from regalia.server.web.guard import same_origin
 from regalia.server.web.passwords import Passwords, password_problem
 from regalia.server.web.ratings import profile_ratings
-from regalia.server.web.schemas import (Adopted, AdoptTables, ConfirmDeletion, Credentials,
-                                        Me, Problem, Profile)
+from regalia.server.web.schemas.accounts import (Adopted, AdoptTables, ConfirmDeletion,
+                                                 Credentials, Me)
+from regalia.server.web.schemas.common import Problem
+from regalia.server.web.schemas.players import Profile
 
 log = logging.getLogger("regalia.server")
 

@@ -1,5 +1,5 @@
 """The JSON API, ``/api/...``. Every refusal answers ``{"error", "code"}`` (``errors``);
-the request and answer models are in ``schemas`` (and ``/openapi.json``).
+the request and answer models are in ``schemas.tables`` (and ``/openapi.json``).
 
 * ``GET /api/games``: the games, their player counts, rule options and bots.
 * ``GET /api/clocks``: the time controls: the live clocks (``Settings.clock_presets``),
@@ -47,8 +47,9 @@ from regalia.server.tables.core import TableCore
 from regalia.server.refusal import Refusal
 from regalia.server.web.accounts import Service as AccountService
 from regalia.server.web.deps import Address, Replays, Tables
-from regalia.server.web.schemas import (Clock, CreateTable, JoinTable, Problem, Rematch,
-                                        RematchMade, SeatTaken, TableCreated, TutorialMoves)
+from regalia.server.web.schemas.common import Problem
+from regalia.server.web.schemas.tables import (Clock, CreateTable, JoinTable, Rematch, RematchMade,
+                                               SeatTaken, TableCreated, TutorialMoves)
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem} for code in (400, 403, 404, 409, 413, 415, 429, 503)}
@@ -74,7 +75,7 @@ async def clocks(m: Tables) -> list[dict[str, Any]]:
 
 @router.get("/open")
 async def open_tables(m: Tables) -> Any:
-    return await m.open_tables()
+    return await m.lobby.open_tables()
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated,

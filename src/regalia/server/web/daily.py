@@ -30,7 +30,7 @@ from regalia.server.tables.daily import SOLVER_SEAT, Daily, line_core
 from regalia.server.web.accounts import SAME_SITE, Service
 from regalia.server.web.api import PROBLEMS, replay_from
 from regalia.server.web.deps import Address, Daily as DailyDep, Replays, Tables
-from regalia.server.web.schemas import DailyPlay, DailyReport, DailyStarted
+from regalia.server.web.schemas.daily import DailyPlay, DailyReport, DailyStarted
 
 router = APIRouter(prefix="/api", responses=PROBLEMS)
 

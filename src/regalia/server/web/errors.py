@@ -11,7 +11,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from regalia.server.settings import parse_presets, parse_turn_presets
 from regalia.server.refusal import Refusal
 from regalia.server.tables.creation import clock_choices
-from regalia.server.web import schemas
+from regalia.server.web.schemas import refusals
 
 STATUS = {"bad_request": 400, "too_fast": 429, "storage": 503, "full": 409, "not_open": 409,
           "too_many_open": 429,
@@ -45,8 +45,8 @@ async def refusal(_request: Request, exc: Refusal) -> JSONResponse:
 
 async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
     """A malformed body (the first problem, in the registry's words:
-    ``schemas.refusal``), or a path or query parameter of the wrong type (each named):
-    400 with the usual ``{"error", "code"}`` body, not FastAPI's own 422 form."""
+    ``schemas.refusals.refusal``), or a path or query parameter of the wrong type (each
+    named): 400 with the usual ``{"error", "code"}`` body, not FastAPI's own 422 form."""
     errors = list(exc.errors())
     body = [e for e in errors if e["loc"][:1] == ("body",)]
     if body:
@@ -54,12 +54,12 @@ async def bad_request(request: Request, exc: RequestValidationError) -> JSONResp
         body.sort(key=lambda e: not (e["type"] == "extra_forbidden" and len(e["loc"]) == 2))
         route = request.scope.get("route")
         path = getattr(route, "path", "")
-        model = (schemas.BODIES.get(f"{request.method} {path}")
-                 or schemas.BODIES.get(path))
+        model = (refusals.BODIES.get(f"{request.method} {path}")
+                 or refusals.BODIES.get(path))
         settings = request.app.state.settings
         clocks = clock_choices(parse_presets(settings.clock_presets),
                                parse_turn_presets(settings.turn_presets))
-        code, said = schemas.refusal(body[0], exc.body, model, clocks)
+        code, said = refusals.refusal(body[0], exc.body, model, clocks)
         return refused(Refusal(code, said))
     said = "; ".join(f"{e['loc'][-1]}: {e['msg']}" for e in errors)
     return refused(Refusal("bad_request", said or "malformed request"))

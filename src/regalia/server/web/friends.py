@@ -69,8 +69,10 @@ from regalia.server.tables import gamekit
 from regalia.server.tables.seats import valid_token
 from regalia.server.web.accounts import COOKIE, PROBLEMS, SAME_SITE, Accounts
 from regalia.server.web.deps import Address, Registry
-from regalia.server.web.schemas import (FriendList, FriendName, FriendState, InvitationDeclined,
-                                        InvitationSent, Invitations, InviteFriend, SeatTaken)
+from regalia.server.web.schemas.friends import (FriendList, FriendName, FriendState,
+                                                InvitationDeclined, InvitationSent, Invitations,
+                                                InviteFriend)
+from regalia.server.web.schemas.tables import SeatTaken
 
 log = logging.getLogger("regalia.server")
 

@@ -66,9 +66,10 @@ from regalia.server.web.accounts import PROBLEMS, SAME_SITE, Accounts, Service, 
 from regalia.server.web.ceremonies import (MOST_PASSKEYS, b64, clean_label, new_handle,
                                            refused, transports_of)
 from regalia.server.web.deps import Address
-from regalia.server.web.schemas import (BeginPasskey, Me, PasskeyAnswer, PasskeyInfo,
-                                        PasskeyList, PasskeyOptions, PasskeyRegistration,
-                                        PasskeySignUp)
+from regalia.server.web.schemas.accounts import Me
+from regalia.server.web.schemas.passkeys import (BeginPasskey, PasskeyAnswer, PasskeyInfo,
+                                                 PasskeyList, PasskeyOptions, PasskeyRegistration,
+                                                 PasskeySignUp)
 
 router = APIRouter(prefix="/api/account/passkeys", responses=PROBLEMS)
 

@@ -55,8 +55,8 @@ from regalia.server.tables.table import Table
 from regalia.server.web.accounts import PROBLEMS, SAME_SITE, Accounts
 from regalia.server.web.deps import Address, Registry
 from regalia.server.web.friends import Notifier
-from regalia.server.web.schemas import (PushPublicKey, PushSubscriptionInfo, Subscribe,
-                                        Subscribed, Unsubscribe, Unsubscribed)
+from regalia.server.web.schemas.push import (PushPublicKey, PushSubscriptionInfo, Subscribe,
+                                             Subscribed, Unsubscribe, Unsubscribed)
 
 log = logging.getLogger("regalia.server")
 

@@ -22,7 +22,8 @@ from fastapi import APIRouter, Query
 
 from regalia.lab.ratings import BASE, RATED_GAMES, SCALE, Z, bot_ratings
 from regalia.server.web.deps import Tables
-from regalia.server.web.schemas import Leaderboard, Problem
+from regalia.server.web.schemas.common import Problem
+from regalia.server.web.schemas.players import Leaderboard
 
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem} for code in (400, 404, 413, 415, 429, 503)}

@@ -34,7 +34,7 @@ from regalia.server.storage.models import token_hash
 from regalia.server.tables.seats import valid_token
 from regalia.server.web.accounts import PROBLEMS, Service
 from regalia.server.web.deps import Address, Registry, Tables
-from regalia.server.web.schemas import AccountTables, SeatProofs, Turns
+from regalia.server.web.schemas.turns import AccountTables, SeatProofs, Turns
 
 router = APIRouter(prefix="/api", responses=PROBLEMS)
 
