@@ -6,6 +6,7 @@ the server makes them on its database thread (``writer.Writer``), never on its e
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from contextvars import ContextVar
@@ -14,7 +15,7 @@ from typing import Any, Callable
 from sqlalchemy import event, text
 from sqlalchemy.exc import OperationalError
 
-from regalia.server.storage.engine import make_engine, migrate
+from regalia.server.storage.engine import in_memory, make_engine, migrate
 
 DEFAULT_DATABASE_URL = "sqlite:///regalia.sqlite3"
 
@@ -70,6 +71,53 @@ class Database:
         self._trips = 0
         for name in ("before_cursor_execute", "commit", "rollback"):
             event.listen(self.engine, name, self._count)
+        self.sync = sync
+        self.log_path: str | None = None  # the write-ahead log, while the syncs are grouped
+        self.unsynced = False  # a commit since the last ``sync_log`` (syncs grouped only)
+
+    def group_syncs(self) -> bool:
+        """From now on, commits leave the disk sync to ``sync_log``, which the caller runs
+        before telling anyone of them (``writer.DatabaseThreads``: one sync for the calls
+        run meanwhile): with ``sync="full"`` on a SQLite file only (``True``: grouped). A
+        commit is then as durable as with ``synchronous=FULL`` once ``sync_log`` returned:
+        in WAL mode FULL is NORMAL plus a sync of the log at each commit."""
+        if self.sync != "full" or self.engine.dialect.name != "sqlite" \
+                or in_memory(self.url) or self.log_path is not None:
+            return self.log_path is not None
+        database = self.engine.url.database or ""
+        self.log_path = os.path.abspath(database.removeprefix("file:").split("?")[0]) + "-wal"
+
+        def normal(dbapi_conn: Any, _record: Any) -> None:  # after make_engine's pragmas
+            dbapi_conn.execute("PRAGMA synchronous=NORMAL")
+        event.listen(self.engine, "connect", normal)
+        event.listen(self.engine, "commit", self._committed)
+        self.engine.dispose()  # the connections opened before, with FULL, are closed
+        return True
+
+    def _committed(self, _conn: Any) -> None:
+        self.unsynced = True
+
+    def sync_log(self) -> None:
+        """Sync the write-ahead log to the disk (``os.fsync``: blocking, on the database
+        thread) when a commit was made since the last sync; nothing otherwise. Raises
+        ``NotSynced`` when the disk fails (what was committed since may be lost)."""
+        if not self.unsynced or self.log_path is None:
+            return
+        self.unsynced = False
+        try:
+            fd = os.open(self.log_path, os.O_RDONLY)
+        except FileNotFoundError:  # checkpointed and removed: the database file holds it
+            return
+        except OSError as e:
+            self.unsynced = True
+            raise NotSynced(f"the disk failed: {e}") from e
+        try:
+            os.fsync(fd)
+        except OSError as e:
+            self.unsynced = True
+            raise NotSynced(f"the disk failed: {e}") from e
+        finally:
+            os.close(fd)
 
     def _count(self, *_: Any) -> None:
         self._trips += 1

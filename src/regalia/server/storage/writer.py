@@ -9,10 +9,15 @@ every database call done off the event loop (``Writer``; one per server).
   meanwhile (a burst of those delayed the first moves of new tables by 50-250 ms). Calls
   on one table are ordered by the table's lock, so only calls of other tables are passed.
 * Moves of all tables are stored together (group commit, ``append_move``): the moves
-  submitted while a transaction is under way go in the next one, one commit (and, with
-  SQLite's full syncs, one disk sync: ``synchronous=FULL`` syncs the write-ahead log at the
-  commit, before any reader can see it) for many tables; a move is answered only once its
-  transaction committed, so that nobody sees a move a crash could still take back.
+  submitted while a transaction is under way go in the next one, one commit for many
+  tables; a move is answered only once its transaction committed and is on the disk, so
+  that nobody sees a move a crash could still take back.
+* With SQLite's full syncs, the disk is synced once for the calls run one after the other
+  (group sync, ``DatabaseThreads``'s ``sync``: commits with ``synchronous=NORMAL``, then one
+  ``fsync`` of the write-ahead log, ``Store.sync_log``): no call is answered before the sync
+  that follows it, so nobody learns of a commit, or reads what it wrote, before it is on the
+  disk, as with a sync at each commit; a table's creation, its seats' claims and the moves
+  of the tables meanwhile share one sync instead of one each.
 * Every write is bounded by ``write_timeout`` seconds. A move not yet sent to the database
   by then is dropped and refused (``TooLate``: nothing saved); one whose transaction is
   under way and does not answer in time is refused as maybe saved (``NotSynced``), and its
@@ -52,6 +57,17 @@ LOCK_MARGIN = 0.2  # the share of write_timeout a batch of moves ends its lock w
 PROBE_EVERY = 1.0  # seconds between two probes of the database while it fails
 NO_ANSWER = "no answer within the write timeout"
 MOVES, OTHERS = 0, 1  # the database threads' priorities: the moves' transactions go first
+# A grouped disk sync (SQLite's full syncs: ``DatabaseThreads``'s ``sync``) waits for the
+# calls queued behind the first one held, but for no more than these:
+HOLD_CALLS = 32      # calls answered by one sync at most
+HOLD_SECONDS = 0.01  # seconds the first of them waits at most for the calls run after it
+
+
+def _settle(fut: Future, ok: bool, value: Any) -> None:
+    if ok:
+        fut.set_result(value)
+    else:
+        fut.set_exception(value)
 
 
 class DatabaseThreads(Executor):
@@ -60,12 +76,19 @@ class DatabaseThreads(Executor):
     submission within one priority. The standard library's thread pool has one queue in
     the order of submission only. ``shutdown`` lets every call already submitted run; the
     threads are daemons, so a call stalled on a dead disk does not keep a stopped server's
-    process alive."""
+    process alive. ``sync`` (one thread only; ``ValueError`` otherwise): the disk sync run
+    before answering the calls run since the last one, held meanwhile while more calls
+    wait (up to ``HOLD_CALLS`` calls or ``HOLD_SECONDS``); its exception, when it fails, is
+    the answer of each of them that succeeded."""
 
-    def __init__(self, workers: int, name: str) -> None:
+    def __init__(self, workers: int, name: str,
+                 sync: Callable[[], None] | None = None) -> None:
+        if sync is not None and workers != 1:
+            raise ValueError("a grouped disk sync needs one database thread")
         self._queue: queue.PriorityQueue = queue.PriorityQueue()
         self._order = itertools.count()
         self._closed = False
+        self._sync = sync
         self._threads = [threading.Thread(target=self._work, name=f"{name}_{k}", daemon=True)
                          for k in range(workers)]
         for t in self._threads:
@@ -85,16 +108,48 @@ class DatabaseThreads(Executor):
         return fut
 
     def _work(self) -> None:
+        held: list[tuple[Future, bool, Any]] = []  # answers waiting for the disk sync
+        since = 0.0  # when the first of them was held (monotonic)
         while True:
+            if held and (self._queue.empty() or len(held) >= HOLD_CALLS
+                         or time.monotonic() - since > HOLD_SECONDS):
+                self._answer(held)
+                held = []
             _, _, fut, fn, args, kwargs = self._queue.get()
             if fut is None:  # shut down
+                self._answer(held)
                 return
             if not fut.set_running_or_notify_cancel():
                 continue
             try:
-                fut.set_result(fn(*args, **kwargs))
+                outcome: tuple[bool, Any] = (True, fn(*args, **kwargs))
             except BaseException as e:  # noqa: BLE001 - handed to the caller
-                fut.set_exception(e)
+                outcome = (False, e)
+            if self._sync is None:
+                _settle(fut, *outcome)
+                continue
+            if not held:
+                since = time.monotonic()
+            held.append((fut, *outcome))
+
+    def _answer(self, held: list[tuple[Future, bool, Any]]) -> None:
+        """Sync the disk once for the calls run since the last sync (``sync``: it does
+        nothing when none committed), then answer them: nobody learns of a commit, nor reads
+        what it wrote, before it is on the disk. A failed sync is each call's answer (what
+        it wrote or read may be lost)."""
+        if not held:
+            return
+        try:
+            self._sync()  # type: ignore[misc]
+        except BaseException as e:  # noqa: BLE001 - handed to the callers
+            for fut, ok, _ in held:
+                if ok:
+                    fut.set_exception(e)
+                else:
+                    _settle(fut, ok, _)
+            return
+        for fut, ok, value in held:
+            _settle(fut, ok, value)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._closed = True
@@ -131,8 +186,12 @@ class Writer:
     def __init__(self, store: Store, write_timeout: float = 5.0) -> None:
         self.store = store
         self.write_timeout = write_timeout
-        workers = 1 if store.engine.dialect.name == "sqlite" else 4
-        self.executor = DatabaseThreads(workers, "regalia-db")
+        if store.group_syncs():  # SQLite's full syncs: one for the calls run meanwhile
+            self.executor = DatabaseThreads(1, "regalia-db",
+                                            sync=lambda: self._timed(store.sync_log, ()))
+        else:
+            workers = 1 if store.engine.dialect.name == "sqlite" else 4
+            self.executor = DatabaseThreads(workers, "regalia-db")
         self.store_error: str | None = None
         self.store_error_at: float | None = None  # time.time() of the last failure
         self._failed_at = 0.0  # its time.monotonic()
