@@ -18,7 +18,11 @@ A policy is named by a spec:
   is read from the file (sb3-contrib's maskable policy: ``MaskablePPO``; a DQN policy:
   ``DQN``; otherwise ``PPO``) or given: ``sb3:A2C:PATH``;
 * ``mlp:PATH``: a multilayer perceptron saved by ``save_mlp`` (a ``.npz`` of its weights,
-  played with numpy alone: no torch needed), its best-rated legal id.
+  played with numpy alone: no torch needed), its best-rated legal id;
+* ``act:PATH``: an action scorer saved by ``save_action_scorer``: a small network that rates
+  each legal action from its features (``regalia.adapters.features``, the seat's view only)
+  and plays the best rated (numpy alone). It is a bot of its own rather than a policy on
+  the encoding: ``policy_maker`` builds an ``ActionScorerBot``.
 
 ``PolicyBot(game, spec)`` plays one seat as any bot does (``regalia.bots.Bot``: it decides
 from the seat's view and legal actions alone; it states no Jester wish). ``policy_maker``
@@ -66,7 +70,7 @@ def _import_attr(spec: str) -> Any:
     module, sep, name = spec.rpartition(":")
     if not sep or not module or not name:
         raise ValueError(f"policy {spec!r}: give MODULE:NAME (a module or a .py file, and "
-                         "the callable in it), sb3:PATH or mlp:PATH")
+                         "the callable in it), sb3:PATH, mlp:PATH or act:PATH")
     if module.endswith(".py"):
         path = Path(module)
         if not path.is_file():
@@ -96,6 +100,9 @@ def load_policy(spec: str) -> Policy:
         return sb3_policy(spec[4:])
     if spec.startswith("mlp:"):
         return mlp_policy(spec[4:])
+    if spec.startswith("act:"):
+        raise ValueError(f"policy {spec!r}: an action scorer plays from the view, not from "
+                         "the encoding; build it with policy_maker or ActionScorerBot")
     obj = _import_attr(spec)
     if not callable(obj):
         raise ValueError(f"policy {spec!r}: {type(obj).__name__} is not callable")
@@ -266,8 +273,137 @@ class PolicyBot:
         return None
 
 
-def policy_maker(game: str, spec: str) -> Callable[[], PolicyBot]:
-    """A picklable no-argument callable that builds ``PolicyBot(game, spec)``; checks the
-    spec now (loading the policy once here) so that a bad one fails before any game."""
+def policy_maker(game: str, spec: str) -> Callable[[], Any]:
+    """A picklable no-argument callable that builds ``PolicyBot(game, spec)`` (for
+    ``act:PATH``, ``ActionScorerBot(game, PATH)``); checks the spec now (loading the policy
+    once here) so that a bad one fails before any game; raises ``ValueError`` naming what is
+    wrong."""
+    if spec.startswith("act:"):
+        ActionScorerBot(game, spec[4:])
+        return functools.partial(ActionScorerBot, game, spec[4:])
     PolicyBot(game, spec)
     return functools.partial(PolicyBot, game, spec)
+
+
+# ----------------------------------------------------------------------------- action scorers
+
+ACT_FORMAT = "regalia-act/1"
+
+
+def save_action_scorer(path: str | Path, game: str,
+                       layers: Sequence[tuple[np.ndarray, np.ndarray]],
+                       samples: int = 0) -> None:
+    """Save an action scorer for ``act:PATH`` as a ``.npz`` file at ``path``.
+
+    ``game``: ``"regicide"`` or ``"ribauds"``, whose features it reads
+    (``regalia.adapters.features``: ``REGICIDE_FEATURES`` or ``RIBAUDS_FEATURES`` inputs);
+    ``layers``: ReLU MLP ``(weight (inputs, outputs), bias (outputs,))`` pairs as for
+    ``save_mlp``, the last with one output, the action's score; ``samples``: Ribauds, the
+    sampled positions of the features' look-ahead (0: the default). The feature names are
+    stored too, so that a scorer of other features is refused when loaded. Raises
+    ``ValueError`` for an unknown game or shapes that do not chain or fit the features."""
+    names = _feature_names(game)
+    arrays: dict[str, np.ndarray] = {"format": np.array(ACT_FORMAT), "game": np.array(game),
+                                     "features": np.array("\n".join(names)),
+                                     "samples": np.array(int(samples))}
+    width = len(names)
+    for i, (w, b) in enumerate(layers):
+        w, b = np.asarray(w, np.float32), np.asarray(b, np.float32)
+        if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[0] != width:
+            raise ValueError(f"layer {i}: weight {w.shape} and bias {b.shape} do not chain "
+                             f"(inputs {width})")
+        width = w.shape[1]
+        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+    if not layers or width != 1:
+        raise ValueError("an action scorer needs at least one layer and one output")
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def _feature_names(game: str) -> tuple[str, ...]:
+    from regalia.adapters import features as FT
+
+    if game == "regicide":
+        return FT.REGICIDE_FEATURE_NAMES
+    if game == "ribauds":
+        return FT.RIBAUDS_FEATURE_NAMES
+    raise ValueError(f"game {game!r}: choose regicide or ribauds")
+
+
+def load_action_scorer(path: str | Path) -> tuple[str, list[tuple[np.ndarray, np.ndarray]], int]:
+    """``(game, layers, samples)`` of the action scorer saved by ``save_action_scorer`` at
+    ``path``; raises ``ValueError`` for a missing file, a file that is not one, or one
+    trained on other features than this version computes."""
+    if not Path(path).is_file():
+        raise ValueError(f"policy act:{path}: no file {path}")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if "format" not in z or str(z["format"]) != ACT_FORMAT:
+                raise ValueError(f"not a {ACT_FORMAT} file")
+            game = str(z["game"])
+            names = tuple(str(z["features"]).split("\n"))
+            samples = int(z["samples"])
+            n = sum(1 for k in z.files if k.startswith("w"))
+            layers = [(z[f"w{i}"].astype(np.float32), z[f"b{i}"].astype(np.float32))
+                      for i in range(n)]
+    except (OSError, KeyError, ValueError, EOFError) as e:
+        raise ValueError(f"policy act:{path}: not an action scorer saved by "
+                         f"save_action_scorer ({e})") from None
+    if names != _feature_names(game):
+        raise ValueError(f"policy act:{path}: trained on other {game} features than "
+                         "regalia.adapters.features computes now; train it again")
+    if not layers:
+        raise ValueError(f"policy act:{path}: no layers")
+    return game, layers, samples
+
+
+def score_actions(layers: Sequence[tuple[np.ndarray, np.ndarray]],
+                  features: np.ndarray) -> np.ndarray:
+    """The scores ``(n,)`` that the ReLU MLP ``layers`` gives the feature rows
+    ``features`` ``(n, inputs)``."""
+    h = np.asarray(features, np.float32)
+    last = len(layers) - 1
+    for i, (w, b) in enumerate(layers):
+        h = h @ w + b
+        if i < last:
+            np.maximum(h, 0.0, out=h)
+    return h[:, 0]
+
+
+class ActionScorerBot:
+    """A bot that plays the legal action its action scorer (``act:PATH``) rates best, from
+    the seat's view and legal actions alone (``regalia.bots.Bot``); it states no Jester
+    wish. Raises ``ValueError`` for a bad file or one of another game."""
+
+    def __init__(self, game: str, path: str) -> None:
+        if game not in _CODECS:
+            raise ValueError(f"game {game!r}: choose regicide or ribauds")
+        trained, self.layers, self.samples = load_action_scorer(path)
+        if trained != game:
+            raise ValueError(f"policy act:{path}: an action scorer for {trained}, not {game}")
+        self.game = game
+        self.name = f"policy:act:{path}"
+
+    def features(self, view: dict[str, Any], legal: Sequence[int], rng: Any) -> np.ndarray:
+        """The feature rows ``(len(legal), inputs)`` of ``legal`` in ``view``."""
+        from regalia.adapters import features as FT
+
+        if self.game == "regicide":
+            return FT.regicide_features(view, legal)
+        return FT.ribauds_features(view, legal, rng, self.samples or FT.RIBAUDS_SAMPLES)
+
+    def act(self, view: dict[str, Any], legal: Sequence[int], rng: Any,
+            budget: float | None = None) -> int:
+        if len(legal) == 1:
+            return legal[0]
+        if self.game == "ribauds":
+            from regalia.adapters import features as FT
+
+            win = FT.ribauds_sure_win(view, legal, rng)
+            if win is not None:
+                return win
+        scores = score_actions(self.layers, self.features(view, legal, rng))
+        return legal[int(np.argmax(scores))]
+
+    def wish(self, view: dict[str, Any], rng: Any) -> str | None:
+        return None

@@ -472,7 +472,7 @@ SEARCH_BOT = {"regicide": "montecarlo", "ribauds": "ismcts"}  # regalia eval's d
 def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
           players: Optional[str] = typer.Option(None, help="Regicide player counts, comma separated, e.g. 1,2,3,4 (default 1; Ribauds: always 2)"),
           bot: str = typer.Option("", help="the bot evaluated (every seat in Regicide; default: the strongest search bot, montecarlo for Regicide, ismcts for Ribauds)"),
-          policy: Optional[str] = typer.Option(None, help="evaluate an outside policy instead of a bot: MODULE:NAME (or FILE.py:NAME), a callable policy(observation, action_mask) -> action id on the encoding of regalia.adapters (or a no-argument factory of one), or sb3:PATH, a saved Stable-Baselines3/sb3-contrib model (the rl extra), or mlp:PATH, a network saved by regalia.adapters.policy.save_mlp (numpy only)"),
+          policy: Optional[str] = typer.Option(None, help="evaluate an outside policy instead of a bot: MODULE:NAME (or FILE.py:NAME), a callable policy(observation, action_mask) -> action id on the encoding of regalia.adapters (or a no-argument factory of one), or sb3:PATH, a saved Stable-Baselines3/sb3-contrib model (the rl extra), or mlp:PATH, a network saved by regalia.adapters.policy.save_mlp (numpy only), or act:PATH, an action scorer saved by regalia.adapters.policy.save_action_scorer (numpy only)"),
           opponent: str = typer.Option("random,heuristic", help="Ribauds: opponents, comma separated"),
           deals: int = typer.Option(100, help="how many benchmark deals (per player count)"),
           offset: int = typer.Option(0, help="skip this many deals of the set first"),
