@@ -185,42 +185,19 @@ class Recorder:
 
 def load_or_generate(a) -> tuple[dict[str, np.ndarray], dict]:
     """The decisions of the first ``a.games`` training games, from the cache or played now."""
-    seeds = seeds_for(a, 0, a.games)
-    a.data_dir.mkdir(parents=True, exist_ok=True)
-    parts, new_decisions, new_seconds, wins = [], 0, 0.0, 0
     if a.game == "regicide":
         prefix = f"regicide_mc{a.iterations}"
+        def play(chunk, k):
+            return play_regicide(chunk, a.iterations)
     else:
         prefix = f"ribauds_ismcts{a.iterations}_{a.opponent}_s{a.samples}"
-    for k in range(0, a.games, a.shard):
-        chunk = seeds[k:min(k + a.shard, a.games)]
-        path = a.data_dir / f"{prefix}_d{a.deal_seed}_{k:06d}_{len(chunk)}.npz"
-        if path.is_file():
-            with np.load(path) as z:
-                part = {key: z[key] for key in z.files}
-        else:
-            t0 = time.perf_counter()
-            if a.game == "regicide":
-                part, w = play_regicide(chunk, a.iterations)
-            else:
-                part, w = play_ribauds(chunk, a.iterations, a.opponent, k, a.samples)
-            dt = time.perf_counter() - t0
-            part["wins"] = np.array(w)
-            np.savez_compressed(path, **part)
-            new_decisions += len(part["choice"])
-            new_seconds += dt
-            print(f"games {k}-{k + len(chunk) - 1}: {len(part['choice'])} decisions in "
-                  f"{dt:.0f} s ({len(part['choice']) / dt:.1f} decisions/s), the expert won "
-                  f"{int(w)}/{len(chunk)}", flush=True)
-        part["game"] = part["game"] + k
-        wins += int(part["wins"])
-        parts.append(part)
-    data = {key: np.concatenate([p[key] for p in parts]) for key in ("x", "count", "choice",
-                                                                      "game")}
-    gen = {"decisions": int(len(data["choice"])), "actions": int(len(data["x"])),
-           "games": a.games, "expert_wins": wins, "generated_decisions": new_decisions,
-           "generation_seconds": round(new_seconds, 1),
-           "decisions_per_second": round(new_decisions / new_seconds, 2) if new_seconds else None}
+        def play(chunk, k):
+            return play_ribauds(chunk, a.iterations, a.opponent, k, a.samples)
+    data, gen = distilled.cached_shards(a.data_dir, f"{prefix}_d{a.deal_seed}",
+                                        seeds_for(a, 0, a.games), 0, a.games, a.shard, play,
+                                        ("choice", "x", "count", "game"), "the expert")
+    gen["actions"] = int(len(data["x"]))
+    gen["expert_wins"] = gen.pop("wins")
     return data, gen
 
 

@@ -112,6 +112,47 @@ def play_games(seeds: list[int], iterations: int,
              "action": np.array(acts, np.int16), "game": np.array(games, np.int32)}, wins)
 
 
+def cached_shards(data_dir: Path, name: str, seeds: list[int], first: int, count: int,
+                  shard: int, play, keys: tuple[str, ...], who: str = "expert"
+                  ) -> tuple[dict[str, np.ndarray], dict]:
+    """The decisions of games ``first`` to ``first + count - 1`` of ``seeds``, in shards of
+    ``shard`` games cached as ``DATA_DIR/NAME_FIRST_COUNT.npz``: a cached shard is read, a
+    missing one is played now by ``play(seeds_of_the_shard, first_game) -> (arrays, wins)``
+    and saved. ``keys`` are the arrays kept, the first one counting the decisions and
+    ``game`` among them (made absolute: the shard's first game is added). Returns the
+    concatenated arrays and the counts: ``decisions``, ``games``, ``wins`` (of ``who``),
+    ``generated_decisions``, ``generation_seconds``, ``decisions_per_second``."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    parts, new_decisions, new_seconds, wins, played = [], 0, 0.0, 0, 0
+    for k in range(first, first + count, shard):
+        chunk = seeds[k:min(k + shard, first + count)]
+        path = data_dir / f"{name}_{k:06d}_{len(chunk)}.npz"
+        if path.is_file():
+            with np.load(path) as z:
+                part = {key: z[key] for key in z.files}
+        else:
+            t0 = time.perf_counter()
+            part, w = play(chunk, k)
+            dt = time.perf_counter() - t0
+            part["wins"] = np.array(w)
+            np.savez_compressed(path, **part)
+            decisions = len(part[keys[0]])
+            new_decisions += decisions
+            new_seconds += dt
+            print(f"games {k}-{k + len(chunk) - 1}: {decisions} decisions in {dt:.0f} s "
+                  f"({decisions / dt:.1f} decisions/s), {who} won {int(w)}/{len(chunk)}",
+                  flush=True)
+        part["game"] = part["game"] + k
+        wins += int(part["wins"])
+        played += len(chunk)
+        parts.append(part)
+    data = {key: np.concatenate([p[key] for p in parts]) for key in keys}
+    gen = {"decisions": int(len(data[keys[0]])), "games": played, "wins": wins,
+           "generated_decisions": new_decisions, "generation_seconds": round(new_seconds, 1),
+           "decisions_per_second": round(new_decisions / new_seconds, 2) if new_seconds else None}
+    return data, gen
+
+
 def load_or_generate(a, first: int = 0, count: int | None = None, student=None,
                      tag: str = "") -> tuple[dict[str, np.ndarray], dict]:
     """The decisions of training games ``first`` to ``first + count - 1`` (default: the
@@ -119,36 +160,11 @@ def load_or_generate(a, first: int = 0, count: int | None = None, student=None,
     cache) the student plays them and the expert labels."""
     count = a.games if count is None else count
     seeds = training_seeds(first + count, a.deal_seed)
-    a.data_dir.mkdir(parents=True, exist_ok=True)
-    parts, new_decisions, new_seconds, wins, played = [], 0, 0.0, 0, 0
     prefix = f"dagger{a.iterations}_{tag}" if student is not None else f"expert{a.iterations}"
-    for k in range(first, first + count, a.shard):
-        chunk = seeds[k:min(k + a.shard, first + count)]
-        path = a.data_dir / f"{prefix}_d{a.deal_seed}_{k:06d}_{len(chunk)}.npz"
-        if path.is_file():
-            with np.load(path) as z:
-                part = {key: z[key] for key in z.files}
-        else:
-            t0 = time.perf_counter()
-            part, w = play_games(chunk, a.iterations, student)
-            dt = time.perf_counter() - t0
-            part["wins"] = np.array(w)
-            np.savez_compressed(path, **part)
-            new_decisions += len(part["action"])
-            new_seconds += dt
-            print(f"games {k}-{k + len(chunk) - 1}: {len(part['action'])} decisions in "
-                  f"{dt:.0f} s ({len(part['action']) / dt:.1f} decisions/s), "
-                  f"{'student' if student else 'expert'} won {w}/{len(chunk)}", flush=True)
-        part["game"] = part["game"] + k
-        wins += int(part["wins"])
-        played += len(chunk)
-        parts.append(part)
-    data = {key: np.concatenate([p[key] for p in parts]) for key in ("obs", "mask", "action",
-                                                                      "game")}
-    gen = {"decisions": int(len(data["action"])), "games": played, "wins": wins,
-           "generated_decisions": new_decisions, "generation_seconds": round(new_seconds, 1),
-           "decisions_per_second": round(new_decisions / new_seconds, 2) if new_seconds else None}
-    return data, gen
+    return cached_shards(a.data_dir, f"{prefix}_d{a.deal_seed}", seeds, first, count, a.shard,
+                         lambda chunk, k: play_games(chunk, a.iterations, student),
+                         ("action", "obs", "mask", "game"),
+                         "student" if student else "expert")
 
 
 def train(data: dict[str, np.ndarray], a, epochs: int) -> tuple[list, dict]:

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from regalia.server.storage.writer import MOVES, OTHERS, DatabaseThreads
+from regalia.server.storage.threads import MOVES, OTHERS, DatabaseThreads
 
 
 def test_the_moves_go_before_the_calls_waiting_and_each_priority_keeps_its_order():

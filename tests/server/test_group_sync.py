@@ -1,5 +1,5 @@
 """SQLite's full syncs grouped on the database thread (``Store.group_syncs``,
-``writer.DatabaseThreads``'s ``sync``): commits with ``synchronous=NORMAL``, then one sync of
+``threads.DatabaseThreads``'s ``sync``): commits with ``synchronous=NORMAL``, then one sync of
 the write-ahead log for the calls run meanwhile, no call answered before it."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import time
 import pytest
 from sqlalchemy import text
 
+from regalia.server.storage import database
 from regalia.server.storage.store import NotSynced, Store
 from regalia.server.storage.values import NewSeat
-from regalia.server.storage.writer import HOLD_CALLS, DatabaseThreads
+from regalia.server.storage.threads import HOLD_CALLS, DatabaseThreads
 from server_helpers import join, new_table, running_app
 
 
@@ -30,9 +31,9 @@ def test_a_grouped_store_commits_without_a_sync_and_syncs_its_log_once_when_aske
     assert synchronous(s) == 1  # NORMAL: the commits leave the sync to sync_log
     assert s.log_path == os.path.abspath(db_url.removeprefix("sqlite:///")) + "-wal"
     synced: list[str] = []
-    real = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(os.readlink(f"/proc/self/fd/{fd}")),
-                                                 real(fd))[1])
+    real = database.sync  # os.fdatasync (os.fsync where it is missing)
+    monkeypatch.setattr(database, "sync", lambda fd: (
+        synced.append(os.readlink(f"/proc/self/fd/{fd}")), real(fd))[1])
     table_id = s.create_table("regicide", {"players": 1}, 7, [NewSeat("human")])[0]
     s.append_moves([(table_id, 0, 0, "play 5H", False)])
     assert synced == [] and s.unsynced
@@ -62,7 +63,7 @@ def test_a_failed_log_sync_says_the_commits_may_be_lost_and_is_tried_again(db_ur
 
     def broken(fd):
         raise OSError(5, "Input/output error")
-    monkeypatch.setattr(os, "fsync", broken)
+    monkeypatch.setattr(database, "sync", broken)
     with pytest.raises(NotSynced, match="the disk failed"):
         s.sync_log()
     assert s.unsynced  # the next sync tries again

@@ -107,7 +107,8 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
     # the routes a game's moves and openings take are matched first (a route is found by
     # trying them in order: the table socket and the table API are most of the requests)
-    for router in (socket.router, api.router, pages.router, accounts.router, passkeys.router,
+    app.router.routes.append(socket.route)
+    for router in (api.router, pages.router, accounts.router, passkeys.router,
                    ratings.router, daily.router, friends.router, turns.router, push.router):
         app.include_router(router)
     return app

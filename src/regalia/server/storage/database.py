@@ -17,6 +17,9 @@ from sqlalchemy.exc import OperationalError
 
 from regalia.server.storage.engine import in_memory, make_engine, migrate
 
+# the data and the size of a file, as SQLite syncs its own (os.fsync where it is missing)
+sync = getattr(os, "fdatasync", os.fsync)
+
 DEFAULT_DATABASE_URL = "sqlite:///regalia.sqlite3"
 
 
@@ -77,7 +80,7 @@ class Database:
 
     def group_syncs(self) -> bool:
         """From now on, commits leave the disk sync to ``sync_log``, which the caller runs
-        before telling anyone of them (``writer.DatabaseThreads``: one sync for the calls
+        before telling anyone of them (``threads.DatabaseThreads``: one sync for the calls
         run meanwhile): with ``sync="full"`` on a SQLite file only (``True``: grouped). A
         commit is then as durable as with ``synchronous=FULL`` once ``sync_log`` returned:
         in WAL mode FULL is NORMAL plus a sync of the log at each commit."""
@@ -98,7 +101,8 @@ class Database:
         self.unsynced = True
 
     def sync_log(self) -> None:
-        """Sync the write-ahead log to the disk (``os.fsync``: blocking, on the database
+        """Sync the write-ahead log to the disk (``os.fdatasync`` as SQLite's own syncs, or
+        ``os.fsync`` where it is missing: blocking, on the database
         thread) when a commit was made since the last sync; nothing otherwise. Raises
         ``NotSynced`` when the disk fails (what was committed since may be lost)."""
         if not self.unsynced or self.log_path is None:
@@ -112,7 +116,7 @@ class Database:
             self.unsynced = True
             raise NotSynced(f"the disk failed: {e}") from e
         try:
-            os.fsync(fd)
+            sync(fd)
         except OSError as e:
             self.unsynced = True
             raise NotSynced(f"the disk failed: {e}") from e

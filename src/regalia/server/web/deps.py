@@ -39,10 +39,15 @@ async def daily(conn: HTTPConnection) -> DailyDeal:
     return conn.app.state.daily
 
 
-async def client_address(conn: HTTPConnection) -> str:
+def address_of(conn: HTTPConnection) -> str:
     """The client's address (the proxy's ``X-Forwarded-For`` when uvicorn trusts it), or
     ``"unknown"``."""
     return conn.client.host if conn.client else "unknown"
+
+
+async def client_address(conn: HTTPConnection) -> str:
+    """``address_of`` the request's client, as a dependency."""
+    return address_of(conn)
 
 
 Tables = Annotated[Registry, Depends(registry)]

@@ -14,7 +14,8 @@ import json
 import logging
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
+from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocketDisconnect
 
 from regalia.server.settings import Settings
@@ -23,19 +24,22 @@ from regalia.server.tables.audience import Conn
 from regalia.server.refusal import Refusal
 from regalia.server.storage.accounts import AccountData
 from regalia.server.web.accounts import accounts
-from regalia.server.web.deps import Address, Config, Registry, Tables
+from regalia.server.web.deps import Registry, address_of
 from regalia.server.web.friends import online_while
 from regalia.server.web.protocol import (CLIENT_TYPES, CLOSE_FOR, HELLO_TIMEOUT, NOT_FOUND,
                                          SLOW_READER)
 
 log = logging.getLogger("regalia.server")
 
-router = APIRouter()
-
-
-@router.websocket("/ws/{table_id}")
-async def table_socket(ws: WebSocket, table_id: str, m: Tables, settings: Config,
-                       address: Address) -> None:
+async def table_socket(ws: WebSocket) -> None:
+    """A table's websocket (``/ws/{table_id}``): the connection counted against its
+    address's cap (closed at once over it), then served until it closes (``serve_socket``).
+    A plain Starlette route: it reads the registry, the settings and the address itself, as
+    FastAPI's dependencies would, without their resolution at each of a game's openings."""
+    m: Registry = ws.app.state.manager
+    settings: Settings = ws.app.state.settings
+    table_id: str = ws.path_params["table_id"]
+    address = address_of(ws)
     await ws.accept()
     if not await m.connection_opened(address):
         await close_with(ws, "too_many_connections", "too many open connections from your "
@@ -46,6 +50,9 @@ async def table_socket(ws: WebSocket, table_id: str, m: Tables, settings: Config
             await serve_socket(ws, m, settings, table_id, address)
     finally:
         await m.connection_closed(address)
+
+
+route = WebSocketRoute("/ws/{table_id}", table_socket)
 
 
 async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id: str,
