@@ -2,7 +2,7 @@
 
 import gc
 
-from regalia.server.run import quiet_collector
+from regalia.server.run import FULL_AFTER, quiet_collector
 
 
 def test_quiet_collector_freezes_what_exists_and_spaces_out_full_collections():
@@ -12,7 +12,7 @@ def test_quiet_collector_freezes_what_exists_and_spaces_out_full_collections():
         quiet_collector()
         assert gc.get_freeze_count() > 0
         assert not any(o is kept for o in gc.get_objects())  # out of every collection
-        assert gc.get_threshold() == (before[0], 2, 500)
+        assert gc.get_threshold() == (before[0], 2, FULL_AFTER) and FULL_AFTER > 10
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
