@@ -57,6 +57,10 @@ and a private Redis:
         --redis-url redis://127.0.0.1:6390/0 \
         --database-url postgresql+psycopg://postgres:regalia@127.0.0.1:5432/bench
 
+``--nginx`` (with ``--replicas``) puts nginx in front of them, with ``examples/nginx``'s
+configuration for those replicas' ports (a table's creation to the least-connected one, its
+websockets hashed by table), and sends every client through it.
+
 The client runs on the same machine as the server: on a small machine both share the CPUs.
 Its event loop is uvloop's (the server's, through uvicorn) unless ``--loop asyncio`` is given:
 the client's own delays count in every latency it measures, and uvloop's are smaller. For the
@@ -76,6 +80,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -198,6 +203,39 @@ def stop_servers(procs: list[subprocess.Popen]) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
+
+
+
+NGINX_EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "nginx"
+
+
+def start_nginx(ports: list[int], tmp: Path) -> tuple[int, Path]:
+    """nginx in front of the replicas on ``ports``: ``examples/nginx``'s configuration with
+    its upstream servers replaced by those ports and its ``listen`` by a free port, its pid,
+    logs and temporary files under ``tmp``. Returns ``(port, configuration file)``."""
+    port = free_port()
+    servers = "".join(f"    server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in ports)
+    site = re.sub(r"(    server 127\.0\.0\.1:800\d [^\n]*\n)+", lambda _: servers,
+                  (NGINX_EXAMPLE / "regalia.conf").read_text())
+    site = site.replace("listen 8080;", f"listen 127.0.0.1:{port};")
+    (tmp / "regalia.conf").write_text(site)
+    main_conf = (NGINX_EXAMPLE / "nginx.conf").read_text().replace("/tmp/regalia-nginx", str(tmp / "nginx"))
+    conf = tmp / "nginx.conf"
+    conf.write_text(main_conf)
+    subprocess.run(["nginx", "-c", str(conf)], check=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return port, conf
+        except OSError:
+            time.sleep(0.1)
+    stop_nginx(conf)
+    raise SystemExit(f"nginx did not answer on port {port}: {tmp / 'nginx-error.log'}")
+
+
+def stop_nginx(conf: Path) -> None:
+    subprocess.run(["nginx", "-c", str(conf), "-s", "quit"], check=False)
 
 
 def healthz(port: int) -> dict:
@@ -530,6 +568,9 @@ def main() -> None:
                         help="count the moves, the latencies and the server's CPU only from "
                              "this many seconds after the start (the opening of every table and "
                              "connection at once left out: the busy steady state)")
+    parser.add_argument("--nginx", action="store_true",
+                        help="with --replicas: the clients go through nginx, run with "
+                             "examples/nginx's configuration for those replicas (needs nginx)")
     parser.add_argument("--base-port", type=int, default=0,
                         help="the replicas listen on BASE, BASE+1, ... (default: free ports)")
     args = parser.parse_args()
@@ -546,8 +587,8 @@ def main() -> None:
             parser.error("--replicas needs --redis-url and --database-url")
         bench_replicas(args)
         return
-    if args.redis_url or args.database_url:
-        parser.error("--redis-url and --database-url go with --replicas")
+    if args.redis_url or args.database_url or args.nginx:
+        parser.error("--redis-url, --database-url and --nginx go with --replicas")
     tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
     port = free_port()
     server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
@@ -619,10 +660,10 @@ COUNTERS = ("moves", "db_round_trips", "redis_round_trips")
 SERVICES = ("postgres", "redis-server")  # the shared parts, by process name
 
 
-def services_cpu() -> dict[str, float]:
+def services_cpu(names: tuple[str, ...] = SERVICES) -> dict[str, float]:
     """CPU seconds so far of every process of each shared service on this machine
     (``/proc/PID/comm``; on a machine running other databases these count too)."""
-    out = dict.fromkeys(SERVICES, 0.0)
+    out = dict.fromkeys(names, 0.0)
     for d in os.listdir("/proc"):
         if d.isdigit():
             try:
@@ -639,8 +680,12 @@ def bench_replicas(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
     base = args.base_port or free_ports(args.replicas)
     ports = [base + i for i in range(args.replicas)]
-    procs = start_replicas(args.replicas, base, args.database_url, args.redis_url, tmp,
-                           args.server_args.split())
+    extra = args.server_args.split()
+    if args.nginx:  # the client's address comes from nginx's X-Forwarded-For
+        extra += ["--forwarded-allow-ips", "127.0.0.1"]
+    names = SERVICES + (("nginx",) if args.nginx else ())
+    procs = start_replicas(args.replicas, base, args.database_url, args.redis_url, tmp, extra)
+    conf = None
     try:
         first = [healthz(p) for p in ports]
         for port, h in zip(ports, first):
@@ -650,15 +695,34 @@ def bench_replicas(args: argparse.Namespace) -> None:
                                  f"/healthz (a server without multi-replica support?): {h}")
             if h["redis"] != "ok":
                 raise SystemExit(f"the replica on port {port}: redis {h['redis']}")
-        cpu0 = [process_tree_cpu(p.pid) for p in procs]
-        services0 = services_cpu()
-        t0 = time.perf_counter()
-        stats, _ = run_clients(ports, args)
-        elapsed = time.perf_counter() - t0 - (args.warmup if args.bot_tables else 0.0)
+        client_ports = ports
+        if args.nginx:
+            proxy, conf = start_nginx(ports, tmp)
+            client_ports = [proxy]
+
+        def mark() -> tuple[float, list, dict[str, float], list[dict]]:
+            return (time.perf_counter(), [process_tree_cpu(p.pid) for p in procs],
+                    services_cpu(names), [healthz(p) for p in ports])
+        t0, cpu0, services0, _ = mark()
+        settled: list[tuple[float, list, dict[str, float], list[dict]]] = []
+        timer = threading.Timer(args.settle, lambda: settled.append(mark()))
+        if args.settle:
+            timer.start()
+        stats, _ = run_clients(client_ports, args)
+        timer.cancel()
+        end = time.perf_counter()
+        if settled:  # the window: from --settle to the clients' deadline
+            end = min(end, t0 + args.seconds)
+            t0, cpu0, services0, first = settled[0]
+            stats.latencies = [lat for lat, at in zip(stats.latencies, stats.received)
+                               if t0 <= at <= end]
+        elapsed = end - t0 - (args.warmup if args.bot_tables and not settled else 0.0)
         cpu = [tree_cpu_since(p.pid, c) for p, c in zip(procs, cpu0)]
-        services = {k: v - services0[k] for k, v in services_cpu().items()}
+        services = {k: v - services0[k] for k, v in services_cpu(names).items()}
         last = [healthz(p) for p in ports]
     finally:
+        if conf is not None:
+            stop_nginx(conf)
         stop_servers(procs)
     diff = [{k: b[k] - a[k] for k in COUNTERS} for a, b in zip(first, last)]
     total = {k: sum(d[k] for d in diff) for k in COUNTERS}
@@ -666,8 +730,9 @@ def bench_replicas(args: argparse.Namespace) -> None:
     moves = len(lat)
     stored = total["moves"]
     where = f"ports {ports[0]}-{ports[-1]}" if len(ports) > 1 else f"port {ports[0]}"
-    print(f"replicas: {args.replicas} ({where}; connections and new tables round-robin over "
-          f"them)")
+    print(f"replicas: {args.replicas} ({where}; " + (
+        "behind nginx: examples/nginx's configuration)" if args.nginx else
+        "connections and new tables round-robin over them)"))
     print(f"tables at once: {args.tables} of {args.game} ({args.players} seat(s) each, one "
           f"websocket client per seat)")
     if args.bot_tables:
@@ -690,7 +755,7 @@ def bench_replicas(args: argparse.Namespace) -> None:
               f"{total['redis_round_trips'] / stored:.2f} Redis round trips (all of their work: "
               f"moves, connections, table creation)")
         print("per stored move in the shared services: " + ", ".join(
-            f"{name} CPU {services[name] / stored * 1000:.2f} ms" for name in SERVICES)
+            f"{name} CPU {services[name] / stored * 1000:.2f} ms" for name in names)
             + " (every process of that name on this machine)")
     print_latency(lat)
     for h in last:
