@@ -11,6 +11,9 @@ from regalia.server.storage.store import DEFAULT_DATABASE_URL, StoreUnavailable
 # A websocket frame larger than this closes the connection at the protocol level; smaller
 # messages over ``Settings.ws_message_max`` get an error message and the connection stays open.
 WS_MAX_SIZE = 1 << 20
+# Middle garbage collections between two full ones (the collector's third threshold:
+# ``quiet_collector``)
+FULL_AFTER = 5000
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = None,
@@ -66,9 +69,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
                     forwarded_allow_ips=forwarded_allow_ips or None)
     finally:
         store.close()
-
-# Middle collections between two full ones (the collector's third threshold)
-FULL_AFTER = 5000
 
 
 def quiet_collector() -> None:

@@ -31,6 +31,7 @@ from regalia.server.web.protocol import (CLIENT_TYPES, CLOSE_FOR, HELLO_TIMEOUT,
 
 log = logging.getLogger("regalia.server")
 
+
 async def table_socket(ws: WebSocket) -> None:
     """A table's websocket (``/ws/{table_id}``): the connection counted against its
     address's cap (closed at once over it), then served until it closes (``serve_socket``).
