@@ -5,10 +5,7 @@ only) and ``regalia eval --policy act:PATH`` on a couple of deals."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +25,8 @@ from regalia.core.records import Match
 from regalia.games.regicide import REGICIDE
 from regalia.games.regicide import actions as RA
 from regalia.games.ribauds import RIBAUDS
+from example_runs import run_example
 
-ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 
@@ -145,13 +142,7 @@ def test_eval_scores_an_action_scorer(tmp_path):
 
 def test_the_action_scorer_example_runs_in_smoke_mode(tmp_path):
     out = tmp_path / "a.npz"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    r = subprocess.run([sys.executable, str(ROOT / "examples" / "train_action_policy.py"),
-                        "--smoke", "--out", str(out)], capture_output=True, text=True,
-                       env=env, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    summary = run_example("train_action_policy.py", "--smoke", "--out", str(out))
     assert summary["data"]["games"] == 3 and summary["data"]["decisions"] > 0
     assert summary["training"]["decisions_per_second"] > 0
     assert summary["games"] == 2 and 0 <= summary["wins"] <= 2

@@ -7,27 +7,17 @@ network on their decisions and scores it with ``regalia eval --policy mlp:PATH``
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from example_runs import run_example
 
 
 def test_the_training_example_runs_in_smoke_mode(tmp_path):
     pytest.importorskip("sb3_contrib", reason="the rl extra is not installed (sb3-contrib, "
                         "stable-baselines3, torch): pip install -e '.[rl]'")
     out = tmp_path / "m.zip"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    r = subprocess.run([sys.executable, str(ROOT / "examples" / "train_maskable_ppo.py"),
-                        "--smoke", "--out", str(out)], capture_output=True, text=True,
-                       env=env, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    summary = run_example("train_maskable_ppo.py", "--smoke", "--out", str(out))
     assert summary["steps"] >= 512 and summary["deals"] == 2
     assert out.is_file()
     report = json.loads(Path(summary["report"]).read_text())
@@ -38,13 +28,7 @@ def test_the_distillation_example_runs_in_smoke_mode(tmp_path):
     pytest.importorskip("torch", reason="the rl extra is not installed (torch): "
                         "pip install -e '.[rl]'")
     out = tmp_path / "d.npz"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [str(ROOT / "src"), *filter(None, [os.environ.get("PYTHONPATH")])])}
-    r = subprocess.run([sys.executable, str(ROOT / "examples" / "train_distilled_policy.py"),
-                        "--smoke", "--out", str(out)], capture_output=True, text=True,
-                       env=env, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    summary = run_example("train_distilled_policy.py", "--smoke", "--out", str(out))
     assert summary["data"]["games"] == 3 and summary["data"]["decisions"] > 0
     assert summary["data"]["decisions_per_second"] > 0
     assert summary["training"]["samples_per_second"] > 0
