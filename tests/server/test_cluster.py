@@ -782,3 +782,123 @@ def test_a_turn_based_table_unloaded_far_from_its_deadline_is_taken_over_before_
         # 1.5 s before the deadline a replica's scan takes it over; its alarm rings
         wait_for(lambda: store.load_table(t["id"]).seats[seat].bot_replaces, 8, "the time-out")
         assert any(t["id"] in health(c)["leases"] for c in (a, b))
+
+
+def _play_one(p: Peer) -> int:
+    """Play the first legal action of the seat whose turn it is, as ``p`` sees it; returns
+    the new ply once ``p`` saw it."""
+    ply = p.state["ply"]
+    p.act(p.state["legal"][0])
+    return p.state_at(ply + 1)["ply"]
+
+
+def _mover(*peers: Peer) -> Peer:
+    return wait_for(lambda: [p.drain() for p in peers] and next(
+        (p for p in peers if p.state["legal"]), None), what="a seat with legal actions")
+
+
+def test_a_table_unwatched_here_is_unloaded_at_another_replicas_move_not_read_again(
+        replicas, redis_url, monkeypatch):
+    """The replica that made a table nobody plays there (no connection, no bot seat, no
+    clock) unloads it at the first move another replica stores, instead of reading the
+    whole table again at each move; asked for it later, it loads it fresh."""
+    import redis
+
+    a, b = replicas
+    r = redis.Redis.from_url(redis_url)
+    t = new_table(a, "ribauds", ["human", "human"])
+    ma = a.app.state.manager
+    assert t["id"] in ma.tables  # made on a, so loaded there
+    reads: list[str] = []
+    load = ma.store.load_table
+    monkeypatch.setattr(ma.store, "load_table", lambda i, *x, **k: reads.append(i) or load(i, *x, **k))
+    pa, pb = join(b, t, 0), join(b, t, 1)  # both players on b
+    ply = _play_one(_mover(pa, pb))
+    wait_for(lambda: t["id"] not in ma.tables, what="a unloading the table")
+    wait_for(lambda: dict(r.pubsub_numsub(table_channel(t["id"])))[
+        table_channel(t["id"]).encode()] == 1, what="a leaving the table's channel")
+    while ply < 3 and not pa.state["finished"]:
+        ply = _play_one(_mover(pa, pb))
+    assert t["id"] not in ma.tables and reads == []  # never read again on a
+    got = a.get(f"/api/tables/{t['id']}").json()  # loaded fresh when asked for
+    assert got["ply"] == ply and reads == [t["id"]]
+
+
+def test_a_table_with_a_bot_stays_loaded_where_its_bot_runs(replicas):
+    """A table whose bot runs on the replica that made it (its lease) is read again there
+    at each move of its player on another replica: the move may be the bot's cue."""
+    a, b = replicas
+    t = new_table(a, "ribauds", ["human", "tactical"])
+    ma = a.app.state.manager
+    p = join(b, t, 0)
+    for _ in range(3):
+        if p.state["finished"]:
+            break
+        wait_for(lambda: p.drain() or p.state["legal"] or p.state["finished"],
+                 timeout=30, what="the human's turn")
+        if p.state["legal"]:
+            _play_one(p)
+            assert t["id"] in ma.tables and ma.cluster.holds(t["id"])
+    assert health(a)["moves"] >= 1  # the bot played on a
+
+
+def test_a_seat_handed_over_after_an_unwatched_table_was_unloaded_gets_its_bot(
+        replicas, monkeypatch):
+    """Unloaded at a move on its maker, a table of two humans hands its lease back: when a
+    seat is handed over to a bot later, the replica of the players takes the lease and the
+    bot plays there."""
+    from regalia.server.tables import seats
+
+    monkeypatch.setattr(seats, "HANDOVER_GRACE", 0.3)
+    a, b = replicas
+    t = new_table(a, "ribauds", ["human", "human"])
+    ma, mb = a.app.state.manager, b.app.state.manager
+    pa, pb = join(b, t, 0), join(b, t, 1)
+    _play_one(_mover(pa, pb))
+    wait_for(lambda: t["id"] not in ma.tables, what="a unloading the table")
+    pb.close()
+    pa.recv_until(lambda m: m["type"] == "seats" and not m["seats"][1]["connected"])
+    time.sleep(0.5)  # past the grace
+    pa.send({"type": "bot", "seat": 1, "on": True})
+    wait_for(lambda: mb.cluster.holds(t["id"]), what="b taking the lease")
+    while not pa.state["finished"]:
+        if pa.state["current"] == 0:
+            _play_one(wait_for(lambda: pa.drain() or pa.state["legal"] and pa,
+                               what="seat 0's legal actions"))
+            continue
+        pa.state_at(pa.state["ply"] + 1, timeout=30)  # the bot's move, played on b
+        break
+    assert health(b)["moves"] >= 2 and t["id"] not in ma.tables
+
+
+def test_a_connection_awaiting_its_hello_keeps_an_unwatched_table_loaded(replicas):
+    """A websocket that has the table and has not said hello yet counts as watching it: a
+    move stored meanwhile on another replica is read, not an unload, and the connection
+    joins the live table and sees the next moves."""
+    from regalia.server.tables.audience import StateReader
+    from server_helpers import spectator_token
+
+    a, b = replicas
+    t = new_table(a, "ribauds", ["human", "human"])
+    ma = a.app.state.manager
+    pa, pb = join(b, t, 0), join(b, t, 1)
+    reader = StateReader()
+
+    def state(ws) -> dict:
+        while (m := reader.read(ws.receive_json()))["type"] != "state":
+            pass
+        return m
+
+    with a.websocket_connect(f"/ws/{t['id']}") as ws:  # (a may have unloaded it already)
+        wait_for(lambda: t["id"] in ma.tables and ma.tables[t["id"]].audience.arriving,
+                 what="the socket waiting for its hello")
+        ply = _play_one(_mover(pa, pb))
+        wait_for(lambda: t["id"] in ma.tables and ma.tables[t["id"]].ply == ply,
+                 what="a reading the move, the table kept loaded")
+        ws.send_json({"type": "hello", "token": spectator_token(t)})
+        assert state(ws)["ply"] == ply
+        if not pa.state["finished"]:
+            ply = _play_one(_mover(pa, pb))
+            while state(ws)["ply"] < ply:
+                pass
+        assert t["id"] in ma.tables

@@ -175,6 +175,9 @@ class Audience:
         self.presence = presence
         self.presence_changed = presence_changed
         self.conns: set[Conn] = set()
+        # the connections that have the table and await their hello (``join``): the table
+        # is not idle meanwhile (``Table.idle``), so it is not unloaded under them
+        self.arriving: set[Conn] = set()
         self._seats_timer: asyncio.TimerHandle | None = None
         # per seat: connected at the last seat-list flush, and when it was last seen so
         # (monotonic seconds; a held seat counts as seen when the table is loaded: after a
@@ -189,6 +192,7 @@ class Audience:
         conn.seat = seat
         conn.log_sent = 0
         conn.sent = None
+        self.arriving.discard(conn)
         self.conns.add(conn)
         core.last_active = time.monotonic()
         conn.put({"type": "welcome", "table": core.id, "game": core.game.name, "seat": seat,

@@ -7,7 +7,8 @@ collaborators it is handed (``Table``, ``TableServices``).
 * At start only the unfinished tables with a bot seat are loaded, so their bots carry on;
   the others load when someone opens them.
 * Unloading: a table nobody is connected to and whose bots have nothing to do leaves memory
-  after ``idle_unload`` seconds (finished ones too); it is loaded again on demand. A
+  after ``idle_unload`` seconds (finished ones too), or at once when another replica
+  stores a change to it and it has no bot seat and no clock; it is loaded again on demand. A
   turn-based table whose player has more than ``clocks.TURN_LOAD_AHEAD`` seconds left
   leaves too: its deadline is in the database (``turn_deadline``), and the janitor (with
   many replicas: the lease scans) loads it again before it (``_load_due``), so that a
@@ -92,6 +93,7 @@ class TableRegistry:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future] = {}
         self._missed: set[str] = set()  # tables that had another replica's event while loading
+        self._dropping: set[asyncio.Task] = set()  # ``_drop``s under way
         self.writer = Writer(store, self.settings.write_timeout)
         self.bots = BotPool(self.settings.bot_workers, self.settings.bot_processes,
                             hint_share=self.settings.hint_workers or None,
@@ -194,6 +196,7 @@ class TableRegistry:
         await self.rater.stop()
         for t in list(self.tables.values()):
             await t.stop()
+        await asyncio.gather(*self._dropping, return_exceptions=True)
         if self.cluster is not None:
             await self.cluster.stop()
         await self.writer.stop()
@@ -224,15 +227,27 @@ class TableRegistry:
         gone = [t for t in self.tables.values() if t.idle() and t.last_active <= limit]
         for t in gone:
             del self.tables[t.id]
-            try:
-                await t.stop()
-                if t.clock.running_seat() is not None:  # a turn-based deadline, far away:
-                    await self.peers.release(t.id)  # the scans load it again when it nears
-                else:
-                    await self.peers.park(t.id)  # no scan loads it while it has nothing to do
-            finally:
-                self._unfollow(t.id)
+            # a turn-based deadline, far away: released, the scans load it again when it
+            # nears; else parked: no scan loads it while it has nothing to do
+            await self._unload(t, park=t.clock.running_seat() is None)
         return len(gone)
+
+    async def _unload(self, t: Table, park: bool) -> None:
+        """Stop ``t`` (already out of ``tables``), hand its lease back (parked or released:
+        ``Leases``) and leave its channel unless it is loaded here again meanwhile."""
+        try:
+            await t.stop()
+            await (self.peers.park if park else self.peers.release)(t.id)
+        finally:
+            self._unfollow(t.id)
+
+    async def _drop(self, t: Table) -> None:
+        """``_unload`` at another replica's change (``on_event``), the lease released for the
+        replica of its players (a seat handed over to a bot there needs it); failures logged."""
+        try:
+            await self._unload(t, park=False)
+        except Exception:  # noqa: BLE001 - logged; the lease expires by itself
+            log.exception("table %s: unloading it failed", t.id)
 
     async def _expire(self) -> None:
         before = now() - timedelta(days=self.settings.abandon_after_days)
@@ -365,7 +380,6 @@ class TableRegistry:
         """The catch-up of the rated games not rated yet (``Rater.settle_ratings``)."""
         return await self.rater.settle_ratings(limit)
 
-
     def check_analysis(self, table: Table, seat: Any) -> None:
         """Raises the ``Refusal`` of an analysis that cannot be made (``Analyses.check``):
         checked before the asker's rate counts it."""
@@ -424,9 +438,17 @@ class TableRegistry:
 
     def on_event(self, event: dict[str, Any]) -> None:
         """Another replica's event about a table (``cluster``): applied to the table's copy
-        here, if it is loaded (a table loaded later is read from the database)."""
+        here, if it is loaded (a table loaded later is read from the database). A stored
+        change to a table unwatched here (``Table.unwatched``) unloads it instead of reading
+        it again."""
         t = self.tables.get(event.get("t"))
-        if t is not None and not t.closing:
+        if t is not None and not t.closing and event.get("k") in ("move", "sync") \
+                and t.unwatched() and t.id not in self._loading:  # a later request loads it
+            del self.tables[t.id]
+            task = asyncio.get_running_loop().create_task(self._drop(t))
+            self._dropping.add(task)
+            task.add_done_callback(self._dropping.discard)
+        elif t is not None and not t.closing:
             t.receive(event)
         elif t is None and event.get("t") in self._loading and event.get("k") != "presence":
             self._missed.add(event["t"])

@@ -437,6 +437,13 @@ class Table:
         """Nobody is connected, no bot has anything to do and no clock runs here, or only a
         turn-based one whose deadline is far (``TableClock.keeps_loaded``: the registry
         loads the table again before it): the table may be unloaded."""
-        return (not self.audience.conns and self.bot_job() is None
+        return (not self.audience.conns and not self.audience.arriving
+                and self.bot_job() is None
                 and not self.core.lock.locked()
                 and not (self.replica.runs_bots and self.clock.keeps_loaded()))
+
+    def unwatched(self) -> bool:
+        """Idle, with no bot seat and no clock: no change another replica stores can give
+        this replica anything to do for the table (``TableRegistry.on_event``)."""
+        return (self.idle() and self.clock.data is None
+                and not any(s.by_bot for s in self.core.seats))

@@ -62,6 +62,8 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
     each message handled in order (``handle``); the close code as the protocol says."""
     try:
         table = await m.get(table_id)
+        if table is not None and table.closing:  # unloaded while this one waited for its load
+            table = await m.get(table_id)
     except Refusal as e:
         await close_with(ws, e.code, e.message, SLOW_READER)
         return
@@ -69,6 +71,7 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
         await close_with(ws, "not_found", "no such table", NOT_FOUND)
         return
     conn = Conn(ws.send_text, address, settings.send_queue)
+    table.audience.arriving.add(conn)  # until it joins or leaves (no await since the get)
     pump = conn.start()
     # the sender stopping (a dropped slow client) ends a wait for the next message
     # (a cancellation of this task, taken back below: no task per message)
@@ -160,6 +163,7 @@ async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id:
         log.exception("table %s: websocket handler failed", table_id)
         error("server_error", "the server failed on this message; please reload")
     finally:
+        table.audience.arriving.discard(conn)
         table.audience.leave(conn)
         if conn.dropped:
             close = (SLOW_READER, "too slow: reconnect")
