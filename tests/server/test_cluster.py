@@ -814,9 +814,9 @@ def test_a_table_unwatched_here_is_unloaded_at_another_replicas_move_not_read_ag
     monkeypatch.setattr(ma.store, "load_table", lambda i, *x, **k: reads.append(i) or load(i, *x, **k))
     pa, pb = join(b, t, 0), join(b, t, 1)  # both players on b
     ply = _play_one(_mover(pa, pb))
-    wait_for(lambda: t["id"] not in ma.tables, what="a unloading the table")
+    wait_for(lambda: t["id"] not in ma.tables, 10, "a unloading the table")
     wait_for(lambda: dict(r.pubsub_numsub(table_channel(t["id"])))[
-        table_channel(t["id"]).encode()] == 1, what="a leaving the table's channel")
+        table_channel(t["id"]).encode()] == 1, 10, "a leaving the table's channel")
     while ply < 3 and not pa.state["finished"]:
         ply = _play_one(_mover(pa, pb))
     assert t["id"] not in ma.tables and reads == []  # never read again on a
@@ -855,12 +855,12 @@ def test_a_seat_handed_over_after_an_unwatched_table_was_unloaded_gets_its_bot(
     ma, mb = a.app.state.manager, b.app.state.manager
     pa, pb = join(b, t, 0), join(b, t, 1)
     _play_one(_mover(pa, pb))
-    wait_for(lambda: t["id"] not in ma.tables, what="a unloading the table")
+    wait_for(lambda: t["id"] not in ma.tables, 10, "a unloading the table")
     pb.close()
     pa.recv_until(lambda m: m["type"] == "seats" and not m["seats"][1]["connected"])
     time.sleep(0.5)  # past the grace
     pa.send({"type": "bot", "seat": 1, "on": True})
-    wait_for(lambda: mb.cluster.holds(t["id"]), what="b taking the lease")
+    wait_for(lambda: mb.cluster.holds(t["id"]), 10, "b taking the lease")
     while not pa.state["finished"]:
         if pa.state["current"] == 0:
             _play_one(wait_for(lambda: pa.drain() or pa.state["legal"] and pa,
@@ -891,10 +891,10 @@ def test_a_connection_awaiting_its_hello_keeps_an_unwatched_table_loaded(replica
 
     with a.websocket_connect(f"/ws/{t['id']}") as ws:  # (a may have unloaded it already)
         wait_for(lambda: t["id"] in ma.tables and ma.tables[t["id"]].audience.arriving,
-                 what="the socket waiting for its hello")
+                 10, "the socket waiting for its hello")
         ply = _play_one(_mover(pa, pb))
         wait_for(lambda: t["id"] in ma.tables and ma.tables[t["id"]].ply == ply,
-                 what="a reading the move, the table kept loaded")
+                 10, "a reading the move, the table kept loaded")
         ws.send_json({"type": "hello", "token": spectator_token(t)})
         assert state(ws)["ply"] == ply
         if not pa.state["finished"]:
@@ -902,3 +902,156 @@ def test_a_connection_awaiting_its_hello_keeps_an_unwatched_table_loaded(replica
             while state(ws)["ply"] < ply:
                 pass
         assert t["id"] in ma.tables
+
+
+# -- races between the two unloads (the janitor's idle round, ``on_event``'s drop) and the
+# requests that load a table again
+
+
+class _HeldRound:
+    """The janitor's round on replica ``a`` held in the middle: tables ``w`` (nobody ever
+    plays it) and ``x`` (its players ``px0``, ``px1`` on ``b``, a copy loaded on ``a``),
+    both idle long enough on ``a``; the round (``round_``, run by hand) has unloaded ``w``
+    and waits in ``w``'s park until ``gate`` is set, with ``x`` still on its list."""
+
+    def __init__(self, a, b, monkeypatch) -> None:
+        import asyncio
+
+        self.ma = ma = a.app.state.manager
+        a.portal.call(ma._janitor.cancel)  # the rounds are run by hand here
+        self.w = w = new_table(a, "ribauds", ["human", "human"])
+        self.x = x = new_table(a, "ribauds", ["human", "human"])
+        self.px0, self.px1 = join(b, x, 0), join(b, x, 1)
+        # x loaded on a as it is (its seats' claims on b may have dropped a's first copy)
+        wait_for(lambda: x["id"] not in ma.tables or not ma.tables[x["id"]].unwatched(),
+                 what="the claims' drop")
+        time.sleep(0.3)
+        assert a.get(f"/api/tables/{x['id']}").status_code == 200 and x["id"] in ma.tables
+        for t in (w, x):
+            ma.tables[t["id"]].core.last_active = 0.0  # idle long enough
+        self.gate = gate = threading.Event()
+        self.parked: list[str] = []
+        park = ma.cluster.park
+
+        async def slow_park(i: str) -> None:
+            if i == w["id"]:
+                while not gate.is_set():
+                    await asyncio.sleep(0.01)
+            self.parked.append(i)
+            await park(i)
+        monkeypatch.setattr(ma.cluster, "park", slow_park)
+        self.round_ = a.portal.start_task_soon(ma.unload_idle)
+        wait_for(lambda: w["id"] not in ma.tables, what="the round unloading w")
+
+    def drop_x(self) -> None:
+        """A move of ``x`` stored on ``b``: ``a`` drops ``x`` (unwatched there)."""
+        _play_one(_mover(self.px0, self.px1))
+        wait_for(lambda: self.x["id"] not in self.ma.tables, what="a dropping x")
+
+
+def test_a_drop_during_the_janitors_round_does_not_abort_it(replicas, monkeypatch):
+    """The janitor's round (``unload_idle``) lists the idle tables, then unloads them one by
+    one with awaits in between. A table of that list that another replica's move unloads
+    meanwhile (``on_event`` -> ``_drop``) is no longer in ``tables``: the round must not fail
+    on it (``del self.tables[t.id]``: KeyError)."""
+    held = _HeldRound(*replicas, monkeypatch)
+    held.drop_x()
+    held.gate.set()
+    assert held.round_.result(timeout=5) == 1  # w only; a KeyError on x before the re-check
+
+
+def test_a_table_loaded_again_during_the_janitors_round_stays_loaded(replicas, monkeypatch):
+    """As above, and the dropped table is loaded again on a (a spectator opens it there)
+    before the round reaches it: the round must leave the *new* copy in ``tables``, with its
+    lease and its channel, so that the spectator on a sees the next moves."""
+    a, b = replicas
+    held = _HeldRound(a, b, monkeypatch)
+    held.drop_x()
+    spectator = join(a, held.x, None)  # loads x again on a
+    fresh = held.ma.tables[held.x["id"]]
+    held.gate.set()
+    held.round_.result(timeout=5)
+    try:
+        if not held.px0.state["finished"]:
+            ply = _play_one(_mover(held.px0, held.px1))  # stored on b
+            spectator.state_at(ply, timeout=3)  # else a's copy is orphaned
+    finally:
+        assert held.ma.tables.get(held.x["id"]) is fresh, held.parked
+
+
+def test_a_socket_that_waited_for_a_load_is_not_left_on_a_dropped_copy(replicas,
+                                                                             monkeypatch):
+    """A websocket whose ``get`` waited for another request's load of the table resumes a
+    few loop turns after the load ended. Another replica's move handled in between drops
+    the table (``on_event``: unwatched, not loading any more) and only *schedules* its stop:
+    ``table.closing`` is still False when ``serve_socket`` checks it, so the socket stays on
+    the dropped copy and sees no more moves. The interleaving is forced: the event is
+    handed to ``on_event`` right after the waiter's ``asyncio.shield`` returns, as the
+    subscriber task would if it ran between the load's end and the waiter's wake-up."""
+    import asyncio
+    import types
+
+    from regalia.server.tables import registry as reg
+    from server_helpers import spectator_token
+
+    a, b = replicas
+    ma = a.app.state.manager
+    t = new_table(b, "ribauds", ["human", "human"])  # loaded on b only
+    pa, pb = join(b, t, 0), join(b, t, 1)
+    assert t["id"] not in ma.tables
+    load = ma.store.load_table
+
+    def slow_load(i, *x, **k):  # a's load takes a while: a second asker waits for it
+        time.sleep(0.6)
+        return load(i, *x, **k)
+    monkeypatch.setattr(ma.store, "load_table", slow_load)
+    fired: list[str] = []
+    real_shield = asyncio.shield
+
+    def shield(fut):
+        async def waited():
+            got = await real_shield(fut)
+            if got is not None and got.id == t["id"] and not fired:
+                fired.append(got.id)  # b's next move, heard in that window
+                ma.on_event({"t": got.id, "k": "move", "ply": got.ply})
+            return got
+        return waited()
+    proxy = types.SimpleNamespace(**{k: getattr(asyncio, k) for k in dir(asyncio)
+                                     if not k.startswith("__")})
+    proxy.shield = shield
+    monkeypatch.setattr(reg, "asyncio", proxy)
+    first = threading.Thread(target=lambda: a.get(f"/api/tables/{t['id']}"))
+    first.start()  # the first asker: an HTTP GET, which loads it
+    time.sleep(0.2)
+    spectator = Peer(a, t["id"], spectator_token(t), name="spectator on a")
+    spectator.recv_until(lambda m: m["type"] == "state")
+    first.join()
+    assert fired, "the socket did not wait for the load"
+    if not pa.state["finished"]:
+        ply = _play_one(_mover(pa, pb))
+        spectator.state_at(ply, timeout=3)
+    assert t["id"] in ma.tables and spectator is not None
+    assert ma.tables[t["id"]].audience.conns
+
+
+def test_a_socket_awaiting_its_hello_keeps_a_table_the_janitor_listed(replicas, monkeypatch):
+    """``Audience.arriving`` keeps a table loaded under a socket awaiting its hello, and
+    the janitor's round, which lists the idle tables once before its awaits, checks each
+    again: a socket that opens a listed table during the round is not left on a copy the
+    round unloads (``close_all`` closes only the joined connections)."""
+    from regalia.server.tables.audience import StateReader
+    from server_helpers import spectator_token
+
+    a, b = replicas
+    held = _HeldRound(a, b, monkeypatch)
+    x, ma = held.x, held.ma
+    reader = StateReader()
+    with a.websocket_connect(f"/ws/{x['id']}") as ws:
+        wait_for(lambda: x["id"] in ma.tables and ma.tables[x["id"]].audience.arriving,
+                 what="the socket waiting for its hello")
+        held.gate.set()
+        held.round_.result(timeout=5)
+        ws.send_json({"type": "hello", "token": spectator_token(x)})
+        while reader.read(ws.receive_json())["type"] != "state":
+            pass
+        assert x["id"] in ma.tables  # not unloaded under the socket

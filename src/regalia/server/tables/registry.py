@@ -225,12 +225,18 @@ class TableRegistry:
         """Unload the tables idle for ``idle_unload`` seconds; returns how many."""
         limit = time.monotonic() - self.settings.idle_unload
         gone = [t for t in self.tables.values() if t.idle() and t.last_active <= limit]
+        unloaded = 0
         for t in gone:
+            # checked again after each await: another replica's change may have dropped it
+            # (``on_event``), a request loaded it again, a connection opened it
+            if self.tables.get(t.id) is not t or not t.idle():
+                continue
             del self.tables[t.id]
+            unloaded += 1
             # a turn-based deadline, far away: released, the scans load it again when it
             # nears; else parked: no scan loads it while it has nothing to do
             await self._unload(t, park=t.clock.running_seat() is None)
-        return len(gone)
+        return unloaded
 
     async def _unload(self, t: Table, park: bool) -> None:
         """Stop ``t`` (already out of ``tables``), hand its lease back (parked or released:
@@ -445,6 +451,7 @@ class TableRegistry:
         if t is not None and not t.closing and event.get("k") in ("move", "sync") \
                 and t.unwatched() and t.id not in self._loading:  # a later request loads it
             del self.tables[t.id]
+            t.core.closing = True  # at once: a waiter of its load resumed since gets it again
             task = asyncio.get_running_loop().create_task(self._drop(t))
             self._dropping.add(task)
             task.add_done_callback(self._dropping.discard)
