@@ -5,7 +5,8 @@ replica dies its leases expire, and another replica's scan (every ``SCAN_EVERY``
 ``scan``: the database's unfinished tables with bots or clocks whose lease nobody holds)
 takes the table over; a move cannot be played twice, the database refuses a second move
 at a ply. A table unloaded because it is idle leaves its lease *parked* (``park``): the
-scans leave it alone, and whichever replica loads it next takes the lease."""
+scans leave it alone, and whichever replica loads it next takes the lease. A table with
+neither bots nor a clock takes no lease, until a seat of it is handed over to a bot."""
 
 from __future__ import annotations
 
@@ -37,10 +38,10 @@ PARK = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
 
 
 class LeasedTable(Protocol):
-    """What the cluster needs of a table loaded here: whether it is open (its lease is
-    wanted), and to be told of its lease and of the heartbeat."""
+    """What the cluster needs of a table loaded here: whether its lease is wanted (open,
+    with bots or a clock to run), and to be told of its lease and of the heartbeat."""
 
-    open: bool
+    wants_lease: bool
 
     def lease_gained(self) -> None: ...
 
@@ -108,12 +109,12 @@ class Leases:
 
     async def renew(self) -> None:
         """Renew the leases held (dropping those lost), and take the free leases of the
-        open tables loaded here."""
+        tables loaded here that want one."""
         tables = self.tables()
-        held = [i for i in self.held if i in tables and tables[i].open]
-        for table_id in self.held - set(held):  # unloaded or over: handed back
+        held = [i for i in self.held if i in tables and tables[i].wants_lease]
+        for table_id in self.held - set(held):  # unloaded, over or nothing to run: handed back
             await self.release(table_id)
-        wanted = [i for i, t in tables.items() if t.open and i not in self.held]
+        wanted = [i for i, t in tables.items() if t.wants_lease and i not in self.held]
         if not held and not wanted:
             self.renewed = time.monotonic()
             return

@@ -299,7 +299,7 @@ class TableRegistry:
                 self.tables[table_id] = t
                 if table_id in self._missed:  # read before that change: read it again
                     t.request_sync()
-                if t.open and not self.peers.holds(table_id):
+                if t.wants_lease and not self.peers.holds(table_id):
                     try:  # its bots and clock run here unless another replica runs them
                         await self.peers.acquire(table_id)
                     except Exception as e:  # noqa: BLE001 - the lease round tries again

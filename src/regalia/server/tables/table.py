@@ -442,8 +442,17 @@ class Table:
                 and not self.core.lock.locked()
                 and not (self.replica.runs_bots and self.clock.keeps_loaded()))
 
+    def automated(self) -> bool:
+        """A bot seat or a clock: what runs on the replica that holds the table's lease."""
+        return self.clock.data is not None or any(s.by_bot for s in self.core.seats)
+
+    @property
+    def wants_lease(self) -> bool:
+        """Open and ``automated``: a table of humans without a clock needs no lease (until
+        a seat is handed over to a bot: the next renewal takes it, ``Leases.renew``)."""
+        return self.core.open and self.automated()
+
     def unwatched(self) -> bool:
-        """Idle, with no bot seat and no clock: no change another replica stores can give
-        this replica anything to do for the table (``TableRegistry.on_event``)."""
-        return (self.idle() and self.clock.data is None
-                and not any(s.by_bot for s in self.core.seats))
+        """Idle and not ``automated``: no change another replica stores can give this
+        replica anything to do for the table (``TableRegistry.on_event``)."""
+        return self.idle() and not self.automated()
