@@ -226,9 +226,7 @@ class TableRegistry:
         limit = time.monotonic() - self.settings.idle_unload
         gone = [t for t in self.tables.values() if t.idle() and t.last_active <= limit]
         unloaded = 0
-        for t in gone:
-            # checked again after each await: another replica's change may have dropped it
-            # (``on_event``), a request loaded it again, a connection opened it
+        for t in gone:  # each checked again: dropped (``on_event``), loaded again, opened
             if self.tables.get(t.id) is not t or not t.idle():
                 continue
             del self.tables[t.id]
@@ -239,8 +237,8 @@ class TableRegistry:
         return unloaded
 
     async def _unload(self, t: Table, park: bool) -> None:
-        """Stop ``t`` (already out of ``tables``), hand its lease back (parked or released:
-        ``Leases``) and leave its channel unless it is loaded here again meanwhile."""
+        """Stop ``t`` (out of ``tables``), hand its lease back (parked or released) and leave
+        its channel unless it is loaded here again meanwhile."""
         try:
             await t.stop()
             await (self.peers.park if park else self.peers.release)(t.id)
@@ -248,8 +246,8 @@ class TableRegistry:
             self._unfollow(t.id)
 
     async def _drop(self, t: Table) -> None:
-        """``_unload`` at another replica's change (``on_event``), the lease released for the
-        replica of its players (a seat handed over to a bot there needs it); failures logged."""
+        """``_unload`` at another replica's change (``on_event``): released, not parked (an
+        unwatched table wants no lease: ``Table.wants_lease``); failures logged."""
         try:
             await self._unload(t, park=False)
         except Exception:  # noqa: BLE001 - logged; the lease expires by itself

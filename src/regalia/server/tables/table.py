@@ -437,22 +437,19 @@ class Table:
         """Nobody is connected, no bot has anything to do and no clock runs here, or only a
         turn-based one whose deadline is far (``TableClock.keeps_loaded``: the registry
         loads the table again before it): the table may be unloaded."""
-        return (not self.audience.conns and not self.audience.arriving
-                and self.bot_job() is None
+        return (not self.audience.conns and not self.audience.arriving and self.bot_job() is None
                 and not self.core.lock.locked()
                 and not (self.replica.runs_bots and self.clock.keeps_loaded()))
 
     def automated(self) -> bool:
-        """A bot seat or a clock: what runs on the replica that holds the table's lease."""
+        """A bot seat or a clock: they run on the replica that holds the table's lease."""
         return self.clock.data is not None or any(s.by_bot for s in self.core.seats)
 
     @property
     def wants_lease(self) -> bool:
-        """Open and ``automated``: a table of humans without a clock needs no lease (until
-        a seat is handed over to a bot: the next renewal takes it, ``Leases.renew``)."""
+        """Open and ``automated`` (a seat handed over to a bot: ``Leases.renew`` takes it)."""
         return self.core.open and self.automated()
 
     def unwatched(self) -> bool:
-        """Idle and not ``automated``: no change another replica stores can give this
-        replica anything to do for the table (``TableRegistry.on_event``)."""
+        """Idle and not ``automated``: another replica's change gives this one nothing to do."""
         return self.idle() and not self.automated()
