@@ -452,4 +452,4 @@ class Table:
 
     def unwatched(self) -> bool:
         """Idle and not ``automated``: another replica's change gives this one nothing to do."""
-        return self.idle() and not self.automated()
+        return not self.automated() and self.idle()  # (idle asks the bots: the dearer check)
