@@ -131,6 +131,31 @@ def test_a_request_for_a_name_the_site_does_not_have_is_refused(db_url):
             assert ws.receive_json()["type"] == "welcome"
 
 
+def test_websockets_skip_the_http_stack_but_not_the_host_and_origin_checks(db_url):
+    """The sockets take a shorter way than the HTTP requests (``app.Site``): the host check
+    and the origin check still refuse each on its own, and a path that is no table socket is
+    closed."""
+    with running_app(db_url, allowed_hosts=("testserver", "regalia.example")) as c:
+        d = new_table(c, "regicide", ["human"])
+        refused = [{"Host": "evil.example"},  # no Origin: the host check alone
+                   {"Origin": "http://evil.example"}]  # the site's own name
+        hello = {"type": "hello", "token": d["seats"][0]["token"]}
+        for headers in refused:
+            with pytest.raises(WebSocketDisconnect):
+                with c.websocket_connect(f"/ws/{d['id']}", headers=headers) as ws:
+                    ws.send_json(hello)
+                    ws.receive_json()  # a welcome: let in
+        for path in ("/ws/", f"/ws/{d['id']}/more", "/api/games"):
+            with pytest.raises(WebSocketDisconnect) as closed:
+                with c.websocket_connect(path) as ws:
+                    ws.send_json(hello)
+                    ws.receive_json()
+            assert closed.value.code == 1000, path
+        with c.websocket_connect(f"/ws/{d['id']}", headers={"Host": "regalia.example"}) as ws:
+            ws.send_json(hello)
+            assert ws.receive_json()["type"] == "welcome"
+
+
 def test_the_site_answers_to_its_own_names_only_by_default(db_url):
     from regalia.server.settings import Settings, site_hosts
 

@@ -39,6 +39,22 @@ from regalia.server.web.passwords import Passwords
 from regalia.server.web.replays import Replays
 
 
+class Site(FastAPI):
+    """The app: FastAPI's, but for its websockets, which go through ``sockets`` (the host
+    check and the ``Guard``, then ``web.socket.socket_endpoint``) instead of the whole
+    middleware stack. At a player's pace a table's sockets are most of the server's
+    connections and messages."""
+
+    sockets: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and self.sockets is not None:
+            scope["app"] = self
+            await self.sockets(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | None = None, *,
                store: Store | None = None, seeds: SeedSource = secure_seed,
                redis_url: str | None = None, replica: str | None = None,
@@ -94,20 +110,23 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
             if store is None:
                 st.close()
 
-    app = FastAPI(title="Regalia", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = Site(title="Regalia", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
     app.state.replays = Replays()
     app.add_middleware(Guard, max_body=settings.max_body, allowed_origins=settings.allowed_origins)
     # outermost: a request to a name the site does not have is answered 400 before anything
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=site_hosts(settings),
                        www_redirect=False)
+    app.sockets = TrustedHostMiddleware(
+        Guard(socket.socket_endpoint, max_body=settings.max_body,
+              allowed_origins=settings.allowed_origins),
+        allowed_hosts=site_hosts(settings), www_redirect=False)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_exception_handler(Refusal, errors.refusal)
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
-    # the routes a game's moves and openings take are matched first (a route is found by
-    # trying them in order: the table socket and the table API are most of the requests)
-    app.router.routes.append(socket.route)
+    # the routes a game's openings take are matched first (a route is found by trying them
+    # in order: the table API is most of the requests; the sockets go the short way, Site)
     for router in (api.router, pages.router, accounts.router, passkeys.router,
                    ratings.router, daily.router, friends.router, turns.router, push.router):
         app.include_router(router)

@@ -15,8 +15,9 @@ import logging
 from typing import Any
 
 from fastapi import WebSocket
-from starlette.routing import WebSocketRoute
-from starlette.websockets import WebSocketDisconnect
+from starlette.routing import Match, WebSocketRoute
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocketClose, WebSocketDisconnect
 
 from regalia.server.settings import Settings
 from regalia.server.tables import gamekit
@@ -54,6 +55,22 @@ async def table_socket(ws: WebSocket) -> None:
 
 
 route = WebSocketRoute("/ws/{table_id}", table_socket)
+
+
+async def socket_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+    """Every websocket of the site as a bare ASGI app: ``/ws/{table_id}`` (``route``) is
+    ``table_socket``; any other path is closed (code 1000), as Starlette's router closes
+    a websocket it has no route for. The app (``app.Site``) puts it behind the host check
+    and the ``Guard`` alone, not behind the HTTP middleware, the exception handlers and
+    the router that every request crosses: those hold a coroutine each for as long as the
+    socket is open (a game's length) and wrap each of its sends, and do nothing for a
+    websocket that this endpoint does not do itself."""
+    match, child = route.matches(scope)
+    if match is not Match.FULL:
+        await WebSocketClose()(scope, receive, send)
+        return
+    scope.update(child)
+    await table_socket(WebSocket(scope, receive, send))
 
 
 async def serve_socket(ws: WebSocket, m: Registry, settings: Settings, table_id: str,
