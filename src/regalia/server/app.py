@@ -42,13 +42,23 @@ from regalia.server.web.replays import Replays
 class Site(FastAPI):
     """The app: FastAPI's, but for its websockets, which go through ``sockets`` (the host
     check and the ``Guard``, then ``web.socket.socket_endpoint``) instead of the whole
-    middleware stack. At a player's pace a table's sockets are most of the server's
+    middleware stack, as long as that stack is the one ``create_app`` built
+    (``short_way``). At a player's pace a table's sockets are most of the server's
     connections and messages."""
 
     sockets: Any = None
+    own_middleware: list[Any] = []  # the user middleware create_app added (``sockets``'s)
+
+    def short_way(self) -> bool:
+        """The sockets may skip the stack: nothing was added to it since ``create_app``
+        (an operator's middleware) and FastAPI's own telemetry is off (when it is on, it
+        traces a websocket as a request, from ``FastAPI.__call__``)."""
+        telemetry = getattr(self, "_native_telemetry", None)  # FastAPI's, where it has it
+        return (self.sockets is not None and self.user_middleware == self.own_middleware
+                and not (telemetry is not None and telemetry.enabled()))
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket" and self.sockets is not None:
+        if scope["type"] == "websocket" and self.short_way():
             scope["app"] = self
             await self.sockets(scope, receive, send)
             return
@@ -121,12 +131,15 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
         Guard(socket.socket_endpoint, max_body=settings.max_body,
               allowed_origins=settings.allowed_origins),
         allowed_hosts=site_hosts(settings), www_redirect=False)
+    app.own_middleware = list(app.user_middleware)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_exception_handler(Refusal, errors.refusal)
     app.add_exception_handler(RequestValidationError, errors.bad_request)
     app.add_exception_handler(StarletteHTTPException, errors.http_error)
-    # the routes a game's openings take are matched first (a route is found by trying them
-    # in order: the table API is most of the requests; the sockets go the short way, Site)
+    # the routes a game's moves and openings take are matched first (a route is found by
+    # trying them in order: the table socket, when it takes the whole stack (Site), and the
+    # table API are most of the requests)
+    app.router.routes.append(socket.route)
     for router in (api.router, pages.router, accounts.router, passkeys.router,
                    ratings.router, daily.router, friends.router, turns.router, push.router):
         app.include_router(router)

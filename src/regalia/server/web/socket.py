@@ -64,7 +64,8 @@ async def socket_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
     and the ``Guard`` alone, not behind the HTTP middleware, the exception handlers and
     the router that every request crosses: those hold a coroutine each for as long as the
     socket is open (a game's length) and wrap each of its sends, and do nothing for a
-    websocket that this endpoint does not do itself."""
+    websocket that this endpoint does not do itself. (With an operator's middleware or
+    OpenTelemetry on, the sockets take the whole stack to ``route``: ``Site.short_way``.)"""
     match, child = route.matches(scope)
     if match is not Match.FULL:
         await WebSocketClose()(scope, receive, send)
