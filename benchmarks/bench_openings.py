@@ -12,6 +12,7 @@ A random 2-seat Regicide game lasts about 8 moves, so at a player's pace
 measures it alone. Usage::
 
     python benchmarks/bench_openings.py --games 1500 --at-once 20
+    python benchmarks/bench_openings.py --games 200 --at-once 10 --instructions
 
 To compare with an older tree, run its ``src`` (``PYTHONPATH=OLD/src``) with ``--limits``
 naming only the options that tree's ``regalia serve`` has.
@@ -72,20 +73,31 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=40, help="games opened first, uncounted")
     parser.add_argument("--limits", default=bench.UNLIMITED,
                         help="regalia serve's options that raise its per-address limits")
+    parser.add_argument("--instructions", action="store_true",
+                        help="run the server under valgrind's callgrind and print its "
+                             "instructions per game (bench_server.py's --instructions; slow: "
+                             "use a few hundred games)")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="regalia-openings-"))
     port = bench.free_port()
+    counter = bench.Instructions(tmp) if args.instructions else None
     server = bench.start_server(port, tmp / "bench.sqlite3", tmp / "server.log",
-                                args.limits.split())
+                                args.limits.split(), counter.prefix if counter else ())
     try:
         asyncio.run(open_games(port, args.warm, args.at_once))
+        if counter:
+            counter.zero(server.pid)
         t0, cpu0 = time.perf_counter(), bench.cpu_seconds(server.pid)
         asyncio.run(open_games(port, args.games, args.at_once))
         wall, cpu = time.perf_counter() - t0, bench.cpu_seconds(server.pid) - cpu0
+        instructions = counter.count(server.pid) if counter else 0
     finally:
         bench.stop_servers([server])
     print(f"{args.games} game openings in {wall:.1f} s ({args.at_once} at a time): server CPU "
           f"{cpu:.2f} s = {cpu / args.games * 1000:.2f} ms per game")
+    if counter:
+        print(f"server instructions (callgrind): {instructions / args.games / 1e6:.3f} million "
+              "per game")
 
 
 if __name__ == "__main__":

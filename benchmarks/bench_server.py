@@ -61,6 +61,15 @@ and a private Redis:
 configuration for those replicas' ports (a table's creation to the least-connected one, its
 websockets hashed by table), and sends every client through it.
 
+``--instructions`` runs the one server under valgrind's callgrind (Debian's ``valgrind``)
+and prints the instructions it ran per move over the counted window. On a shared machine
+CPU seconds move by 10-30% from run to run; an instruction count of the same load moves
+little, so it can tell a change of a few percent. The server is then about 40 times slower
+(it starts in 2-3 minutes): use few tables, e.g.
+
+    python benchmarks/bench_server.py --tables 10 --players 2 --think 1 --seconds 60 \
+        --settle 20 --instructions
+
 The client runs on the same machine as the server: on a small machine both share the CPUs.
 Its event loop is uvloop's (the server's, through uvicorn) unless ``--loop asyncio`` is given:
 the client's own delays count in every latency it measures, and uvloop's are smaller. For the
@@ -144,15 +153,42 @@ def free_ports(n: int) -> int:
     raise SystemExit(f"no {n} consecutive free ports found")
 
 
-def launch_server(port: int, database_url: str, log: Path, extra: list[str]) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "regalia.cli.app", "serve", "--port", str(port),
+def launch_server(port: int, database_url: str, log: Path, extra: list[str],
+                  prefix: list[str] = ()) -> subprocess.Popen:
+    cmd = [*prefix, sys.executable, "-m", "regalia.cli.app", "serve", "--port", str(port),
            "--database-url", database_url, "--bot-delay", "0", "--log-level", "warning",
            *extra]
     return subprocess.Popen(cmd, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
 
 
-def wait_ready(proc: subprocess.Popen, port: int, log: Path) -> None:
-    deadline = time.monotonic() + 30
+class Instructions:
+    """The server's instructions counted by valgrind's callgrind (``--instructions``): the
+    same work counts about the same whatever else the machine does, where CPU seconds on a
+    shared machine move by 10-30% from run to run. ``prefix`` runs the server under it;
+    ``zero(pid)`` starts the count, ``count(pid)`` returns the instructions since."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.out = tmp / "callgrind"
+        self.prefix = ["valgrind", "--tool=callgrind", "--dump-instr=no",
+                       f"--callgrind-out-file={self.out}.%p"]
+
+    def zero(self, pid: int) -> None:
+        subprocess.run(["callgrind_control", "--zero", str(pid)], check=True,
+                       capture_output=True)
+
+    def count(self, pid: int) -> int:
+        before = set(self.out.parent.glob(f"{self.out.name}.{pid}*"))
+        subprocess.run(["callgrind_control", "--dump", str(pid)], check=True,
+                       capture_output=True)
+        new = set(self.out.parent.glob(f"{self.out.name}.{pid}*")) - before
+        for line in max(new, key=lambda f: f.stat().st_mtime).read_text().splitlines():
+            if line.startswith("summary:"):
+                return int(line.split()[1])
+        raise SystemExit("callgrind's dump has no summary line")
+
+
+def wait_ready(proc: subprocess.Popen, port: int, log: Path, wait: float = 30) -> None:
+    deadline = time.monotonic() + wait
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
@@ -165,9 +201,10 @@ def wait_ready(proc: subprocess.Popen, port: int, log: Path) -> None:
     raise SystemExit(f"the server on port {port} did not start:\n{log.read_text()[-2000:]}")
 
 
-def start_server(port: int, db: Path, log: Path, extra: list[str]) -> subprocess.Popen:
-    proc = launch_server(port, f"sqlite:///{db}", log, extra)
-    wait_ready(proc, port, log)
+def start_server(port: int, db: Path, log: Path, extra: list[str],
+                 prefix: list[str] = ()) -> subprocess.Popen:
+    proc = launch_server(port, f"sqlite:///{db}", log, extra, prefix)
+    wait_ready(proc, port, log, 300 if prefix else 30)
     return proc
 
 
@@ -564,6 +601,10 @@ def main() -> None:
                         help="keep the load client's garbage collector on (by default it is "
                              "off while the client drives the tables: its pauses are not the "
                              "server's)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="run the server under valgrind's callgrind and print its "
+                             "instructions per move (one process on SQLite; slow: use few "
+                             "tables)")
     parser.add_argument("--settle", type=float, default=0.0,
                         help="count the moves, the latencies and the server's CPU only from "
                              "this many seconds after the start (the opening of every table and "
@@ -591,16 +632,25 @@ def main() -> None:
         parser.error("--redis-url, --database-url and --nginx go with --replicas")
     tmp = Path(tempfile.mkdtemp(prefix="regalia-bench-"))
     port = free_port()
-    server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split())
+    counter = Instructions(tmp) if args.instructions else None
+    server = start_server(port, tmp / "bench.sqlite3", tmp / "server.log", args.server_args.split(),
+                          counter.prefix if counter else ())
     try:
+        if counter:
+            counter.zero(server.pid)
         t0, cpu0 = time.perf_counter(), cpu_seconds(server.pid)
+
+        def settle() -> None:
+            if counter:
+                counter.zero(server.pid)
+            settled.append((time.perf_counter(), cpu_seconds(server.pid)))
         settled: list[tuple[float, float]] = []  # (time, server CPU) at --settle seconds
-        timer = threading.Timer(args.settle, lambda: settled.append(
-            (time.perf_counter(), cpu_seconds(server.pid))))
+        timer = threading.Timer(args.settle, settle)
         if args.settle:
             timer.start()
         stats, client_cpu = run_clients([port], args)
         timer.cancel()
+        instructions = counter.count(server.pid) if counter else 0
         end = time.perf_counter()
         if settled:  # the window: from --settle to the clients' deadline
             end = min(end, t0 + args.seconds)
@@ -629,6 +679,9 @@ def main() -> None:
              f"connections, table creation)" if moves else ""))
     print(f"load client CPU {client_cpu:.1f} s" + (f" = {client_cpu / moves * 1000:.2f} ms per move"
                                                    if moves else ""))
+    if instructions and moves:
+        print(f"server instructions (callgrind): {instructions / 1e9:.2f} billion = "
+              f"{instructions / moves / 1e6:.3f} million per move")
     print_latency(lat)
     print_server_latency(health)
     if stats.state_messages:
