@@ -680,7 +680,7 @@ def main() -> None:
     print(f"load client CPU {client_cpu:.1f} s" + (f" = {client_cpu / moves * 1000:.2f} ms per move"
                                                    if moves else ""))
     if instructions and moves:
-        print(f"server instructions (callgrind): {instructions / 1e9:.2f} billion = "
+        print(f"server instructions (callgrind): {instructions / 1e9:.3f} billion = "
               f"{instructions / moves / 1e6:.3f} million per move")
     print_latency(lat)
     print_server_latency(health)
