@@ -41,6 +41,15 @@ def test_postgres_migrates_stores_moves_once_and_plays():
     with pytest.raises(Conflict):
         s.append_move(tid, 0, 0, "yield")
     assert s.append_moves([(tid, 1, 0, "a", False), (tid, 1, 0, "b", False)])[1] is not None
+    import secrets  # a new table's random id taken: its aborted transaction written again
+    ids, token_urlsafe = iter([tid, f"pg{random.randrange(10**6)}"]), secrets.token_urlsafe
+    secrets.token_urlsafe = lambda n=None: next(ids) if n == 6 else token_urlsafe(n)
+    try:
+        other, _ = s.new_table("ribauds", {"players": 2}, 4, [("human", None), ("human", None)])
+    finally:
+        secrets.token_urlsafe = token_urlsafe
+    assert other.id != tid and s.load_table(other.id).game == "ribauds"
+    assert s.load_table(tid).game == "regicide"
     with s.engine.begin() as conn:  # its moves are not a game: no server may load it
         conn.execute(update(GameTable).where(GameTable.id == tid).values(status=ABANDONED))
     s.close()

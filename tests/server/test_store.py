@@ -288,3 +288,45 @@ def test_a_table_loads_its_latest_messages_oldest_first(db_url):
     assert [m["message_id"] for m in s.load_table(tid, messages=3).messages] == ["m2", "m3", "m4"]
     assert s.load_table("nothing-here") is None
     s.close()
+
+
+def test_a_new_table_whose_random_id_is_taken_is_stored_under_another(db_url, monkeypatch):
+    """A table's id is random and written without a check first: when it is taken, the
+    whole transaction is written again with another id; the table that had it is left as
+    it was."""
+    import secrets
+
+    store = Store(db_url)
+    first, _ = store.new_table("regicide", {"players": 1}, 7, [("human", None)])
+    ids = iter([first.id, "fresh1"])
+    token_urlsafe = secrets.token_urlsafe
+    monkeypatch.setattr(secrets, "token_urlsafe",
+                        lambda n=None: next(ids) if n == 6 else token_urlsafe(n))
+    second, tokens = store.new_table("ribauds", {"players": 2}, 8,
+                                     [("human", None), ("human", None)])
+    assert second.id == "fresh1" and len(tokens) == 2
+    assert store.count_tables() == 2
+    again = store.load_table(first.id)
+    assert (again.game, again.seed, len(again.seats)) == ("regicide", 7, 1)
+    assert store.load_table("fresh1").game == "ribauds"
+
+
+def test_a_new_table_refused_by_the_database_for_another_reason_is_not_retried(db_url):
+    """An integrity error that is no taken id (here a seat written twice) is raised, and
+    nothing of the table is stored."""
+    from sqlalchemy.exc import IntegrityError
+
+    from regalia.server.storage.statements import INSERT_SEATS
+
+    store = Store(db_url)
+    calls = []
+
+    def seat_again(conn, table_id):
+        calls.append(table_id)
+        conn.execute(INSERT_SEATS, [{"table_id": table_id, "seat": 0, "kind": "human",
+                                     "bot": None, "token_hash": None, "bot_replaces": False,
+                                     "name": None, "claimed": False, "account_id": None}])
+
+    with pytest.raises(IntegrityError):
+        store.new_table("regicide", {"players": 1}, 7, [("human", None)], also=seat_again)
+    assert len(calls) == 1 and store.count_tables() == 0

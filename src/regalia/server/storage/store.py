@@ -83,50 +83,66 @@ class Store(Database):
         ``account_id``, when given, links it to that account at once); ``also(conn,
         table_id)``: more rows of the new table, written in its transaction once the table
         and its seats are (what it raises rolls everything back and is raised: e.g.
-        ``daily.DailyStore.recorder``'s ``AlreadyPlayed``)."""
+        ``daily.DailyStore.recorder``'s ``AlreadyPlayed``). The table's random id is
+        written without a check first: when it is taken, the transaction is rolled back and
+        written again with another."""
         seats = [s if isinstance(s, NewSeat) else NewSeat(*s) for s in seats]
         tokens: list[str | None] = [secrets.token_urlsafe(18)
                                     if s.kind == HUMAN and s.token_hash is None else None
                                     for s in seats]
         watch = secrets.token_urlsafe(18)
-        with self.engine.begin() as conn:
-            for _ in range(8):
-                table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-                if conn.execute(TABLE_EXISTS, {"p_table_id": table_id}).first() is None:
-                    break
-            t = now()
-            conn.execute(INSERT_TABLE, {
-                "id": table_id, "game": game, "config": config, "seed": seed, "status": PLAYING,
-                "created_at": t, "updated_at": t, "watch_token": watch, "is_open": is_open,
-                "clock": clock, "clock_state": clock_state, "hints": hints, "next_table": None,
-                "creator": creator, "rated": bool(rated),
-                "turn_deadline": deadline_of(clock_state)})
-            stored = [SeatData(i, s.kind, s.bot, token_hash(tok) if tok else s.token_hash,
-                               False, s.name, s.claimed, s.account_id)
-                      for i, (s, tok) in enumerate(zip(seats, tokens))]
-            conn.execute(INSERT_SEATS, [
-                {"table_id": table_id, "seat": d.seat, "kind": d.kind, "bot": d.bot,
-                 "token_hash": d.token_hash, "bot_replaces": False, "name": d.name,
-                 "claimed": d.claimed, "account_id": d.account_id} for d in stored])
-            if after is not None and conn.execute(
-                    update(GameTable).where(GameTable.id == after, GameTable.next_table.is_(None))
-                    .values(next_table=table_id)).rowcount != 1:
-                raise Conflict(f"table {after} already has its rematch")  # rolled back
-            if after is not None:  # a seat with the same token keeps its account
-                old = SeatRow.__table__.alias("old")
-                conn.execute(update(SeatRow).where(SeatRow.table_id == table_id).values(
-                    account_id=select(old.c.account_id).where(
-                        old.c.table_id == after, old.c.token_hash == SeatRow.token_hash,
-                        old.c.token_hash.is_not(None)).limit(1).scalar_subquery()))
-                linked = dict(conn.execute(select(SeatRow.seat, SeatRow.account_id)
-                                           .where(SeatRow.table_id == table_id)).all())
-                for d in stored:
-                    d.account_id = linked.get(d.seat)
-            if also is not None:
-                also(conn, table_id)
+        for attempt in range(8):  # a new random id; taken (once in ~10^14), another
+            table_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+            try:
+                with self.engine.begin() as conn:
+                    t = now()
+                    conn.execute(INSERT_TABLE, {
+                        "id": table_id, "game": game, "config": config, "seed": seed,
+                        "status": PLAYING, "created_at": t, "updated_at": t,
+                        "watch_token": watch, "is_open": is_open, "clock": clock,
+                        "clock_state": clock_state, "hints": hints, "next_table": None,
+                        "creator": creator, "rated": bool(rated),
+                        "turn_deadline": deadline_of(clock_state)})
+                    stored = [SeatData(i, s.kind, s.bot,
+                                       token_hash(tok) if tok else s.token_hash,
+                                       False, s.name, s.claimed, s.account_id)
+                              for i, (s, tok) in enumerate(zip(seats, tokens))]
+                    conn.execute(INSERT_SEATS, [
+                        {"table_id": table_id, "seat": d.seat, "kind": d.kind, "bot": d.bot,
+                         "token_hash": d.token_hash, "bot_replaces": False, "name": d.name,
+                         "claimed": d.claimed, "account_id": d.account_id} for d in stored])
+                    if after is not None and conn.execute(
+                            update(GameTable).where(GameTable.id == after,
+                                                    GameTable.next_table.is_(None))
+                            .values(next_table=table_id)).rowcount != 1:
+                        raise Conflict(f"table {after} already has its rematch")  # rolled back
+                    if after is not None:  # a seat with the same token keeps its account
+                        old = SeatRow.__table__.alias("old")
+                        conn.execute(update(SeatRow).where(SeatRow.table_id == table_id)
+                                     .values(account_id=select(old.c.account_id).where(
+                                         old.c.table_id == after,
+                                         old.c.token_hash == SeatRow.token_hash,
+                                         old.c.token_hash.is_not(None))
+                                         .limit(1).scalar_subquery()))
+                        linked = dict(conn.execute(select(SeatRow.seat, SeatRow.account_id)
+                                                   .where(SeatRow.table_id == table_id)).all())
+                        for d in stored:
+                            d.account_id = linked.get(d.seat)
+                    if also is not None:
+                        also(conn, table_id)
+            except IntegrityError:
+                if attempt == 7 or not self.table_exists(table_id):
+                    raise
+                continue
+            break
         return TableData(table_id, game, dict(config), seed, PLAYING, t, stored, watch,
                          is_open=bool(is_open), clock=clock, clock_state=clock_state,
                          hints=bool(hints), rated=bool(rated)), tokens
+
+    def table_exists(self, table_id: str) -> bool:
+        """Whether a table with this id is stored."""
+        with self.engine.connect() as conn:
+            return conn.execute(TABLE_EXISTS, {"p_table_id": table_id}).first() is not None
 
     def load_table(self, table_id: str, messages: int = 50) -> TableData | None:
         """The stored table with its seats, moves (in ply order), its ending when the
