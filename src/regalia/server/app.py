@@ -47,7 +47,7 @@ class Site(FastAPI):
     connections and messages."""
 
     sockets: Any = None
-    own_middleware: list[Any] = []  # the user middleware create_app added (``sockets``'s)
+    own_middleware: list[Any] | None = None  # the user middleware create_app added
 
     def short_way(self) -> bool:
         """The sockets may skip the stack: nothing was added to it since ``create_app``
@@ -123,14 +123,12 @@ def create_app(database_url: str = DEFAULT_DATABASE_URL, settings: Settings | No
     app = Site(title="Regalia", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.settings = settings
     app.state.replays = Replays()
-    app.add_middleware(Guard, max_body=settings.max_body, allowed_origins=settings.allowed_origins)
+    guard = {"max_body": settings.max_body, "allowed_origins": settings.allowed_origins}
+    hosts = {"allowed_hosts": site_hosts(settings), "www_redirect": False}
+    app.add_middleware(Guard, **guard)
     # outermost: a request to a name the site does not have is answered 400 before anything
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=site_hosts(settings),
-                       www_redirect=False)
-    app.sockets = TrustedHostMiddleware(
-        Guard(socket.socket_endpoint, max_body=settings.max_body,
-              allowed_origins=settings.allowed_origins),
-        allowed_hosts=site_hosts(settings), www_redirect=False)
+    app.add_middleware(TrustedHostMiddleware, **hosts)
+    app.sockets = TrustedHostMiddleware(Guard(socket.socket_endpoint, **guard), **hosts)
     app.own_middleware = list(app.user_middleware)
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     app.add_exception_handler(Refusal, errors.refusal)
