@@ -68,7 +68,8 @@ def running_app(db_url: str, **kwargs):
     """A started app and its test client (``client.seeds``: its ``FixedSeeds``); every
     websocket opened by ``join`` is closed before the app stops. Bots think in threads; the
     per-address rates are raised (all test clients share one address unless
-    ``as_address`` says otherwise) unless given."""
+    ``as_address`` says otherwise) unless given. ``prepare(app)``: called on the app
+    before it starts (e.g. an operator's middleware added)."""
     from fastapi.testclient import TestClient
 
     from regalia.server.app import create_app
@@ -84,9 +85,13 @@ def running_app(db_url: str, **kwargs):
     kwargs.setdefault("presence_every", 0.2)  # test_presence checks the hold itself
     kwargs.setdefault("allowed_hosts", ("testserver",))  # the test client's Host
     seeds = kwargs.pop("seeds", None) or FixedSeeds()
+    prepare = kwargs.pop("prepare", None)
+    app = create_app(db_url, seeds=seeds, **kwargs)
+    if prepare is not None:
+        prepare(app)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with TestClient(create_app(db_url, seeds=seeds, **kwargs)) as c:
+        with TestClient(app) as c:
             c.seeds = seeds
             c.peers = []
             try:

@@ -55,13 +55,6 @@ def test_a_table_socket_is_traced_as_the_requests_are(db_url, monkeypatch):
 def test_a_middleware_added_to_the_app_sees_its_sockets(db_url):
     """An ASGI middleware an operator adds to the app ``create_app`` returned (error
     reporting, metrics) sees the table sockets, as it sees the requests."""
-    import warnings
-
-    from fastapi.testclient import TestClient
-
-    from regalia.server.app import create_app
-    from server_helpers import FixedSeeds
-
     seen: list[str] = []
 
     class Recorder:
@@ -72,17 +65,11 @@ def test_a_middleware_added_to_the_app_sees_its_sockets(db_url):
             seen.append(scope["type"])
             await self.app(scope, receive, send)
 
-    app = create_app(db_url, seeds=FixedSeeds(), bot_delay=0.0, bot_processes=False,
-                     allowed_hosts=("testserver",))
-    app.add_middleware(Recorder)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with TestClient(app) as c:
-            c.seeds = FixedSeeds()
-            d = new_table(c, "regicide", ["human"])
-            with c.websocket_connect(f"/ws/{d['id']}") as ws:
-                ws.send_json({"type": "hello", "token": d["seats"][0]["token"]})
-                assert ws.receive_json()["type"] == "welcome"
+    with running_app(db_url, prepare=lambda app: app.add_middleware(Recorder)) as c:
+        d = new_table(c, "regicide", ["human"])
+        with c.websocket_connect(f"/ws/{d['id']}") as ws:
+            ws.send_json({"type": "hello", "token": d["seats"][0]["token"]})
+            assert ws.receive_json()["type"] == "welcome"
     assert "http" in seen and "websocket" in seen, seen
 
 
