@@ -857,7 +857,8 @@ def test_a_table_with_a_bot_stays_loaded_where_its_bot_runs(replicas):
         if p.state["legal"]:
             _play_one(p)
             assert t["id"] in ma.tables and ma.cluster.holds(t["id"])
-    assert health(a)["moves"] >= 1  # the bot played on a
+    # the bot played on a (a Ribauds seat may act again before the bot: wait for its move)
+    wait_for(lambda: health(a)["moves"] >= 1, timeout=30, what="the bot's move on a")
 
 
 def test_a_seat_handed_over_after_an_unwatched_table_was_unloaded_gets_its_bot(
