@@ -34,7 +34,6 @@ from regalia.bots.regicide.belief import Knowledge
 from regalia.bots.regicide.heuristic import wish_rule
 from regalia.bots.regicide.montecarlo import MonteCarloBot, policy_candidates
 from regalia.core.records import Match
-from regalia.fast import regicide as F
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 from regalia.lab.deals import load_deals
@@ -81,9 +80,7 @@ def reference(view: dict, legal: list[int], worlds: int = REFERENCE) -> dict[int
     w = P.weights_for(view["players"])
     wish = wish_rule if view["players"] > 1 else None
     cands = policy_candidates(kn.sample_array(rng, wish_rule=wish), legal, w, 24)
-    ws = np.empty((worlds, F.SIZE), np.int64)
-    for i in range(worlds):
-        ws[i] = kn.sample_array(rng, wish_rule=wish)
+    ws = kn.sample_arrays(rng, worlds, wish_rule=wish)
     seeds = np.array([rng.getrandbits(64) | 1 for _ in range(worlds)], dtype=np.uint64)
     out = np.zeros((worlds, len(cands)))
     P.evaluate_actions(ws, cands.copy(), len(cands), seeds, w, out, 0.0)

@@ -5,7 +5,7 @@ For every decision of the chosen seat in a saved Regicide game record (formats: 
 the analysis estimates the chance of winning after the move played and after the best move,
 the way the search bot decides: from **that seat's view only** (``Game.view(state, seat)``:
 its own hand, the public table and piles, the log with its own private draws; rules 1.15),
-it samples full positions consistent with the view (``Knowledge.sample_array``,
+it samples full positions consistent with the view (``Knowledge.sample_arrays``,
 determinization), and plays each candidate move out to the end in every sampled position
 with the compiled heuristic policy in every seat (``regalia.bots.regicide.policy.evaluate_actions``, the
 same positions and random streams for every candidate). The win chance of a move is the
@@ -139,10 +139,8 @@ def _playouts(knowledge: Any, w: np.ndarray, moves: list[int], rng: random.Rando
               worlds: int, first: np.ndarray) -> np.ndarray:
     """``move_wins`` in ``first`` and ``worlds - 1`` more positions sampled from
     ``knowledge``."""
-    positions = np.empty((worlds, F.SIZE), np.int64)
+    positions = knowledge.sample_arrays(rng, worlds)
     positions[0] = first
-    for i in range(1, worlds):
-        positions[i] = knowledge.sample_array(rng)
     seeds = np.array([rng.getrandbits(64) | 1 for _ in range(worlds)], dtype=np.uint64)
     out = np.zeros((worlds, len(moves)))
     P.evaluate_actions(positions, np.array(moves, np.int64), len(moves), seeds, w, out)

@@ -36,7 +36,6 @@ import random
 from typing import Any, Callable
 
 from regalia.games.regicide.cards import (
-    IS_ROYAL,
     JACK,
     KING,
     QUEEN,
@@ -239,6 +238,14 @@ class Knowledge:
                         for r in (JACK, QUEEN, KING)}
         if len(self.tavern) != view["tavern"]:
             self._bad(4)
+        # A log that does not reach back to the deal (a position read from JSON) leaves
+        # cards on the table, or defeated royals, unaccounted for.
+        if any(c < 52 and c not in self.seen
+               for play in view["table"] for c in map(parse_card, play)):
+            self._bad(16)
+        if sum(1 for c in self.seen if c < 52 and RANK[c] >= JACK) \
+                != 12 - sum(view["castle_ranks"].values()):
+            self._bad(17)
         if self.consistent and not self._heals_fit():
             self._bad(15)
 
@@ -406,12 +413,45 @@ class Knowledge:
         return s
 
     def sample_array(self, rng: random.Random, wish_rule: Callable | None = None):
-        """``sample`` as a fast-path array (``regalia.fast.regicide``), built directly."""
+        """One sampled position as a fast-path array (``regalia.fast.regicide``):
+        ``sample_arrays(rng, 1, wish_rule)[0]``."""
+        return self.sample_arrays(rng, 1, wish_rule)[0]
+
+    def sample_arrays(self, rng: random.Random, n: int,
+                      wish_rule: Callable | None = None):
+        """``n`` sampled positions, an ``(n, SIZE)`` int64 array of fast-path positions
+        (``regalia.fast.regicide``), each drawn as ``sample`` draws (see the module doc).
+
+        Drawn in compiled code (``sampler``, each row from its own seed of ``rng``) unless
+        a partner's stated wish must condition its hand (``wish_rule`` given, phase
+        choose) or the log could not be followed exactly: those rows are drawn here
+        (``_sample_parts``), as is any row the compiled draw could not complete.
+        """
+        import numpy as np
+
+        from regalia.bots.regicide import sampler
         from regalia.fast import regicide as F
 
-        discard, hands, tavern, castle = self._sample_parts(rng, wish_rule)
         if self._template is None:
             self._template = F.encode(self._base_state_with([], [0] * self.players, [], []))
+        out = np.empty((n, F.SIZE), np.int64)
+        wished = wish_rule and any(w is not None and q != self.seat for q, w
+                                   in enumerate(self.view.get("preferences") or []))
+        done = np.zeros(n, bool)
+        if self.consistent and not wished:
+            if self._plan is None:
+                self._plan = sampler.plan_of(self, self._template)
+            seeds = np.array([rng.getrandbits(64) | 1 for _ in range(n)], np.uint64)
+            done = sampler.sample_rows(self._plan, out, seeds)
+        for i in np.flatnonzero(~done):
+            out[i] = self._array_of(self._sample_parts(rng, wish_rule))
+        return out
+
+    def _array_of(self, parts) -> Any:
+        """The fast-path array of a sample's ``(discard, hands, tavern, castle)``."""
+        from regalia.fast import regicide as F
+
+        discard, hands, tavern, castle = parts
         st = self._template.copy()
         for q, h in enumerate(hands):
             st[F.HANDS + q] = h
@@ -436,12 +476,14 @@ class Knowledge:
         s.table = []
         s.spades = 0
         jid = [c for c in self._table if c >= 52]
+        # Without a log to name them, the table's Jesters take the ids the hand does not.
+        spare = [j for j in self._jester_ids if j not in jid and not self.hand >> j & 1]
         for play in v["table"]:
             m = 0
             for x in play:
                 c = parse_card(x)
                 if c == 52:
-                    c = jid.pop(0) if jid else 52
+                    c = jid.pop(0) if jid else spare.pop(0) if spare else 52
                 m |= 1 << c
             s.table.append(m)
             if any(SUIT[c] == SPADES for c in range(52) if m >> c & 1):
@@ -484,6 +526,7 @@ class Knowledge:
 
     _template = None
     _prepared = None
+    _plan = None  # the compiled sampler's arrays (``sampler.plan_of``)
 
     def _prepare(self) -> tuple:
         """What every sample shares: forced and barred cards per heal, the time line, the
@@ -665,8 +708,7 @@ class Knowledge:
         the seat cannot place is dealt at random to the partners, the Tavern and the discard."""
         v = self.view
         s = self._base_state()
-        castle = self._castle(rng)
-        placed = set(castle)
+        placed = set()
         if s.enemy is not None:
             placed.add(s.enemy)
         for m in s.table:
@@ -677,6 +719,12 @@ class Knowledge:
         top = parse_card(v["discard_top"]) if v.get("discard_top") else None
         if top is not None and top not in placed:
             placed.add(top)
+        castle = []  # the public rank order, of the royals not placed (played ones are)
+        for rank, key in ((KING, "K"), (QUEEN, "Q"), (JACK, "J")):
+            group = [c for c in range(52) if RANK[c] == rank and c not in placed]
+            rng.shuffle(group)
+            castle += group[:v["castle_ranks"][key]]
+        placed |= set(castle)
         n_jesters = 2 if self.players == 4 else (1 if self.players == 3 else 0)
         pool = [c for c in list(range(52)) + [52, 53][:n_jesters] if c not in placed]
         if self.players == 1:

@@ -3,8 +3,9 @@
 Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012) from the deciding seat's
 knowledge only (``Knowledge.from_view``, rules 1.15). Each iteration
 
-1. samples one full position from that knowledge (a determinization: ``Knowledge.sample_array``,
-   partners' Jester-window wishes included), on the compiled fast path;
+1. takes one full position sampled from that knowledge (a determinization:
+   ``Knowledge.sample_arrays``, a batch at a time, partners' Jester-window wishes
+   included), on the compiled fast path;
 2. descends the tree: a node is an information set of the seat (its own hand and the public
    numbers at one of its decisions: enemy, damage, immunity, shield, Tavern and discard
    sizes, hand sizes, solo Jesters left), an edge one of the seat's actions. At a node the
@@ -64,6 +65,7 @@ from regalia.fast.regicide import (  # noqa: E402
 from regalia.bots.regicide.policy import choose  # noqa: E402
 
 OBSERVED = 16  # numbers in an information-set key (``observe``)
+BATCH = 16  # positions sampled at once (``Knowledge.sample_arrays``)
 
 
 @njit
@@ -159,7 +161,9 @@ class ISMCTSBot:
                     break
             elif n > 0 and time.perf_counter() - start >= budget:
                 break
-            st = first if n == 0 else knowledge.sample_array(rng, wish_rule=wish)
+            if n % BATCH == 0:  # sampled a batch at a time (compiled)
+                batch = knowledge.sample_arrays(rng, BATCH, wish_rule=wish)
+            st = first if n == 0 else batch[n % BATCH]
             frng[0] = rng.getrandbits(64) | 1
             self._iterate(root, st.copy(), frng, w, buf, obs, me)
             n += 1

@@ -9,9 +9,10 @@ For each decision the bot
    the log with its own private draws) and nothing else;
 2. keeps the ``candidates`` best legal actions by the compiled heuristic policy
    (``regalia.bots.regicide.policy``; all of them when there are few);
-3. repeatedly samples a full position from that knowledge (``Knowledge.sample``: Tavern order,
-   partners' hands by their sizes, the contents of past Hearts heals, the Castle suits;
-   partners' Jester-window wishes condition the sample), and plays every candidate out to
+3. repeatedly samples full positions from that knowledge, a batch at a time, in compiled
+   code (``Knowledge.sample_arrays``: Tavern order, partners' hands by their sizes, the
+   contents of past Hearts heals, the Castle suits; partners' Jester-window wishes
+   condition the sample), and plays every candidate out to
    the end of the game in that position with the policy in every seat, all candidates with
    the same random stream (common random numbers); the Hearts shuffles of the future come
    from that stream;
@@ -47,7 +48,6 @@ from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
 from regalia.bots.regicide.heuristic import hand_of, wish_rule
 from regalia.fast import regicide as F
-from regalia.games.regicide import actions as A
 
 DEFAULT_BUDGET = 1.0
 MEDAL = 0.03  # what a solo win loses per Jester spent, for the bots that aim at medals
@@ -198,10 +198,9 @@ class MonteCarloBot:
             b = self.batch if limit is None else min(self.batch, limit - worlds_done)
             if b <= 0:
                 break
-            worlds = np.empty((b, F.SIZE), np.int64)
-            for i in range(b):
-                worlds[i] = first if worlds_done == 0 and i == 0 else \
-                    knowledge.sample_array(rng, wish_rule=wish)
+            worlds = knowledge.sample_arrays(rng, b, wish_rule=wish)
+            if worlds_done == 0:
+                worlds[0] = first  # the sample the candidates were chosen in
             k = self.tavern_orders if groups else 1
             if k > 1:
                 worlds = np.stack([world if r == 0 else reshuffle_tavern(world, groups, rng)
@@ -245,10 +244,9 @@ class MonteCarloBot:
             b = self.batch if limit is None else min(self.batch, limit - worlds_done)
             if b <= 0:
                 break
-            worlds = np.empty((b, F.SIZE), np.int64)
-            for i in range(b):
-                worlds[i] = first if worlds_done == 0 and i == 0 else \
-                    knowledge.sample_array(rng, wish_rule=wish)
+            worlds = knowledge.sample_arrays(rng, b, wish_rule=wish)
+            if worlds_done == 0:
+                worlds[0] = first  # the sample the candidates were chosen in
             seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b)], dtype=np.uint64)
             idx = np.array([k for k in np.flatnonzero(alive) if k not in jesters], np.int64)
             batch = np.full((b, n), np.nan)

@@ -1,0 +1,107 @@
+"""The compiled determinization (``regalia.bots.regicide.sampler``, rules 1.6 and 1.15):
+its samples follow the same law as the reference draw of ``belief.Knowledge``, replay with
+the same random source, and give way to the reference draw where it cannot serve."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from regalia.bots import make_bot
+from regalia.bots.regicide import sampler
+from regalia.bots.regicide.belief import Knowledge, _conserved
+from regalia.fast import regicide as F
+from regalia.games.regicide import REGICIDE as G
+
+from tests.bots.test_regicide_bots import _play
+
+
+def _late_view(players: int, seed: int) -> dict:
+    """The acting seat's view half-way through a heuristic game, after a Hearts heal."""
+    kept = []
+    bots = [make_bot("regicide", "heuristic") for _ in range(players)]
+
+    def keep(s, seat, a):
+        if not G.is_terminal(s) and s.phase != "choose":
+            v = G.view(s, s.current)
+            if any(e["kind"] == "heal" for e in v["log"]):
+                kept.append(v)
+
+    _play(players, bots, seed, keep)
+    assert kept
+    return kept[len(kept) // 2]
+
+
+def _places(st: np.ndarray) -> list[tuple[int, str, int]]:
+    """Where each hidden-or-not card lies in a fast-path position: ``(card, place,
+    index)``, the Tavern by groups of four slots from the bottom."""
+    out = []
+    for q in range(4):
+        m = int(st[F.HANDS + q])
+        out += [(c, "hand", q) for c in range(54) if m >> c & 1]
+    for i in range(st[F.NTAV]):
+        out.append((int(st[F.TAV + ((st[F.TLO] + i) & 63)]), "tavern", i // 4))
+    out += [(int(st[F.DISC + i]), "discard", 0) for i in range(st[F.NDISC])]
+    out += [(int(st[F.CASTLE + i]), "castle", i) for i in range(st[F.NCASTLE])]
+    return out
+
+
+def _counts(rows) -> Counter:
+    c: Counter = Counter()
+    for r in rows:
+        c.update(_places(r))
+    return c
+
+
+@pytest.mark.parametrize("players,seed", [(1, 200), (2, 200), (3, 200), (4, 200), (4, 201)])
+def test_compiled_samples_follow_the_reference_draw(players, seed):
+    """Over 3,000 samples each, every card's place (a partner's hand, a group of Tavern
+    slots, the discard pile, a Castle slot) is as frequent in the compiled draw as in the
+    reference draw: no place differs beyond sampling noise. (A row the compiled draw cannot
+complete falls back on the reference draw, so the compiled draw must complete them all.)"""
+    k = Knowledge.from_view(_late_view(players, seed))
+    assert k.consistent and k.heals
+    n = 3000
+    rng = random.Random(1)
+    fast = _counts(k.sample_arrays(rng, n))
+    ref = _counts(k._array_of(k._sample_parts(rng, None)) for _ in range(n))
+    keys = set(fast) | set(ref)
+    z = {x: (fast[x] - ref[x]) / np.sqrt(fast[x] + ref[x]) for x in keys}
+    assert max(abs(v) for v in z.values()) < 5.0
+    assert sum(v * v for v in z.values()) / len(keys) < 1.3
+    assert k.simple_samples == 0
+    seeds = np.arange(1, 257, dtype=np.uint64)  # and the compiled draw did them all
+    assert sampler.sample_rows(k._plan, np.empty((256, F.SIZE), np.int64), seeds).all()
+
+
+def test_compiled_samples_replay_with_the_same_random_source():
+    k = Knowledge.from_view(_late_view(4, 202))
+    a = k.sample_arrays(random.Random(7), 16)
+    b = Knowledge.from_view(k.view).sample_arrays(random.Random(7), 16)
+    assert np.array_equal(a, b)
+    assert len({r.tobytes() for r in a}) == 16
+    assert not np.array_equal(a, k.sample_arrays(random.Random(8), 16))
+
+
+def test_rows_the_compiled_draw_cannot_complete_are_drawn_the_reference_way():
+    """A plan that no sample can meet (here: a discard pile of the wrong size) completes
+    no row; ``sample_arrays`` then draws every row with the reference draw, each still
+    agreeing with the seat's view."""
+    view = _late_view(3, 203)
+    k = Knowledge.from_view(view)
+    k.sample_arrays(random.Random(0), 1)
+    bad = k._plan._replace(discard=k._plan.discard + 1)
+    done = sampler.sample_rows(bad, np.empty((4, F.SIZE), np.int64),
+                               np.arange(1, 5, dtype=np.uint64))
+    assert not done.any()
+    k._plan = bad
+    for row in k.sample_arrays(random.Random(1), 4):
+        d = F.decode(row)
+        d.log = None
+        assert _conserved(d)
+        assert d.hands[view["seat"]] == k.hand
+        assert [h.bit_count() for h in d.hands] == view["hand_sizes"]
+        assert len(d.discard) == view["discard"]
