@@ -8,7 +8,8 @@ process time per decision and the result of every deal. Usage::
 e.g. ``python benchmarks/montecarlo_tuning.py base 150 0 4`` or
 ``python benchmarks/montecarlo_tuning.py choices 150 0 4 choices=True``; ``deals=PATH``
 plays another deal set (``deals=src/regalia/lab/deals/regicide.json``: the published one,
-for a setting that has no bot name of its own). The bots' random sources come from
+for a setting that has no bot name of its own), ``iterations=N`` samples N positions per
+decision instead of 128. The bots' random sources come from
 ``secrets``, as in ``regalia eval``.
 """
 
@@ -33,10 +34,13 @@ def main() -> None:
     name, n, off, players = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
     kw = {}
     deals = DEALS
+    iterations = ITERATIONS
     for a in sys.argv[5:]:
         k, v = a.split("=", 1)
         if k == "deals":
             deals = Path(v)
+        elif k == "iterations":
+            iterations = int(v)
         else:
             kw[k] = ast.literal_eval(v)
     seeds = load_deals("regicide", players, deals)[off:off + n]
@@ -45,7 +49,7 @@ def main() -> None:
     t0 = time.process_time()
     res = []
     for s in seeds:
-        r = play_task(Task("regicide", players, s, ("v",), iterations=ITERATIONS,
+        r = play_task(Task("regicide", players, s, ("v",), iterations=iterations,
                            makers={"v": make}))
         wins += r["won"]
         decisions += r["decisions"]
@@ -53,7 +57,7 @@ def main() -> None:
     cpu = time.process_time() - t0
     lo, hi = wilson(wins, n)
     print(json.dumps({"name": name, "kw": kw, "deals": str(deals), "offset": off,
-                      "players": players, "iterations": ITERATIONS,
+                      "players": players, "iterations": iterations,
                       "wins": wins, "n": n, "wilson": [round(lo, 3), round(hi, 3)],
                       "cpu_per_dec": cpu / decisions, "res": res}))
 

@@ -135,10 +135,9 @@ def _own_draws(st, p, hand_after, v):
     """Cards that seat ``p`` and its partners draw from a Diamonds play of value ``v``."""
     players = st[PLAYERS]
     full = max_hand(players)
-    sizes = np.empty(4, np.int64)
+    sizes = 0  # one byte per seat (no array: this runs for every Diamonds play scored)
     for q in range(players):
-        sizes[q] = popcount(st[HANDS + q])
-    sizes[p] = popcount(hand_after)
+        sizes |= popcount(hand_after if q == p else st[HANDS + q]) << (8 * q)
     left = v
     tav = st[NTAV]
     seat = p
@@ -146,8 +145,8 @@ def _own_draws(st, p, hand_after, v):
     own = 0
     team = 0
     while left > 0 and tav > 0 and skipped < players:
-        if sizes[seat] < full:
-            sizes[seat] += 1
+        if (sizes >> (8 * seat)) & 255 < full:
+            sizes += 1 << (8 * seat)
             tav -= 1
             left -= 1
             skipped = 0
@@ -310,14 +309,18 @@ def score_action(st, a, w, keep):
     return 0.0
 
 
+_NO_KEEP = np.zeros(54, np.float64)
+
+
 @njit
 def choose(st, rng, w, buf):
     """The policy's action for the seat to act (``buf``: scratch of ``MAX_ACTIONS``)."""
     n = legal_actions(st, buf)
     if n == 1:
         return buf[0]
-    keep = np.zeros(54, np.float64)
+    keep = _NO_KEEP  # read by discards only (phase suffer)
     if st[PHASE] == PH_SUFFER:
+        keep = np.zeros(54, np.float64)
         m = st[HANDS + st[CUR]]
         while m:
             low = m & -m
