@@ -1,5 +1,6 @@
 """A low-noise measure of ``MonteCarloBot``'s decisions at a fixed number of sampled
-positions: their regret against reference values, on positions of four-player games.
+positions: their regret against reference values, on positions of four-player games (or
+of another player count: ``collect ... players=N``).
 
 Win rates over 100-150 deals cannot tell apart two settings closer than about 10 points
 (two runs of one bot on the same 150 deals disagree on a third of them: the bots' random
@@ -11,7 +12,7 @@ setting, the mean of (best reference value - reference value of the action the b
 chooses), over every position and ``REPEATS`` random sources. It measures how well a setting
 spends its samples, not the beliefs or the rollout policy (the reference shares them). Usage::
 
-    python benchmarks/montecarlo_regret.py collect 150 /tmp/regret.pkl
+    python benchmarks/montecarlo_regret.py collect 150 /tmp/regret.pkl [players=4]
     python benchmarks/montecarlo_regret.py eval /tmp/regret.pkl [KEY=VALUE ...]
 
 e.g. ``eval /tmp/regret.pkl min_worlds=1000000`` (no pruning) or ``candidates=16``;
@@ -89,7 +90,8 @@ def reference(view: dict, legal: list[int], worlds: int = REFERENCE) -> dict[int
 
 def main() -> None:
     if sys.argv[1] == "collect":
-        positions = collect(int(sys.argv[2]))
+        players = int(sys.argv[4].split("=", 1)[1]) if len(sys.argv) > 4 else 4
+        positions = collect(int(sys.argv[2]), players)
         refs = [reference(v, legal) for v, legal in positions]
         Path(sys.argv[3]).write_bytes(pickle.dumps((positions, refs)))
         return

@@ -232,6 +232,46 @@ def test_search_bots_with_iterations_are_deterministic(cls):
     assert a == b
 
 
+def test_pruning_drops_only_candidates_behind_by_more_than_prune_sigma_errors():
+    """``MonteCarloBot._prune``: a candidate whose paired difference to the leader exceeds
+    ``sigma`` standard errors is dropped; one within them stays, as does the leader."""
+    n = 100
+    sums = np.array([60.0, 50.0, 57.0])  # means 0.60, 0.50, 0.57
+    # paired differences to the leader: mean 0.10 and 0.03, both with standard deviation 0.1
+    sq = np.zeros((3, 3))
+    sq[0, 1] = sq[1, 0] = n * (0.1**2 + 0.10**2)
+    sq[0, 2] = sq[2, 0] = n * (0.1**2 + 0.03**2)
+    for sigma, expect in ((3.0, [True, False, True]), (2.0, [True, False, False]),
+                          (11.0, [True, True, True])):
+        alive = np.ones(3, bool)
+        MonteCarloBot._prune(sums, sq, alive, n, sigma)
+        assert alive.tolist() == expect, sigma
+
+
+def test_sampling_stops_once_one_candidate_is_left(monkeypatch):
+    """With a fixed number of positions, no rollout is spent once pruning has left one
+    candidate: every batch evaluates two or more, and settled decisions sample fewer
+    positions than ``iterations``."""
+    calls = []
+    evaluate = P.evaluate_actions
+
+    def spy(worlds, actions, n, seeds, w, out, medal=0.0):
+        calls.append(n)
+        evaluate(worlds, actions, n, seeds, w, out, medal)
+
+    monkeypatch.setattr(P, "evaluate_actions", spy)
+    bot = MonteCarloBot(iterations=256)
+    done = []
+    for i, s in enumerate(_positions(4, 3, 60)):
+        legal = G.legal_actions(s)
+        before = len(calls)
+        assert bot.act(G.view(s, s.current), legal, random.Random(i)) in legal
+        if len(calls) > before:
+            done.append(bot.last_worlds)
+    assert calls and min(calls) >= 2
+    assert max(done) == 256 and min(done) < 256
+
+
 def test_heuristic_chooses_a_willing_partner_after_a_jester():
     s = G.new_game({"players": 3, "first_player": 0}, random.Random(1))
     s = s.copy()

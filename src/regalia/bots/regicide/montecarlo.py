@@ -141,22 +141,27 @@ class MonteCarloBot:
     """Determinized Monte Carlo search (see the module doc).
 
     ``budget``: seconds per decision (``act``'s ``budget`` argument overrides it);
-    ``iterations``: a fixed number of sampled positions per decision instead (deterministic
-    for a given random source); ``candidates``: how many actions the policy keeps;
+    ``iterations``: at most this many sampled positions per decision instead (deterministic
+    for a given random source; the sampling stops early once pruning has left one
+    candidate); ``candidates``: how many actions the policy keeps;
     ``batch``: positions sampled between two checks of the clock; ``medal``: what a solo
     win loses per Jester spent (0: every win alike); ``choices``: a Jester play is valued
     with the choice of the next player searched too, by the wishes its player will see
     (``evaluate_choices``, ``chosen_values``), not left to the rollout policy;
     ``tavern_orders``: each sampled position is played out in that many Tavern orders (the
     sample and ``tavern_orders - 1`` reshuffles of it, ``reshuffle_tavern``), a candidate's
-    value in the sample being their mean.
+    value in the sample being their mean; ``min_worlds``: positions sampled before the
+    first pruning; ``prune_sigma``: a candidate is dropped once its paired difference to
+    the leader exceeds that many standard errors (``_prune``).
     """
 
     name = "montecarlo"
 
     def __init__(self, budget: float | None = None, iterations: int | None = None,
                  candidates: int = 10, batch: int = 8, min_worlds: int = 24,
-                 medal: float = 0.0, choices: bool = False, tavern_orders: int = 1) -> None:
+                 medal: float = 0.0, choices: bool = False, tavern_orders: int = 1,
+                 prune_sigma: float = 2.0) -> None:
+        self.prune_sigma = prune_sigma
         self.medal = medal
         self.choices = choices
         self.tavern_orders = tavern_orders
@@ -216,10 +221,10 @@ class MonteCarloBot:
             sq[np.ix_(idx, idx)] += (d * d).sum(axis=0)
             worlds_done += b
             if len(idx) > 1 and worlds_done >= self.min_worlds:
-                self._prune(sums, sq, alive, worlds_done)
+                self._prune(sums, sq, alive, worlds_done, self.prune_sigma)
             if limit is None and time.perf_counter() - start >= budget:
                 break
-            if alive.sum() == 1 and limit is None:
+            if alive.sum() == 1:
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, sums / max(1, worlds_done), -np.inf)
@@ -276,10 +281,10 @@ class MonteCarloBot:
             sq[np.ix_(live, live)] = (d * d).sum(axis=0)
             means = np.where(alive, sums / worlds_done, -np.inf)
             if len(live) > 1 and worlds_done >= self.min_worlds:
-                self._prune(sums, sq, alive, worlds_done)
+                self._prune(sums, sq, alive, worlds_done, self.prune_sigma)
             if limit is None and time.perf_counter() - start >= budget:
                 break
-            if alive.sum() == 1 and limit is None:
+            if alive.sum() == 1:
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, means, -np.inf)
@@ -288,8 +293,12 @@ class MonteCarloBot:
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
-    def _prune(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int) -> None:
-        """Drop candidates behind the leader by more than 3 standard errors (paired)."""
+    def _prune(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
+               sigma: float) -> None:
+        """Drop candidates behind the leader by more than ``sigma`` standard errors of
+        their paired difference to it over the ``n`` positions sampled; ``sums``: (k,)
+        value sums, ``sq``: (k, k) sums of squared paired differences, ``alive``: (k,)
+        bool, updated in place."""
         idx = np.flatnonzero(alive)
         means = sums / n
         lead = idx[int(np.argmax(means[idx]))]
@@ -299,7 +308,7 @@ class MonteCarloBot:
             diff = means[lead] - means[j]
             var = sq[lead, j] / n - diff * diff
             se = math.sqrt(max(var, 1e-12) / n)
-            if diff > 3.0 * se + 1e-9:
+            if diff > sigma * se + 1e-9:
                 alive[j] = False
 
 
