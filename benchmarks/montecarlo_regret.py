@@ -89,6 +89,9 @@ def reference(view: dict, legal: list[int], worlds: int = REFERENCE) -> dict[int
 
 
 def main() -> None:
+    if len(sys.argv) < 3 or sys.argv[1] not in ("collect", "eval") \
+            or (sys.argv[1] == "collect" and len(sys.argv) < 4):
+        raise SystemExit(__doc__)
     if sys.argv[1] == "collect":
         players = int(sys.argv[4].split("=", 1)[1]) if len(sys.argv) > 4 else 4
         positions = collect(int(sys.argv[2]), players)

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from regalia.bots import make_bot
-from regalia.cli.app import app
+from regalia.cli.app import app, span
 from regalia.core.records import GameRecord, Match
 from regalia.games.regicide import REGICIDE as G
 from regalia.lab.analyse import (MARK_FROM, MARKED, Decision, analyse_record,
@@ -131,6 +131,13 @@ def test_cli_analyse(tmp_path):
     assert "suffer" not in text.stdout and "step " in text.stdout  # the rules' words
     assert re.search(r"\d+\.\d% \(\d+-\d+\)", text.stdout)  # a chance and its interval
     assert all(len(d["played_range"]) == 2 for d in obj["decisions"])
+
+
+def test_cli_analyse_writes_an_interval_below_zero_with_to():
+    """A loss's interval may reach below zero: "(-6 to 20)", never "(-6-20)" or "-0"."""
+    assert span((0.09, 0.224)) == "(9-22)"
+    assert span((-0.06, 0.2)) == "(-6 to 20)"
+    assert span((-0.001, 0.1)) == "(0-10)"
 
 
 @pytest.mark.parametrize("make, args, words", [

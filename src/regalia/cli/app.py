@@ -672,16 +672,21 @@ def analyse(file: Path = typer.Argument(..., help="a Regicide game record saved 
         except (RegaliaError, ValueError):
             return action
 
-    def span(r: tuple[float, float]) -> str:  # a chance's 95% interval, in points
-        return f"({100 * r[0]:.0f}-{100 * r[1]:.0f})"
-
     steps = {"play": "step 1", "suffer": "step 4", "choose": "Jester"}  # the rules' words
     for d in decisions:
         typer.echo(f"{'!' if d.marked else ' '} {d.index + 1:3d} {steps.get(d.phase, d.phase):7s} "
-                   f"{words(d.played):22s} {100 * d.played_win:5.1f}% {span(d.played_range)}   "
-                   f"best {words(d.best):22s} {100 * d.best_win:5.1f}% {span(d.best_range)}"
-                   + (f"  ({100 * d.cost:.1f} points lost, {span(d.cost_range)})"
+                   f"{words(d.played):22s} {100 * d.played_win:5.1f}% {span(d.played_range):9s} "
+                   f"best {words(d.best):22s} {100 * d.best_win:5.1f}% {span(d.best_range):9s}"
+                   + (f"  ({100 * d.cost:.1f} points lost, interval {span(d.cost_range)[1:]}"
                       if d.cost else ""))
+
+
+def span(r: tuple[float, float]) -> str:
+    """A 95% interval ``(low, high)`` of chances or of their difference (fractions) as
+    ``analyse`` prints it, in points: ``"(9-22)"``, or ``"(-6 to 20)"`` when it reaches
+    below zero (a loss that may be none)."""
+    lo, hi = round(100 * r[0]), round(100 * r[1])
+    return f"({lo}-{hi})" if lo >= 0 else f"({lo} to {hi})"
 
 
 def main() -> None:

@@ -184,7 +184,8 @@ def print_report(report: dict[str, Any], console=None) -> None:
             console = Console(width=120)
     budget = report["budget"]
     policy = str(report["bot"]).startswith("policy:")  # regalia eval --policy: no budget
-    how = (f"{report['iterations']} samples/decision" if report["iterations"]
+    unit = "sampled positions" if report["game"] == "regicide" else "iterations"
+    how = (f"{report['iterations']} {unit}/decision" if report["iterations"]
            else f"budget {budget} s/decision" if budget is not None
            else "default budget per decision")
     if report["game"] == "regicide":
