@@ -78,6 +78,24 @@ def test_ribauds_pairs_play_both_seat_orders():
     assert s["by_seat"]["a_first_seat"]["games"] == 3 == s["by_seat"]["a_second_seat"]["games"]
 
 
+def test_a_run_warms_up_on_one_untimed_game_first(monkeypatch):
+    """Before the timed games, one game like the first task at 4 positions per decision
+    loads the compiled kernels; its result is not reported."""
+    played = []
+    play = E.play_task
+
+    def spy(task):
+        played.append(task)
+        return play(task)
+
+    monkeypatch.setattr(E, "play_task", spy)
+    tasks = E.regicide_tasks(2, "montecarlo", D.load_deals("regicide", 2)[:2], None, 16)
+    rs = E.run_tasks(tasks)
+    assert [t.iterations for t in played] == [4, 16, 16]
+    assert played[0].seed == tasks[0].seed and [r["index"] for r in rs] == [0, 1]
+    assert all(r["decisions"] > 0 for r in rs)
+
+
 def test_eval_command_writes_json_and_chart(tmp_path):
     out, png = tmp_path / "r.json", tmp_path / "r.png"
     r = runner.invoke(app, ["eval", "--game", "regicide", "--players", "1,3", "--bot", "ismcts",

@@ -192,24 +192,25 @@ def run_tasks(tasks: list[Task], workers: int = 1, ray_address: str | None = Non
     if ray_address:
         _run_ray(tasks, ray_address, workers, done)
     elif workers <= 1:
+        if tasks:
+            _warm_up(tasks[0])
         for t in tasks:
             done(play_task(t))
     else:
-        with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up,
+                                 initargs=tasks[:1]) as pool:
             futures = [pool.submit(play_task, t) for t in tasks]
             for f in as_completed(futures):
                 done(f.result())
     return [r for r in results if r is not None]
 
 
-def _warm_up() -> None:
-    """Load the compiled kernels once per worker process."""
-    try:
-        from regalia.fast import regicide as F
-
-        F.legal_list(F.new_game(2, F.new_rng(0)))
-    except Exception:  # pragma: no cover - warming up is only an optimisation
-        pass
+def _warm_up(task: Task | None = None) -> None:
+    """Play one game like ``task`` at 4 sampled positions (or iterations) per decision and
+    drop its result, once per process before the timed games: the compiled kernels (the
+    engine's, the rollout policy's, the sampler's) load there, not in a timed decision."""
+    if task is not None:
+        play_task(replace(task, iterations=4))
 
 
 def _run_ray(tasks: list[Task], address: str, workers: int, done: Callable) -> None:
