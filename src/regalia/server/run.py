@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import signal
 
 from regalia.server.settings import Settings, site_hosts
 from regalia.server.storage.store import DEFAULT_DATABASE_URL, StoreUnavailable
@@ -60,6 +61,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
                               transport.raise_descriptor_limit() - transport.FD_RESERVE,
                               trusted=(forwarded_allow_ips or "").replace(" ", "").split(","))
     quiet_collector()
+    # uvicorn shuts down gracefully on SIGTERM, then raises the signal again: with the
+    # default handler the process would die there, before the database is closed (SQLite's
+    # write-ahead log left beside it). This handler ends it as Ctrl+C does, exit status 0.
+    signal.signal(signal.SIGTERM, _stopped)
     try:
         uvicorn.run(app, host=host, port=port, log_level=log_level, http=http,
                     ws_max_size=WS_MAX_SIZE,
@@ -69,6 +74,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database_url: str | None = 
                     forwarded_allow_ips=forwarded_allow_ips or None)
     finally:
         store.close()
+
+
+def _stopped(_signum: int, _frame: object) -> None:
+    raise SystemExit(0)
 
 
 def quiet_collector() -> None:
