@@ -189,28 +189,28 @@ def run_tasks(tasks: list[Task], workers: int = 1, ray_address: str | None = Non
             on_result(r)
 
     tasks = [replace(t, index=i) for i, t in enumerate(tasks)]
+    if not tasks:
+        return []
     if ray_address:
         _run_ray(tasks, ray_address, workers, done)
     elif workers <= 1:
-        if tasks:
-            _warm_up(tasks[0])
+        _warm_up(tasks[0])
         for t in tasks:
             done(play_task(t))
     else:
         with ProcessPoolExecutor(max_workers=workers, initializer=_warm_up,
-                                 initargs=tasks[:1]) as pool:
+                                 initargs=(tasks[0],)) as pool:
             futures = [pool.submit(play_task, t) for t in tasks]
             for f in as_completed(futures):
                 done(f.result())
     return [r for r in results if r is not None]
 
 
-def _warm_up(task: Task | None = None) -> None:
+def _warm_up(task: Task) -> None:
     """Play one game like ``task`` at 4 sampled positions (or iterations) per decision and
     drop its result, once per process before the timed games: the compiled kernels (the
     engine's, the rollout policy's, the sampler's) load there, not in a timed decision."""
-    if task is not None:
-        play_task(replace(task, iterations=4))
+    play_task(replace(task, iterations=4))
 
 
 def _run_ray(tasks: list[Task], address: str, workers: int, done: Callable) -> None:
