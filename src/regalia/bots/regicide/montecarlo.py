@@ -220,11 +220,7 @@ class MonteCarloBot:
             d = out[:, :, None] - out[:, None, :]
             sq[np.ix_(idx, idx)] += (d * d).sum(axis=0)
             worlds_done += b
-            if len(idx) > 1 and worlds_done >= self.min_worlds:
-                self._prune(sums, sq, alive, worlds_done, self.prune_sigma)
-            if limit is None and time.perf_counter() - start >= budget:
-                break
-            if alive.sum() == 1:
+            if self._settled(sums, sq, alive, worlds_done, start, budget):
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, sums / max(1, worlds_done), -np.inf)
@@ -280,17 +276,24 @@ class MonteCarloBot:
             d = table[:, live][:, :, None] - table[:, live][:, None, :]
             sq[np.ix_(live, live)] = (d * d).sum(axis=0)
             means = np.where(alive, sums / worlds_done, -np.inf)
-            if len(live) > 1 and worlds_done >= self.min_worlds:
-                self._prune(sums, sq, alive, worlds_done, self.prune_sigma)
-            if limit is None and time.perf_counter() - start >= budget:
-                break
-            if alive.sum() == 1:
+            if self._settled(sums, sq, alive, worlds_done, start, budget):
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, means, -np.inf)
         return int(cands[int(np.argmax(means))])
 
     # ------------------------------------------------------------------ helpers
+
+    def _settled(self, sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
+                 start: float, budget: float) -> bool:
+        """After a batch, ``n`` positions sampled so far: prune (from ``min_worlds`` on);
+        True when the search is over: one candidate left, or, without ``iterations``, the
+        ``budget`` (seconds since ``start``) spent."""
+        if alive.sum() > 1 and n >= self.min_worlds:
+            self._prune(sums, sq, alive, n, self.prune_sigma)
+        if alive.sum() == 1:
+            return True
+        return self.iterations is None and time.perf_counter() - start >= budget
 
     @staticmethod
     def _prune(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
