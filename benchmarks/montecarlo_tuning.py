@@ -44,6 +44,9 @@ def main() -> None:
         else:
             kw[k] = ast.literal_eval(v)
     seeds = load_deals("regicide", players, deals)[off:off + n]
+    if len(seeds) < n:  # the set ends before off + n: report the deals played
+        print(f"only {len(seeds)} deals from offset {off}", file=sys.stderr)
+        n = len(seeds)
     make = functools.partial(MonteCarloBot, **kw)
     wins = decisions = 0
     t0 = time.process_time()

@@ -272,6 +272,34 @@ def test_sampling_stops_once_one_candidate_is_left(monkeypatch):
     assert max(done) == 256 and min(done) < 256
 
 
+def test_rollouts_use_the_bots_noise_and_the_policy_plays_out_with_it(monkeypatch):
+    """The rollouts' weights carry the bot's ``rollout_noise`` (none by default), and a
+    policy with noise plays other games than the deterministic one from the same deals."""
+    seen = []
+    evaluate = P.evaluate_actions
+
+    def spy(worlds, actions, n, seeds, w, out, medal=0.0):
+        seen.append(float(w[P.W_NOISE]))
+        evaluate(worlds, actions, n, seeds, w, out, medal)
+
+    monkeypatch.setattr(P, "evaluate_actions", spy)
+    for bot, noise in ((MonteCarloBot(iterations=32), 0.0),
+                       (MonteCarloBot(iterations=32, rollout_noise=2.0), 2.0)):
+        seen.clear()
+        for i, s in enumerate(_positions(4, 5, 20)):
+            bot.act(G.view(s, s.current), G.legal_actions(s), random.Random(i))
+        assert seen and set(seen) == {noise}
+    w = P.weights_for(4)
+    noisy = w.copy()
+    noisy[P.W_NOISE] = 2.0
+    differ = 0
+    for seed in range(20):
+        plain = P.policy_games(4, 1, F.new_rng(seed), w)
+        jittered = P.policy_games(4, 1, F.new_rng(seed), noisy)
+        differ += plain[1] != jittered[1]
+    assert differ > 0
+
+
 def test_heuristic_chooses_a_willing_partner_after_a_jester():
     s = G.new_game({"players": 3, "first_player": 0}, random.Random(1))
     s = s.copy()
