@@ -96,6 +96,18 @@ def test_a_run_warms_up_on_one_untimed_game_first(monkeypatch):
     assert all(r["decisions"] > 0 for r in rs)
 
 
+def test_a_ray_worker_warms_up_once_on_its_first_task(monkeypatch):
+    """What a Ray worker runs (``play_warm``) plays the warm-up game before its first task
+    only: a worker process has no initializer."""
+    played = []
+    monkeypatch.setattr(E, "play_task", lambda task: played.append(task) or {"i": task.seed})
+    monkeypatch.setattr(E, "_warmed", False)
+    tasks = E.regicide_tasks(2, "montecarlo", D.load_deals("regicide", 2)[:2], None, 16)
+    assert [E.play_warm(t)["i"] for t in tasks] == [t.seed for t in tasks]
+    assert [(t.seed, t.iterations) for t in played] == \
+           [(tasks[0].seed, 4), (tasks[0].seed, 16), (tasks[1].seed, 16)]
+
+
 def test_eval_command_writes_json_and_chart(tmp_path):
     out, png = tmp_path / "r.json", tmp_path / "r.png"
     r = runner.invoke(app, ["eval", "--game", "regicide", "--players", "1,3", "--bot", "ismcts",

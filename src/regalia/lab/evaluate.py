@@ -213,9 +213,24 @@ def _warm_up(task: Task) -> None:
     play_task(replace(task, iterations=4))
 
 
+_warmed = False  # whether this process (a Ray worker) has played its warm-up game
+
+
+def play_warm(task: Task) -> dict[str, Any]:
+    """``play_task`` after ``_warm_up`` on ``task`` if this process has not warmed up yet:
+    what a Ray worker runs, since Ray starts and reuses its worker processes itself (no
+    initializer as a process pool has)."""
+    global _warmed
+    if not _warmed:
+        _warm_up(task)
+        _warmed = True
+    return play_task(task)
+
+
 def _run_ray(tasks: list[Task], address: str, workers: int, done: Callable) -> None:
     """Run the tasks as Ray remote functions on the cluster at ``address`` (``"local"``:
-    start a local Ray instance with ``workers`` CPUs)."""
+    start a local Ray instance with ``workers`` CPUs); each worker process warms up on its
+    first task (``play_warm``)."""
     import ray
 
     started_here = False
@@ -227,7 +242,7 @@ def _run_ray(tasks: list[Task], address: str, workers: int, done: Callable) -> N
             ray.init(address=address, log_to_driver=False)
         started_here = True
     try:
-        remote = ray.remote(num_cpus=1)(play_task)
+        remote = ray.remote(num_cpus=1)(play_warm)
         pending = [remote.remote(t) for t in tasks]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
