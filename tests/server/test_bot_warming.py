@@ -29,3 +29,36 @@ def test_a_worker_compiles_the_medium_regicide_bot_before_any_move():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=300, check=True).stdout
     assert int(out.split()[-1]) >= 1
+
+
+def test_a_pool_closed_while_its_workers_start_does_not_wait_for_them(monkeypatch):
+    """Stopping the server while the bot workers still start (compiling the kernels after a
+    fresh install takes 15-20 s) stops them at once; their processes end."""
+    import asyncio
+    import time
+
+    from regalia.server.tables import botpool
+
+    monkeypatch.setattr(botpool, "_start_worker", _slow_start)
+
+    async def scenario() -> tuple[float, list]:
+        pool = BotPool(2, processes=True)
+        pool.warm_soon()
+        await asyncio.sleep(1.0)  # the workers are in their (slow) start
+        workers = list(pool._executor._processes.values())
+        t = time.monotonic()
+        await asyncio.to_thread(pool.close)
+        took = time.monotonic() - t
+        await asyncio.sleep(0)
+        return took, workers
+
+    took, workers = asyncio.run(scenario())
+    assert len(workers) == 2 and took < 10  # not the 60 s the start would take
+    assert all(not p.is_alive() for p in workers)
+
+
+def _slow_start(parent: int) -> None:
+    """A worker start that takes a minute (as a first compile may)."""
+    import time
+
+    time.sleep(60)
