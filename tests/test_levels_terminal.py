@@ -112,7 +112,7 @@ def test_a_person_at_a_terminal_is_asked_the_level(monkeypatch):
     r = CliRunner().invoke(app, ["play", "ribauds", "--seed", "2"], input="9\nhard\nquit\n")
     assert r.exit_code == 0, r.output
     out = r.output
-    assert "How well should the bots play? The levels of Le Roy des Ribauds:" in out
+    assert "How well should the bot play? The levels of Le Roy des Ribauds:" in out
     assert "2  medium     takes a sure win, avoids handing you one  (suggested)" in out
     assert "'9' is no level here" in out
     assert "Le Roy des Ribauds: You, Bot (hard)." in out

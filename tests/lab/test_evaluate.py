@@ -108,6 +108,14 @@ def test_a_ray_worker_warms_up_once_on_its_first_task(monkeypatch):
            [(tasks[0].seed, 4), (tasks[0].seed, 16), (tasks[1].seed, 16)]
 
 
+@pytest.mark.parametrize("args", [["--bot", "heuristic", "--iterations", "8"],
+                                  ["--game", "ribauds", "--bot", "medium", "--budget", "0.1"]])
+def test_eval_refuses_a_search_option_for_a_bot_that_does_not_search(args):
+    r = runner.invoke(app, ["eval", "--deals", "1", "--no-progress", *args])
+    assert r.exit_code == 2 and "bot does not search" in r.output, r.output
+    assert "ismcts" in r.output and "heuristic" not in r.output.split("search bot:")[1]
+
+
 def test_eval_command_writes_json_and_chart(tmp_path):
     out, png = tmp_path / "r.json", tmp_path / "r.png"
     r = runner.invoke(app, ["eval", "--game", "regicide", "--players", "1,3", "--bot", "ismcts",

@@ -249,7 +249,8 @@ def read_level(game: str, answer: str) -> str | None:
 def _ask_level(game: str) -> str:
     """Ask at the terminal which level the bots play at (``level_lines``) until the answer
     names one (``read_level``); the default level at the end of the input."""
-    typer.echo(f"How well should the bots play? The levels of {TITLES[game]}:")
+    who = "the bot" if game == "ribauds" else "the bots"  # Ribauds: one opponent
+    typer.echo(f"How well should {who} play? The levels of {TITLES[game]}:")
     for line in level_lines(game):
         typer.echo(line)
     while True:
@@ -511,6 +512,7 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
             if ray is not None and importlib.util.find_spec("ray") is None:
                 _fail("--ray: Ray is not installed here; install the extra: .venv/bin/pip "
                       "install -e '.[ray]' (or leave --ray out: a process pool, --workers)")
+            _check_search_options(game.lower(), bot, makers, budget, iterations)
             counts = [int(p) for p in (players or "1").split(",") if p.strip()]
             rep = report.run_eval(game.lower(), counts, bot,
                                   [o.strip() for o in opponent.split(",") if o.strip()],
@@ -525,6 +527,30 @@ def eval_(game: str = typer.Option("regicide", help="regicide or ribauds"),
     if chart:
         evaluate.chart(rep, chart)
     report.print_report(rep)
+
+
+def _check_search_options(game: str, bot: str, makers: dict[str, Any],
+                          budget: float | None, iterations: int | None) -> None:
+    """Exit with a usage error when ``--budget`` or ``--iterations`` is given for a bot that
+    does not search (it would be ignored, and the report's title would claim it)."""
+    from regalia.bots import make_bot
+
+    given = [f for f, v in (("--iterations", iterations), ("--budget", budget)) if v is not None]
+    if not given:
+        return
+    maker = makers.get(bot)
+    made = maker() if maker is not None else make_bot(game, bot)
+    if not hasattr(made, "iterations" if given[0] == "--iterations" else "budget"):
+        _fail(f"{given[0]}: the {bot} bot does not search, so it has no time budget or "
+              "number of positions to set; leave the option out, or evaluate a search bot: "
+              f"{', '.join(_search_bots(game))}")
+
+
+def _search_bots(game: str) -> list[str]:
+    """The bot names of ``game`` that take ``--budget`` and ``--iterations``."""
+    from regalia.bots import bot_choices, make_bot
+
+    return [n for n in bot_choices(game) if hasattr(make_bot(game, n), "iterations")]
 
 
 def _say_if_compiling(module: str, what: str) -> None:

@@ -113,7 +113,10 @@ class BotPool:
         try:
             await asyncio.gather(*(self.run(_ready) for _ in range(self.workers)))
         except Exception as e:  # noqa: BLE001 - the first decision starts them instead
-            log.warning("the bot workers could not be started ahead: %r", e)
+            if self.closed:  # stopped on purpose by close() (the server stops)
+                log.info("the bot workers' start was cut short: the server stops")
+            else:
+                log.warning("the bot workers could not be started ahead: %r", e)
 
     def _pool(self) -> Executor:
         if self.closed:
