@@ -30,7 +30,8 @@ try:
     import gymnasium as gym
 except ImportError:  # pragma: no cover - the core install has no research libraries
     raise SystemExit("bench_batch.py compares with the Gymnasium and PettingZoo environments: "
-                     "install the research extra first: .venv/bin/pip install -e '.[research]'") from None
+                     "install the research extra first: "
+                     ".venv/bin/pip install -e '.[research]'") from None
 
 import regalia.adapters.gymnasium  # noqa: F401  (registers the environments)
 from regalia.adapters.pettingzoo import regicide_env, ribauds_env
