@@ -533,24 +533,23 @@ def _check_search_options(game: str, bot: str, makers: dict[str, Any],
                           budget: float | None, iterations: int | None) -> None:
     """Exit with a usage error when ``--budget`` or ``--iterations`` is given for a bot that
     does not search (it would be ignored, and the report's title would claim it)."""
-    from regalia.bots import make_bot
-
-    given = [f for f, v in (("--iterations", iterations), ("--budget", budget)) if v is not None]
-    if not given:
-        return
-    maker = makers.get(bot)
-    made = maker() if maker is not None else make_bot(game, bot)
-    if not hasattr(made, "iterations" if given[0] == "--iterations" else "budget"):
-        _fail(f"{given[0]}: the {bot} bot does not search, so it has no time budget or "
-              "number of positions to set; leave the option out, or evaluate a search bot: "
-              f"{', '.join(_search_bots(game))}")
-
-
-def _search_bots(game: str) -> list[str]:
-    """The bot names of ``game`` that take ``--budget`` and ``--iterations``."""
     from regalia.bots import bot_choices, make_bot
 
-    return [n for n in bot_choices(game) if hasattr(make_bot(game, n), "iterations")]
+    flag = "--iterations" if iterations is not None else "--budget" if budget is not None \
+        else None
+    maker = makers.get(bot)
+    if flag is None or _searches(maker() if maker is not None else make_bot(game, bot)):
+        return
+    search_bots = [n for n in bot_choices(game) if _searches(make_bot(game, n))]
+    _fail(f"{flag}: the {bot} bot does not search, so it has no time budget or number of "
+          "positions to set; leave the option out, or evaluate a search bot: "
+          f"{', '.join(search_bots)}")
+
+
+def _searches(bot: Any) -> bool:
+    """Whether ``bot`` searches: it takes a time budget and a number of sampled positions
+    (``iterations``), which ``regalia eval`` sets."""
+    return hasattr(bot, "iterations")
 
 
 def _say_if_compiling(module: str, what: str) -> None:
