@@ -12,7 +12,7 @@ from regalia.bots import bot_names, make_bot
 from regalia.bots.regicide.belief import Knowledge, _conserved, determinize
 from regalia.bots.regicide.ismcts import ISMCTSBot
 from regalia.bots.regicide.heuristic import wish_rule
-from regalia.bots.regicide.montecarlo import MonteCarloBot
+from regalia.bots.regicide.montecarlo import POLICY_LEAN, MonteCarloBot, policy_candidates
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import mask_texts
@@ -119,6 +119,10 @@ def test_decisions_depend_only_on_the_view(players):
             a1 = _bot(name).act(v1, legal, random.Random(11), 0.01)
             a2 = _bot(name).act(v2, G.legal_actions(t), random.Random(11), 0.01)
             assert a1 == a2, name
+        # Resampled by the partners' decisions (their likelihood reads the view's log only).
+        a1, a2 = (MonteCarloBot(iterations=6, partner_tau=3.0, policy_lean=0.05).act(
+            v, G.legal_actions(x), random.Random(11)) for v, x in ((v1, s), (v2, t)))
+        assert a1 == a2
         d1 = determinize(v1, random.Random(5))
         d2 = determinize(v2, random.Random(5))
         assert to_json(d1) == to_json(d2)
@@ -246,6 +250,34 @@ def test_pruning_drops_only_candidates_behind_by_more_than_prune_sigma_errors():
         alive = np.ones(3, bool)
         MonteCarloBot._prune(sums, sq, alive, n, sigma)
         assert alive.tolist() == expect, sigma
+
+
+def test_policy_lean_keeps_the_policys_first_candidate_unless_another_is_better_by_more(
+        monkeypatch):
+    """``policy_lean``: after the pruning, the policy's first candidate wins unless another's
+    mean rollout value is higher by more than the lean."""
+
+    def fixed(worlds, actions, n, seeds, w, out, medal=0.0):
+        out[:, :n] = 0.5
+        # The policy's second candidate looks 0.03 better, too noisy to prune the first.
+        out[:, 1] = 0.53 + 0.4 * (-1) ** np.arange(len(out))
+
+    monkeypatch.setattr(P, "evaluate_actions", fixed)
+    s = next(s for s in _positions(4, 3, 60) if len(G.legal_actions(s)) > 2)
+    view, legal = G.view(s, s.current), G.legal_actions(s)
+    picks = {lean: MonteCarloBot(iterations=32, policy_lean=lean).act(view, legal,
+                                                                       random.Random(1))
+             for lean in (0.0, 0.02, 0.05)}
+    first = picks[0.05]
+    assert picks[0.0] == picks[0.02] != first
+    assert first == int(policy_candidates(F.encode(s), legal, P.weights_for(4), 10)[0])
+    # By default the lean is POLICY_LEAN with partners, none in solo.
+    assert POLICY_LEAN > 0.03
+    assert MonteCarloBot(iterations=32).act(view, legal, random.Random(1)) == first
+    solo = next(s for s in _positions(1, 3, 60) if len(G.legal_actions(s)) > 2)
+    view, legal = G.view(solo, 0), G.legal_actions(solo)
+    plain = MonteCarloBot(iterations=32, policy_lean=0.0).act(view, legal, random.Random(1))
+    assert MonteCarloBot(iterations=32).act(view, legal, random.Random(1)) == plain
 
 
 def test_sampling_stops_once_one_candidate_is_left(monkeypatch):

@@ -81,6 +81,7 @@ class Knowledge:
         self.seen: set[int] = set()
         self.my_draws: dict[int, set[int]] = {}  # segment -> cards the seat drew from it
         self.partner_from: dict[int, set[int]] = {}  # segment -> partner-replayed cards
+        self.shown: dict[int, list[int]] = {}  # log index -> card ids of a play or discard
         self.consistent = True
         self.problem = 0
         self.simple_samples = 0  # samples that fell back on ``_sample_simple``
@@ -180,9 +181,11 @@ class Knowledge:
                 cards = [self._leave_hand(who, x, t, mine) for x in e["cards"]]
                 sizes[who] -= len(cards)
                 table.extend(cards)
+                self.shown[t] = cards
             elif kind == "discard":
                 cards = [self._leave_hand(who, x, t, mine) for x in e["cards"]]
                 sizes[who] -= len(cards)
+                self.shown[t] = cards
                 for c in cards:
                     self._to_discard(c, t)
             elif kind == "defeat":
@@ -432,8 +435,7 @@ class Knowledge:
         from regalia.bots.regicide import sampler
         from regalia.fast import regicide as F
 
-        if self._template is None:
-            self._template = F.encode(self._base_state_with([], [0] * self.players, [], []))
+        self.template()
         out = np.empty((n, F.SIZE), np.int64)
         wished = wish_rule and any(w is not None and q != self.seat for q, w
                                    in enumerate(self.view.get("preferences") or []))
@@ -446,6 +448,15 @@ class Knowledge:
         for i in np.flatnonzero(~done):
             out[i] = self._array_of(self._sample_parts(rng, wish_rule))
         return out
+
+    def template(self) -> Any:
+        """The fast-path position (``regalia.fast.regicide``, a ``(SIZE,)`` int64 array) of
+        every public field of the view, the piles and hands left empty."""
+        if self._template is None:
+            from regalia.fast import regicide as F
+
+            self._template = F.encode(self._base_state_with([], [0] * self.players, [], []))
+        return self._template
 
     def _array_of(self, parts) -> Any:
         """The fast-path array of a sample's ``(discard, hands, tavern, castle)``."""

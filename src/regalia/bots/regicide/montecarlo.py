@@ -12,14 +12,16 @@ For each decision the bot
 3. repeatedly samples full positions from that knowledge, a batch at a time, in compiled
    code (``Knowledge.sample_arrays``: Tavern order, partners' hands by their sizes, the
    contents of past Hearts heals, the Castle suits; partners' Jester-window wishes
-   condition the sample), and plays every candidate out to
+   condition the sample; with partners the samples are resampled by how well they explain
+   the partners' plays, discards and yields, ``partners``), and plays every candidate out to
    the end of the game in that position with the policy in every seat, all candidates with
    the same random stream (common random numbers); the Hearts shuffles of the future come
    from that stream;
 4. after each batch drops candidates that are clearly behind (a paired comparison with the
    leader), and stops at the time budget (``budget`` seconds, default ``DEFAULT_BUDGET``) or
    after ``iterations`` sampled positions;
-5. returns the candidate with the best mean rollout value (1 for a win, otherwise 0.9 x the
+5. returns the candidate with the best mean rollout value, the policy's first candidate
+   given ``policy_lean`` more with partners (1 for a win, otherwise 0.9 x the
    fraction of the twelve enemies defeated; with ``medal`` > 0 a solo win is worth
    ``medal`` less per Jester spent, so the bot aims at Gold, then Silver, then Bronze;
    ``montecarlo-medal`` is the bot with ``MEDAL``).
@@ -44,6 +46,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from regalia.bots.regicide import partners
 from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
 from regalia.bots.regicide.heuristic import hand_of, wish_rule
@@ -51,6 +54,8 @@ from regalia.fast import regicide as F
 
 DEFAULT_BUDGET = 1.0
 MEDAL = 0.03  # what a solo win loses per Jester spent, for the bots that aim at medals
+POLICY_LEAN = 0.05  # the policy's first candidate's bonus with partners (README "Four players")
+PARTNER_TAU = 3.0  # the temperature of the partners' model with partners (``partners``)
 
 
 def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
@@ -155,7 +160,14 @@ class MonteCarloBot:
     the leader exceeds that many standard errors (``_prune``); ``rollout_noise``: a random
     jitter of the rollout policy's action scores, uniform in [0, ``rollout_noise``) points of
     hand value (the policy's ``noise`` weight; 0, the default: the deterministic policy, as
-    no jitter measured better at four players, README "Four players").
+    no jitter measured better at four players, README "Four players"); ``policy_lean``:
+    a bonus added, after the pruning, to the mean rollout value of the policy's first
+    candidate (the play its partners' model of it, the policy, expects: it is kept unless
+    another is better by more than that; default ``POLICY_LEAN`` with partners, 0 in solo);
+    ``partner_tau``, ``partner_eps``, ``partner_pool``: sampled positions resampled by the
+    likelihood of the partners' decisions seen in the log (``partners``; the softmax's
+    temperature in points of hand value, default ``PARTNER_TAU`` with partners, 0 = off;
+    the uniform share; the pool's size as a multiple of the batch).
     """
 
     name = "montecarlo"
@@ -163,7 +175,13 @@ class MonteCarloBot:
     def __init__(self, budget: float | None = None, iterations: int | None = None,
                  candidates: int = 10, batch: int = 8, min_worlds: int = 24,
                  medal: float = 0.0, choices: bool = False, tavern_orders: int = 1,
-                 prune_sigma: float = 2.0, rollout_noise: float = 0.0) -> None:
+                 prune_sigma: float = 2.0, rollout_noise: float = 0.0,
+                 policy_lean: float | None = None, partner_tau: float | None = None,
+                 partner_eps: float = 0.2, partner_pool: int = 4) -> None:
+        self.policy_lean = policy_lean
+        self.partner_tau = partner_tau
+        self.partner_eps = partner_eps
+        self.partner_pool = partner_pool
         self.prune_sigma = prune_sigma
         self.rollout_noise = rollout_noise
         self.medal = medal
@@ -190,13 +208,14 @@ class MonteCarloBot:
         w = P.weights_for(players)
         w[P.W_NOISE] = self.rollout_noise
         wish = wish_rule if players > 1 else None
-        first = knowledge.sample_array(rng, wish_rule=wish)
+        draw = self._sampler(knowledge, rng, wish)
+        first = draw(1)[0]
         cands = policy_candidates(first, legal, w, self.candidates)
         if len(cands) == 1:
             return int(cands[0])
         n = len(cands)
         if self.choices and players > 1 and any(opens_window(int(a)) for a in cands):
-            return self._act_choices(knowledge, cands, w, wish, first, rng, start, budget)
+            return self._act_choices(draw, cands, w, first, rng, start, budget)
         groups = tavern_groups(knowledge) if self.tavern_orders > 1 \
             and knowledge.consistent else []
         sums = np.zeros(n)
@@ -208,7 +227,7 @@ class MonteCarloBot:
             b = self.batch if limit is None else min(self.batch, limit - worlds_done)
             if b <= 0:
                 break
-            worlds = knowledge.sample_arrays(rng, b, wish_rule=wish)
+            worlds = draw(b)
             if worlds_done == 0:
                 worlds[0] = first  # the sample the candidates were chosen in
             k = self.tavern_orders if groups else 1
@@ -229,11 +248,11 @@ class MonteCarloBot:
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, sums / max(1, worlds_done), -np.inf)
+        means[0] += self._lean(players)  # after the pruning, which it does not change
         return int(cands[int(np.argmax(means))])
 
-    def _act_choices(self, knowledge: Knowledge, cands: np.ndarray, w: np.ndarray, wish,
-                     first: np.ndarray, rng: random.Random, start: float,
-                     budget: float) -> int:
+    def _act_choices(self, draw, cands: np.ndarray, w: np.ndarray, first: np.ndarray,
+                     rng: random.Random, start: float, budget: float) -> int:
         """``act``'s loop when a candidate is a Jester play and ``choices`` is set: every
         world's values are kept, the Jester plays' recomputed by ``chosen_values`` after
         each batch (the choice of the next player improves with the worlds)."""
@@ -250,7 +269,7 @@ class MonteCarloBot:
             b = self.batch if limit is None else min(self.batch, limit - worlds_done)
             if b <= 0:
                 break
-            worlds = knowledge.sample_arrays(rng, b, wish_rule=wish)
+            worlds = draw(b)
             if worlds_done == 0:
                 worlds[0] = first  # the sample the candidates were chosen in
             seeds = np.array([rng.getrandbits(64) | 1 for _ in range(b)], dtype=np.uint64)
@@ -285,9 +304,55 @@ class MonteCarloBot:
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, means, -np.inf)
+        means[0] += self._lean(2)  # (a Jester window: 2-4 players)
         return int(cands[int(np.argmax(means))])
 
     # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _with_partners(value: float | None, default: float, players: int) -> float:
+        """A setting that concerns partners: ``value`` when given, else ``default`` with
+        partners (2-4 players) and 0 in solo."""
+        if value is not None:
+            return value
+        return default if players > 1 else 0.0
+
+    def _lean(self, players: int) -> float:
+        return self._with_partners(self.policy_lean, POLICY_LEAN, players)
+
+    def _sampler(self, knowledge: Knowledge, rng: random.Random, wish):
+        """``draw(b)``: ``b`` sampled positions, a ``(b, SIZE)`` array. Plain samples of
+        ``knowledge``, or with ``partner_tau`` set (2-4 players) samples resampled by the
+        likelihood of the partners' decisions seen in the log (``partners``): from a pool
+        ``partner_pool`` times larger, systematic resampling; a position picked again is
+        played out in a new Tavern order (``reshuffle_tavern``)."""
+        def plain(b: int) -> np.ndarray:
+            return knowledge.sample_arrays(rng, b, wish_rule=wish)
+
+        tau = self._with_partners(self.partner_tau, PARTNER_TAU, knowledge.players)
+        if not tau:
+            return plain
+        obs = partners.observations(knowledge, knowledge.template())
+        if not len(obs):
+            return plain
+        w = P.weights_for(knowledge.players)
+        groups = tavern_groups(knowledge)
+
+        def weighted(b: int) -> np.ndarray:
+            pool = knowledge.sample_arrays(rng, b * self.partner_pool, wish_rule=wish)
+            ll = np.empty(len(pool))
+            partners.log_likelihoods(pool, obs.positions, obs.seats, obs.actions, obs.since,
+                                     w, tau, self.partner_eps, ll)
+            p = np.exp(ll - ll.max())
+            at = np.searchsorted(np.cumsum(p / p.sum()), (rng.random() + np.arange(b)) / b)
+            at = np.minimum(at, len(pool) - 1)
+            out = pool[at]
+            for i in range(1, b):
+                if at[i] == at[i - 1] and groups:
+                    out[i] = reshuffle_tavern(out[i], groups, rng)
+            return out
+
+        return weighted
 
     def _settled(self, sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
                  start: float, budget: float) -> bool:
