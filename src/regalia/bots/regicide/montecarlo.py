@@ -54,7 +54,7 @@ from regalia.fast import regicide as F
 
 DEFAULT_BUDGET = 1.0
 MEDAL = 0.03  # what a solo win loses per Jester spent, for the bots that aim at medals
-POLICY_LEAN = 0.05  # the policy's first candidate's bonus with partners (README "Four players")
+POLICY_LEAN = 0.05  # the policy's first candidate's bonus with partners (README "Play the partners expect")
 PARTNER_TAU = 3.0  # the temperature of the partners' model with partners (``partners``)
 
 
