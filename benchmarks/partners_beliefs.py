@@ -45,7 +45,7 @@ def measure(view, true: np.ndarray, taus, eps: float, rng: random.Random, w, acc
     """Add one decision's figures to ``acc`` (per temperature: cards weighted, cards plain,
     value error weighted, value error plain, effective sample size, count)."""
     k = Knowledge.from_view(view)
-    obs = R.observations(k, k.template())
+    obs = R.observations(k)
     if not len(obs):
         return
     worlds = k.sample_arrays(rng, SAMPLES, wish_rule=wish_rule)

@@ -72,7 +72,7 @@ def test_partner_decisions_replay_the_public_position(players):
         for view in views[::2]:
             k = Knowledge.from_view(view)
             assert k.consistent
-            obs = R.observations(k, k.template())
+            obs = R.observations(k)
             truth_now = F.encode(states[len(view["log"])])
             partner_moves = [t for t in states if t < len(view["log"])
                              and view["log"][t]["seat"] != view["seat"]]
@@ -111,7 +111,7 @@ def test_alike_tells_plays_apart_but_for_the_jesters_identity():
 def test_no_partner_decisions_in_solo():
     _, views, _ = _game(1, 5)
     k = Knowledge.from_view(views[-1])
-    assert len(R.observations(k, k.template())) == 0
+    assert len(R.observations(k)) == 0
     rng = random.Random(2)
     plain = k.sample_arrays(rng, 8)
     assert (MonteCarloBot()._sampler(k, random.Random(2), None)(8) == plain).all()
@@ -131,9 +131,9 @@ def test_log_likelihood_is_the_softmax_of_the_policy_mixed_with_a_uniform_choice
     the decisions; a hand that could not have made the decision counts ``log(eps / n)``."""
     states, views, _ = _game(4, 7)
     view = next(v for v in views[::-1]
-                if len(R.observations(k := Knowledge.from_view(v), k.template())) >= 3)
+                if len(R.observations(Knowledge.from_view(v))) >= 3)
     k = Knowledge.from_view(view)
-    obs = R.observations(k, k.template())
+    obs = R.observations(k)
     worlds = k.sample_arrays(random.Random(1), 5)
     w = P.weights_for(4)
     out = np.empty(5)
@@ -167,7 +167,7 @@ def test_resampled_positions_explain_the_partners_decisions_better():
     gain = []
     for view in views[4::3]:
         k = Knowledge.from_view(view)
-        obs = R.observations(k, k.template())
+        obs = R.observations(k)
         if not len(obs):
             continue
         rng = random.Random(3)

@@ -332,7 +332,7 @@ class MonteCarloBot:
         tau = self._with_partners(self.partner_tau, PARTNER_TAU, knowledge.players)
         if not tau:
             return plain
-        obs = partners.observations(knowledge, knowledge.template())
+        obs = partners.observations(knowledge)
         if not len(obs):
             return plain
         w = P.weights_for(knowledge.players)

@@ -57,15 +57,14 @@ class Observations:
 _DECISIONS = {"play": F.A_PLAY, "jester": F.A_PLAY, "discard": F.A_DISCARD, "yield": F.A_YIELD}
 
 
-def observations(knowledge, template: np.ndarray) -> Observations:
-    """The partners' decisions of ``knowledge``'s log that a sampled position explains
-    (see the module doc); ``template``: the fast-path position of the view with empty
-    piles and hands (``Knowledge.template()``). None in solo, or when the log could not be
-    followed exactly (``knowledge.consistent`` False)."""
+def observations(knowledge) -> Observations:
+    """The partners' decisions of a seat's log that a sampled position explains (see the
+    module doc); ``knowledge``: the seat's ``Knowledge``. None in solo, or when the log
+    could not be followed exactly (``knowledge.consistent`` False)."""
     players, seat = knowledge.players, knowledge.seat
     found: list[tuple[int, int, int, np.ndarray]] = []  # (log index, seat, action, position)
     if players > 1 and knowledge.consistent:
-        found = _replay(knowledge, template)
+        found = _replay(knowledge, knowledge.template())
     last_draw = _last_draws(knowledge.view["log"], players)
     rows = [(t, q, a, st) for t, q, a, st in found if q != seat and last_draw[q] < t]
     since = []
