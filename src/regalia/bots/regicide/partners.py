@@ -3,8 +3,8 @@ public).
 
 A partner chose each play, yield and discard with the hand it held then. In a sampled
 position (``Knowledge.sample_arrays``) that hand is known: the partner's hand now plus the
-cards it played or discarded since, as long as it drew nothing since (a Diamonds draw or
-the deal's end are the only ways a card enters a hand). ``observations`` lists, from a seat's
+cards it played or discarded since, as long as it drew nothing since (after the deal a
+Diamonds draw is the only way a card enters a hand of 2-4 players, rules 1.6). ``observations`` lists, from a seat's
 knowledge, every such decision of every partner with the public position it was taken in
 (enemy, damage, shield, pile and hand sizes, yields: replayed from the log);
 ``log_likelihoods`` scores sampled positions by how likely the partners' decisions were
@@ -168,12 +168,14 @@ def alike(a, b):
 
 @njit
 def log_likelihoods(worlds, positions, seats, actions, since, w, tau, eps, out):
-    """``out[i]``: the log-likelihood of the observed partners' decisions (``positions``,
-    ``seats``, ``actions``, ``since`` of ``Observations``) in sampled position
-    ``worlds[i]``, each decision's probability being ``(1 - eps) * softmax(score / tau)
-    + eps / n`` over its ``n`` legal actions (policy weights ``w``). A decision the position
-    does not allow (the partner's cards then not a legal hand for it) counts as the
-    uniform part alone. A play or discard of a Jester matches either Jester (``alike``)."""
+    """``out[i]`` (``out``: (n,) float64, written): the log-likelihood, in nats, of the
+    observed partners' decisions (``positions``, ``seats``, ``actions``, ``since`` of
+    ``Observations``) in sampled position ``worlds[i]`` (``worlds``: (n, SIZE) int64), each
+    decision's probability being ``(1 - eps) * softmax(score / tau) + eps / n`` over its
+    ``n`` legal actions (scores of the policy with weights ``w``, ``tau`` in points of
+    hand value). A decision the position does not allow (the partner's cards then not a
+    legal hand for it) counts as the uniform part alone. A play or discard of a Jester
+    matches either Jester (``alike``)."""
     acts = np.empty(F.MAX_ACTIONS, np.int64)
     scores = np.empty(F.MAX_ACTIONS)
     for i in range(worlds.shape[0]):
