@@ -263,8 +263,11 @@ def test_another_link_of_the_table_opened_in_the_same_tab_takes_over(server, chr
     page.goto(server.url + table["seats"][0]["link"])
     assert wait_state(page)["seat"] == 0
     page.goto(server.url + table["spectate"])
-    page.wait_for_function("() => window.regalia.M.state && window.regalia.M.state.seat === null")
+    # window.regalia is undefined until the new page's script has run (checked first)
+    page.wait_for_function("() => window.regalia && window.regalia.M.state"
+                           " && window.regalia.M.state.seat === null")
     assert page_state(page)["view"].get("hand") is None  # a spectator sees no hand
     page.goto(server.url + table["seats"][1]["link"])
-    page.wait_for_function("() => window.regalia.M.state && window.regalia.M.state.seat === 1")
+    page.wait_for_function("() => window.regalia && window.regalia.M.state"
+                           " && window.regalia.M.state.seat === 1")
     ctx.close()
