@@ -215,7 +215,7 @@ class MonteCarloBot:
             return int(cands[0])
         n = len(cands)
         if self.choices and players > 1 and any(opens_window(int(a)) for a in cands):
-            return self._act_choices(draw, cands, w, first, rng, start, budget)
+            return self._act_choices(draw, cands, w, first, rng, start, budget, players)
         groups = tavern_groups(knowledge) if self.tavern_orders > 1 \
             and knowledge.consistent else []
         sums = np.zeros(n)
@@ -252,7 +252,7 @@ class MonteCarloBot:
         return int(cands[int(np.argmax(means))])
 
     def _act_choices(self, draw, cands: np.ndarray, w: np.ndarray, first: np.ndarray,
-                     rng: random.Random, start: float, budget: float) -> int:
+                     rng: random.Random, start: float, budget: float, players: int) -> int:
         """``act``'s loop when a candidate is a Jester play and ``choices`` is set: every
         world's values are kept, the Jester plays' recomputed by ``chosen_values`` after
         each batch (the choice of the next player improves with the worlds)."""
@@ -304,7 +304,7 @@ class MonteCarloBot:
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, means, -np.inf)
-        means[0] += self._lean(2)  # (a Jester window: 2-4 players)
+        means[0] += self._lean(players)
         return int(cands[int(np.argmax(means))])
 
     # ------------------------------------------------------------------ helpers

@@ -67,14 +67,17 @@ def observations(knowledge) -> Observations:
         found = _replay(knowledge, knowledge.template())
     last_draw = _last_draws(knowledge.view["log"], players)
     rows = [(t, q, a, st) for t, q, a, st in found if q != seat and last_draw[q] < t]
-    since = []
-    for t, q, _, _ in rows:
-        m = 0
-        for u, cards in knowledge.shown.items():
-            if u >= t and knowledge.view["log"][u].get("seat") == q:
-                for c in cards:
-                    m |= 1 << c
-        since.append(m)
+    shown = [0] * players  # per seat, the cards shown from the log index reached on
+    since = [0] * len(rows)
+    log = knowledge.view["log"]
+    at = len(log)
+    for i in range(len(rows) - 1, -1, -1):  # latest first
+        t, q = rows[i][0], rows[i][1]
+        for u in range(t, at):
+            for c in knowledge.shown.get(u, ()):
+                shown[log[u]["seat"]] |= 1 << c
+        at = t
+        since[i] = shown[q]
     k = len(rows)
     return Observations(
         positions=np.array([r[3] for r in rows], np.int64).reshape(k, F.SIZE),
@@ -178,10 +181,11 @@ def log_likelihoods(worlds, positions, seats, actions, since, w, tau, eps, out):
     matches either Jester (``alike``)."""
     acts = np.empty(F.MAX_ACTIONS, np.int64)
     scores = np.empty(F.MAX_ACTIONS)
+    st = np.empty(F.SIZE, np.int64)
     for i in range(worlds.shape[0]):
         ll = 0.0
         for k in range(seats.shape[0]):
-            st = positions[k].copy()
+            st[:] = positions[k]
             q = seats[k]
             st[F.HANDS + q] = worlds[i, F.HANDS + q] | since[k]
             n = P.scored_actions(st, w, acts, scores)
