@@ -35,7 +35,7 @@ def _view(state, seat, **kw):
     return _seat_view(state, seat, **kw)
 
 
-def _true_positions(self, rng, n, wish_rule=None):
+def _true_positions(self, rng, n, wishes=False):
     true = F.encode(_truth[0])
     if _know == "all":
         return np.repeat(true[None, :], n, axis=0)

@@ -32,7 +32,6 @@ import numpy as np
 
 from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
-from regalia.bots.regicide.heuristic import wish_rule
 from regalia.bots.regicide.montecarlo import MonteCarloBot, policy_candidates
 from regalia.core.records import Match
 from regalia.games.regicide import REGICIDE as G
@@ -79,9 +78,9 @@ def reference(view: dict, legal: list[int], worlds: int = REFERENCE) -> dict[int
     rng = random.Random(0)
     kn = Knowledge.from_view(view)
     w = P.weights_for(view["players"])
-    wish = wish_rule if view["players"] > 1 else None
-    cands = policy_candidates(kn.sample_array(rng, wish_rule=wish), legal, w, 24)
-    ws = kn.sample_arrays(rng, worlds, wish_rule=wish)
+    wishes = view["players"] > 1
+    cands = policy_candidates(kn.sample_array(rng, wishes), legal, w, 24)
+    ws = kn.sample_arrays(rng, worlds, wishes)
     seeds = np.array([rng.getrandbits(64) | 1 for _ in range(worlds)], dtype=np.uint64)
     out = np.zeros((worlds, len(cands)))
     P.evaluate_actions(ws, cands.copy(), len(cands), seeds, w, out, 0.0)

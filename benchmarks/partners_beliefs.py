@@ -30,7 +30,6 @@ import numpy as np
 from regalia.bots.regicide import partners as R
 from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
-from regalia.bots.regicide.heuristic import wish_rule
 from regalia.bots.regicide.montecarlo import MonteCarloBot
 from regalia.core.records import Match
 from regalia.fast import regicide as F
@@ -48,7 +47,7 @@ def measure(view, true: np.ndarray, taus, eps: float, rng: random.Random, w, acc
     obs = R.observations(k)
     if not len(obs):
         return
-    worlds = k.sample_arrays(rng, SAMPLES, wish_rule=wish_rule)
+    worlds = k.sample_arrays(rng, SAMPLES, wishes=True)
     seat = view["seat"]
     held = np.zeros(len(worlds))
     verr = np.zeros(len(worlds))

@@ -11,7 +11,7 @@ import pytest
 from regalia.bots import bot_names, make_bot
 from regalia.bots.regicide.belief import Knowledge, _conserved, determinize
 from regalia.bots.regicide.ismcts import ISMCTSBot
-from regalia.bots.regicide.heuristic import wish_rule
+from regalia.bots.regicide.wishes import wish_rule
 from regalia.bots.regicide.montecarlo import POLICY_LEAN, MonteCarloBot, policy_candidates
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A

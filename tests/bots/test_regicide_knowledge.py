@@ -11,7 +11,7 @@ import pytest
 
 from regalia.bots import make_bot
 from regalia.bots.regicide.belief import Knowledge, _conserved
-from regalia.bots.regicide.heuristic import wish_rule
+from regalia.bots.regicide.wishes import wish_rule
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 

@@ -15,7 +15,6 @@ from regalia.bots import make_bot
 from regalia.bots.regicide import partners as R
 from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
-from regalia.bots.regicide.heuristic import wish_rule
 from regalia.bots.regicide.montecarlo import PARTNER_TAU, MonteCarloBot
 from regalia.fast import regicide as F
 from regalia.games.regicide import REGICIDE as G
@@ -114,7 +113,7 @@ def test_no_partner_decisions_in_solo():
     assert len(R.observations(k)) == 0
     rng = random.Random(2)
     plain = k.sample_arrays(rng, 8)
-    assert (MonteCarloBot()._sampler(k, random.Random(2), None)(8) == plain).all()
+    assert (MonteCarloBot()._sampler(k, random.Random(2), False)(8) == plain).all()
 
 
 def _softmax_log_likelihood(st, action, w, tau, eps):
@@ -171,10 +170,10 @@ def test_resampled_positions_explain_the_partners_decisions_better():
         if not len(obs):
             continue
         rng = random.Random(3)
-        plain = k.sample_arrays(rng, 64, wish_rule=wish_rule)
+        plain = k.sample_arrays(rng, 64, wishes=True)
         bot = MonteCarloBot(partner_tau=PARTNER_TAU)
-        weighted = bot._sampler(k, random.Random(3), wish_rule)(64)
-        default = MonteCarloBot()._sampler(k, random.Random(3), wish_rule)(64)
+        weighted = bot._sampler(k, random.Random(3), True)(64)
+        default = MonteCarloBot()._sampler(k, random.Random(3), True)(64)
         assert (default == weighted).all()  # PARTNER_TAU by default with partners
         ll = {}
         for name, worlds in (("plain", plain), ("weighted", weighted)):

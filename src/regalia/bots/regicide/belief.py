@@ -415,38 +415,42 @@ class Knowledge:
         s.discard, s.hands, s.tavern, s.castle = discard, hands, tavern, castle
         return s
 
-    def sample_array(self, rng: random.Random, wish_rule: Callable | None = None):
+    def sample_array(self, rng: random.Random, wishes: bool = False):
         """One sampled position as a fast-path array (``regalia.fast.regicide``):
-        ``sample_arrays(rng, 1, wish_rule)[0]``."""
-        return self.sample_arrays(rng, 1, wish_rule)[0]
+        ``sample_arrays(rng, 1, wishes)[0]``."""
+        return self.sample_arrays(rng, 1, wishes)[0]
 
-    def sample_arrays(self, rng: random.Random, n: int,
-                      wish_rule: Callable | None = None):
+    def sample_arrays(self, rng: random.Random, n: int, wishes: bool = False):
         """``n`` sampled positions, an ``(n, SIZE)`` int64 array of fast-path positions
         (``regalia.fast.regicide``), each drawn as ``sample`` draws (see the module doc).
+        ``wishes``: the partners' stated Jester-window wishes (phase choose) condition
+        their hands under the public wish rule (rules 1.10; ``wishes``).
 
         Drawn in compiled code (``sampler``, each row from its own seed of ``rng``) unless
-        a partner's stated wish must condition its hand (``wish_rule`` given, phase
-        choose) or the log could not be followed exactly: those rows are drawn here
-        (``_sample_parts``), as is any row the compiled draw could not complete.
+        the log could not be followed exactly: those rows are drawn here
+        (``_sample_parts``), as is any row the compiled draw could not complete. Wishes no
+        hand could match are counted in ``unmet_wishes``.
         """
         import numpy as np
 
         from regalia.bots.regicide import sampler
+        from regalia.bots.regicide.wishes import wish_rule
         from regalia.fast import regicide as F
 
         self.template()
         out = np.empty((n, F.SIZE), np.int64)
-        wished = wish_rule and any(w is not None and q != self.seat for q, w
-                                   in enumerate(self.view.get("preferences") or []))
+        stated = np.array([{"yes": 1, "no": -1}.get(w, 0) if wishes and q != self.seat
+                           else 0 for q, w in enumerate(self.view.get("preferences") or [])]
+                          + [0] * 4, np.int64)[:4]
         done = np.zeros(n, bool)
-        if self.consistent and not wished:
+        if self.consistent:
             if self._plan is None:
                 self._plan = sampler.plan_of(self, self._template)
             seeds = np.array([rng.getrandbits(64) | 1 for _ in range(n)], np.uint64)
-            done = sampler.sample_rows(self._plan, out, seeds)
+            done, unmet = sampler.sample_rows(self._plan, out, seeds, stated)
+            self.unmet_wishes += unmet
         for i in np.flatnonzero(~done):
-            out[i] = self._array_of(self._sample_parts(rng, wish_rule))
+            out[i] = self._array_of(self._sample_parts(rng, wish_rule if wishes else None))
         return out
 
     def template(self) -> Any:

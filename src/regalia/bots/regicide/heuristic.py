@@ -14,8 +14,8 @@ absorbs the attack.
 
 The search bots are in ``montecarlo`` ("montecarlo": determinized flat Monte Carlo)
 and ``ismcts`` ("ismcts": information-set Monte Carlo tree search); their
-"-medal" variants aim at the best solo medal. ``wish_rule`` (with ``hand_of``) is the public
-Jester-window wish rule that every Regicide bot here states.
+"-medal" variants aim at the best solo medal. ``wishes.wish_rule`` (with ``hand_of``) is the
+public Jester-window wish rule that every Regicide bot here states.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import random
 from typing import Any, Sequence
 
 from regalia.bots.regicide.belief import Knowledge
+from regalia.bots.regicide.wishes import wish_rule
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import (
     CLUBS,
@@ -51,26 +52,6 @@ def hand_mask(view: dict[str, Any]) -> int:
             c, jester = jester, jester + 1
         m |= 1 << c
     return m
-
-
-def wish_rule(hand: int, view: dict[str, Any]) -> str:
-    """The public Jester-window wish rule (rules 1.10) shared by the bots: ``"yes"`` when the
-    hand can defeat the enemy now with one card, or holds at least the enemy's attack in
-    value with three cards or more; ``"no"`` otherwise. Same rule as ``P.wish_yes``."""
-    if not hand or view["enemy"] is None:
-        return "no"
-    remaining = view["health"] - view["damage"]
-    e = parse_card(view["enemy"])
-    clubs_ok = not view["immune"] or SUIT[e] != CLUBS
-    best = 0
-    for c in cards_of(hand):
-        v = VALUE[c]
-        if c < 52 and SUIT[c] == CLUBS and clubs_ok:
-            v *= 2
-        best = max(best, v)
-    if best >= remaining or (mask_value(hand) >= view["attack"] and hand.bit_count() >= 3):
-        return "yes"
-    return "no"
 
 
 def hand_of(view: dict[str, Any]) -> int:

@@ -36,7 +36,8 @@ import numpy as np
 
 from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
-from regalia.bots.regicide.heuristic import hand_of, wish_rule
+from regalia.bots.regicide.heuristic import hand_of
+from regalia.bots.regicide.wishes import wish_rule
 from regalia.bots.regicide.montecarlo import DEFAULT_BUDGET, MEDAL, policy_candidates
 from regalia.fast import regicide as F
 from regalia.fast._jit import njit, refresh_cache_if_changed
@@ -146,8 +147,7 @@ class ISMCTSBot:
         players = view["players"]
         me = view["seat"]
         w = P.weights_for(players)
-        wish = wish_rule if players > 1 else None
-        first = knowledge.sample_array(rng, wish_rule=wish)
+        first = knowledge.sample_array(rng, players > 1)
         root = _Node(policy_candidates(first, legal, w, self.candidates))
         if len(root.actions) == 1:
             return root.actions[0]
@@ -162,7 +162,7 @@ class ISMCTSBot:
             elif n > 0 and time.perf_counter() - start >= budget:
                 break
             if n % BATCH == 0:  # sampled a batch at a time (compiled)
-                batch = knowledge.sample_arrays(rng, BATCH, wish_rule=wish)
+                batch = knowledge.sample_arrays(rng, BATCH, players > 1)
             st = first if n == 0 else batch[n % BATCH]
             frng[0] = rng.getrandbits(64) | 1
             self._iterate(root, st.copy(), frng, w, buf, obs, me)

@@ -49,7 +49,8 @@ import numpy as np
 from regalia.bots.regicide import partners
 from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
-from regalia.bots.regicide.heuristic import hand_of, wish_rule
+from regalia.bots.regicide.heuristic import hand_of
+from regalia.bots.regicide.wishes import wish_rule
 from regalia.fast import regicide as F
 
 DEFAULT_BUDGET = 1.0
@@ -207,8 +208,7 @@ class MonteCarloBot:
         players = view["players"]
         w = P.weights_for(players)
         w[P.W_NOISE] = self.rollout_noise
-        wish = wish_rule if players > 1 else None
-        draw = self._sampler(knowledge, rng, wish)
+        draw = self._sampler(knowledge, rng, players > 1)
         first = draw(1)[0]
         cands = policy_candidates(first, legal, w, self.candidates)
         if len(cands) == 1:
@@ -320,14 +320,14 @@ class MonteCarloBot:
     def _lean(self, players: int) -> float:
         return self._with_partners(self.policy_lean, POLICY_LEAN, players)
 
-    def _sampler(self, knowledge: Knowledge, rng: random.Random, wish):
+    def _sampler(self, knowledge: Knowledge, rng: random.Random, wishes: bool):
         """``draw(b)``: ``b`` sampled positions, a ``(b, SIZE)`` array. Plain samples of
-        ``knowledge``, or with ``partner_tau`` set (2-4 players) samples resampled by the
+        ``knowledge`` (conditioned on the partners' stated wishes with ``wishes``), or with ``partner_tau`` set (2-4 players) samples resampled by the
         likelihood of the partners' decisions seen in the log (``partners``): from a pool
         ``partner_pool`` times larger, systematic resampling; a position picked again is
         played out in a new Tavern order (``reshuffle_tavern``)."""
         def plain(b: int) -> np.ndarray:
-            return knowledge.sample_arrays(rng, b, wish_rule=wish)
+            return knowledge.sample_arrays(rng, b, wishes)
 
         tau = self._with_partners(self.partner_tau, PARTNER_TAU, knowledge.players)
         if not tau:
@@ -339,7 +339,7 @@ class MonteCarloBot:
         groups = tavern_groups(knowledge)
 
         def weighted(b: int) -> np.ndarray:
-            pool = knowledge.sample_arrays(rng, b * self.partner_pool, wish_rule=wish)
+            pool = knowledge.sample_arrays(rng, b * self.partner_pool, wishes)
             ll = np.empty(len(pool))
             partners.log_likelihoods(pool, obs.positions, obs.seats, obs.actions, obs.since,
                                      w, tau, self.partner_eps, ll)

@@ -56,6 +56,7 @@ from regalia.fast.regicide import (  # noqa: E402
     rng_float,
     shield,
 )
+from regalia.bots.regicide.wishes import wish_yes  # noqa: E402  (policy.wish_yes, as before)
 
 # Weight indices.
 W_DMG, W_SHIELD, W_DRAW, W_HEAL, W_HAND, W_KILL, W_EXACT, W_DEAD = 0, 1, 2, 3, 4, 5, 6, 7
@@ -98,36 +99,6 @@ DEFAULT_WEIGHTS = np.array([
     0.5,    # cancel: per own card of the enemy's suit when a Jester cancels immunity
     0.0,    # noise: random jitter of the scores (rollout diversity)
 ], dtype=np.float64)
-
-
-@njit
-def wish_yes(st, seat):
-    """The public wish rule (rules 1.10): 1 "yes", -1 "no", 0 nothing.
-
-    "yes" when the hand can defeat the enemy now or holds at least its attack in value with
-    three cards or more; "no" otherwise.
-    """
-    hand = st[HANDS + seat]
-    if hand == 0:
-        return -1
-    e = st[ENEMY]
-    remaining = 2 * VALUE[e] - st[DAMAGE]
-    hv = hand_value(hand)
-    # Best single-card or pair damage, roughly: twice the value with an active Club.
-    best = 0
-    m = hand
-    while m:
-        low = m & -m
-        c = MOD67[low % 67]
-        m ^= low
-        v = VALUE[c]
-        if c < 52 and SUIT[c] == 0 and (st[CANCELLED] or SUIT[e] != 0):
-            v *= 2
-        if v > best:
-            best = v
-    if best >= remaining or (hv >= VALUE[e] and popcount(hand) >= 3):
-        return 1
-    return -1
 
 
 @njit

@@ -3,7 +3,7 @@
 ``Knowledge`` (``belief``) reads a seat's view into what every sample shares; this module
 draws samples from it in compiled code, many at once, straight into fast-path position
 arrays (``regalia.fast.regicide``). It is the same draw as ``Knowledge._sample_once``
-without partners' wishes (rules 1.6, 1.15):
+(rules 1.6, 1.10, 1.15):
 
 1. the Hearts heals are re-drawn in order: each takes from the sampled discard pile of its
    moment the cards later seen coming out of it, and a uniform subset of the others that
@@ -12,7 +12,12 @@ without partners' wishes (rules 1.6, 1.15):
 3. each segment's cards (the Tavern as dealt: every card never seen; heal ``k``: the cards
    it took that were not seen since) are shuffled and dealt to the partners' slots of that
    segment, then to the Tavern's slots of that segment, bottom first;
-4. the Castle below the enemy keeps its public rank order, the suits shuffled.
+4. the Castle below the enemy keeps its public rank order, the suits shuffled;
+5. with ``wishes`` (the Jester's window, rules 1.10), while a partner's hand does not match
+   its stated wish under the public wish rule (``wishes.wish_yes``), one of its unknown cards is swapped with a card of the same
+   segment elsewhere (another partner's slot or the Tavern's), the swap kept unless it
+   leaves more wishes unmatched; after ``WISH_SWAPS`` swaps a wish still unmatched is
+   counted and ignored (``Knowledge._wished_hands`` is the reference).
 
 A sample whose constraints cannot be met (a wrong guess of the log's reading; never seen in
 a game of bots) is marked not done, and ``Knowledge`` draws that row its crude way.
@@ -33,6 +38,7 @@ from regalia.fast._jit import njit, refresh_cache_if_changed
 
 refresh_cache_if_changed(__file__, _fast.__file__)
 
+from regalia.bots.regicide.wishes import wish_yes  # noqa: E402
 from regalia.fast.regicide import (  # noqa: E402
     CASTLE,
     DISC,
@@ -47,6 +53,7 @@ from regalia.fast.regicide import (  # noqa: E402
 )
 
 POOL = 64  # room for one segment's cards (at most 54)
+WISH_SWAPS = 400  # card swaps that look for partners' hands matching their stated wishes
 
 
 class Plan(NamedTuple):
@@ -133,21 +140,33 @@ def plan_of(k, template: np.ndarray) -> Plan:
                 -1 if top_card is None else top_card, k.view["discard"], template)
 
 
-def sample_rows(plan: Plan, out: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+def sample_rows(plan: Plan, out: np.ndarray, seeds: np.ndarray,
+                wishes: np.ndarray | None = None) -> tuple[np.ndarray, int]:
     """Writes one sampled position per row of ``out`` ((n, SIZE) int64), row ``i`` drawn
-    with ``seeds[i]`` ((n,) uint64, nonzero); returns ``done`` ((n,) bool): False where the
-    plan's constraints could not be met (that row is left unspecified)."""
+    with ``seeds[i]`` ((n,) uint64, nonzero). ``wishes`` ((4,) int64, per seat 1 "yes",
+    -1 "no", 0 no wish; the seat's own is ignored): the partners' stated wishes that
+    condition their hands (step 5 of the module doc). Returns ``(done, unmet)``: ``done``
+    ((n,) bool) False where the plan's constraints could not be met (that row is left
+    unspecified); ``unmet`` the wishes left unmatched, summed over the rows done."""
     done = np.zeros(len(out), np.bool_)
-    _sample_rows(plan.events, plan.heal_n, plan.must, plan.bar, plan.gone, plan.never_seen,
-                 plan.known, plan.needs, plan.seat, plan.tavern, plan.royals, plan.royal_n,
-                 plan.castle_take, plan.top, plan.discard, plan.template, out, seeds, done)
-    return done
+    if wishes is None:
+        wishes = np.zeros(4, np.int64)
+    wishes = wishes.copy()
+    wishes[plan.seat] = 0
+    unmet = _sample_rows(plan.events, plan.heal_n, plan.must, plan.bar, plan.gone,
+                         plan.never_seen, plan.known, plan.needs, plan.seat, plan.tavern,
+                         plan.royals, plan.royal_n, plan.castle_take, plan.top, plan.discard,
+                         plan.template, out, seeds, done, wishes)
+    return done, int(unmet)
 
 
 @njit
 def _sample_rows(events, heal_n, must, bar, gone, never_seen, known, needs, seat, tavern,
-                 royals, royal_n, castle_take, top, discard, template, out, seeds, done):
+                 royals, royal_n, castle_take, top, discard, template, out, seeds, done,
+                 wishes):
     segments = heal_n.shape[0]
+    slots = np.empty((3, POOL), np.int64)  # the cards dealt from the pools: card, segment, place
+    unmet = 0
     pile = np.empty(POOL, np.int64)
     free = np.empty(POOL, np.int64)
     pools = np.empty((segments, POOL), np.int64)
@@ -160,13 +179,16 @@ def _sample_rows(events, heal_n, must, bar, gone, never_seen, known, needs, seat
         st[:] = template
         done[row] = _sample_one(events, heal_n, must, bar, gone, never_seen, known, needs,
                                 seat, tavern, royals, royal_n, castle_take, top, discard,
-                                st, rng, pile, free, pools, sizes, group)
+                                st, rng, pile, free, pools, sizes, group, slots)
+        if done[row]:
+            unmet += _match_wishes(st, wishes, slots, free, rng)  # (free: scratch now)
+    return unmet
 
 
 @njit
 def _sample_one(events, heal_n, must, bar, gone, never_seen, known, needs, seat, tavern,
                 royals, royal_n, castle_take, top, discard, st, rng, pile, free, pools,
-                sizes, group):
+                sizes, group, slots):
     segments = heal_n.shape[0]
     for k in range(segments):
         sizes[k] = 0
@@ -232,12 +254,14 @@ def _sample_one(events, heal_n, must, bar, gone, never_seen, known, needs, seat,
     st[NDISC] = n
     for i in range(n):
         st[DISC + i] = pile[i]
-    # 3. Each segment's cards to the partners' slots, then to the Tavern's.
+    # 3. Each segment's cards to the partners' slots, then to the Tavern's; each dealt card
+    # noted in ``slots`` (its segment, and its place: a seat, or 4 + its Tavern index).
     for i in range(never_seen.shape[0]):
         pools[0, i] = never_seen[i]
     sizes[0] = never_seen.shape[0]
     for k in range(segments):
         _shuffle(pools[k], sizes[k], rng)
+    dealt = 0
     for q in range(4):
         hand = known[q]
         if q != seat:
@@ -246,7 +270,10 @@ def _sample_one(events, heal_n, must, bar, gone, never_seen, known, needs, seat,
                     return False
                 for _ in range(needs[q, k]):
                     sizes[k] -= 1
-                    hand |= np.int64(1) << pools[k, sizes[k]]
+                    c = pools[k, sizes[k]]
+                    hand |= np.int64(1) << c
+                    slots[0, dealt], slots[1, dealt], slots[2, dealt] = c, k, q
+                    dealt += 1
         st[HANDS + q] = hand
     st[NTAV] = tavern.shape[0]
     for i in range(tavern.shape[0]):
@@ -258,9 +285,12 @@ def _sample_one(events, heal_n, must, bar, gone, never_seen, known, needs, seat,
             return False
         sizes[k] -= 1
         st[TAV + i] = pools[k, sizes[k]]
+        slots[0, dealt], slots[1, dealt], slots[2, dealt] = st[TAV + i], k, 4 + i
+        dealt += 1
     for k in range(segments):
         if sizes[k] != 0:
             return False
+    slots[0, POOL - 1] = dealt  # (a pool never fills its last cell: at most 54 cards)
     # 4. The Castle: Kings at the bottom, Jacks on top, the suits shuffled.
     at = 0
     for r in range(3):
@@ -272,3 +302,87 @@ def _sample_one(events, heal_n, must, bar, gone, never_seen, known, needs, seat,
             at += 1
     st[NCASTLE] = at
     return True
+
+
+@njit
+def _unmatched(st, wishes):
+    n = 0
+    for q in range(4):
+        if wishes[q] != 0 and wish_yes(st, q) != wishes[q]:
+            n += 1
+    return n
+
+
+@njit
+def _swap(st, slots, i, j):
+    """Exchanges the cards of dealt slots ``i`` and ``j`` in ``st`` and in ``slots``."""
+    ci, cj = slots[0, i], slots[0, j]
+    for at, old, new in ((slots[2, i], ci, cj), (slots[2, j], cj, ci)):
+        if at < 4:
+            st[HANDS + at] ^= (np.int64(1) << old) | (np.int64(1) << new)
+        else:
+            st[TAV + at - 4] = new
+    slots[0, i], slots[0, j] = cj, ci
+
+
+@njit
+def _match_wishes(st, wishes, slots, segs, rng):
+    """Step 5 of the module doc on a sampled position ``st`` whose dealt cards are in
+    ``slots`` (``_sample_one``; ``segs``: scratch room for a segment list); returns the
+    number of wishes left unmatched."""
+    dealt = slots[0, POOL - 1]
+    bad = _unmatched(st, wishes)
+    for _ in range(WISH_SWAPS):
+        if bad == 0:
+            break
+        r = rng_below(rng, bad)  # an unmatched partner, each as likely
+        q = 0
+        for p in range(4):
+            if wishes[p] != 0 and wish_yes(st, p) != wishes[p]:
+                if r == 0:
+                    q = p
+                    break
+                r -= 1
+        nsegs = 0  # the segments of its unknown cards, listed in ``segs``
+        for x in range(dealt):
+            if slots[2, x] == q:
+                known = False
+                for y in range(nsegs):
+                    known |= segs[y] == slots[1, x]
+                if not known:
+                    segs[nsegs] = slots[1, x]
+                    nsegs += 1
+        if nsegs == 0:  # nothing of its hand is unknown: no swap can help
+            break
+        seg = segs[rng_below(rng, nsegs)]  # a segment, then a card of it, each as likely
+        mine = 0
+        for x in range(dealt):
+            mine += slots[2, x] == q and slots[1, x] == seg
+        r = rng_below(rng, mine)
+        i = 0
+        for x in range(dealt):
+            if slots[2, x] == q and slots[1, x] == seg:
+                if r == 0:
+                    i = x
+                    break
+                r -= 1
+        places = 0
+        for x in range(dealt):
+            places += slots[1, x] == slots[1, i] and slots[2, x] != q
+        if places == 0:
+            continue
+        r = rng_below(rng, places)
+        j = 0
+        for x in range(dealt):
+            if slots[1, x] == slots[1, i] and slots[2, x] != q:
+                if r == 0:
+                    j = x
+                    break
+                r -= 1
+        _swap(st, slots, i, j)
+        after = _unmatched(st, wishes)
+        if after > bad:
+            _swap(st, slots, i, j)
+        else:
+            bad = after
+    return bad
