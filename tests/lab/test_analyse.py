@@ -61,6 +61,28 @@ def test_the_estimate_depends_on_the_view_only():
         assert played in a[0]
 
 
+def test_the_estimate_samples_hands_that_match_the_partners_wishes(monkeypatch):
+    """rules 1.10: with partners, the sampled positions give each partner a hand that
+    matches its stated Jester-window wish (``Knowledge.sample_arrays(..., wishes=True)``);
+    solo has no wishes."""
+    from regalia.bots.regicide.belief import Knowledge
+
+    asked = []
+    real = Knowledge.sample_arrays
+
+    def spy(self, rng, n, wishes=False):
+        asked.append((self.players, wishes))
+        return real(self, rng, n, wishes)
+
+    monkeypatch.setattr(Knowledge, "sample_arrays", spy)
+    for players in (1, 4):
+        s = Match(G, {"players": players}, 3).state
+        legal = list(G.legal_actions(s))
+        decision_chances(G.view(s, s.current), legal, legal[0], random.Random(1), worlds=8)
+    assert asked and all(wishes == (players > 1) for players, wishes in asked)
+    assert {players for players, _ in asked} == {1, 4}
+
+
 def test_analysis_of_a_record_marks_the_three_costliest_moves_of_the_seat(monkeypatch):
     """Each decision of the seat is estimated from exactly that seat's view then."""
     import regalia.lab.analyse as AN

@@ -5,7 +5,8 @@ For every decision of the chosen seat in a saved Regicide game record (formats: 
 the analysis estimates the chance of winning after the move played and after the best move,
 the way the search bot decides: from **that seat's view only** (``Game.view(state, seat)``:
 its own hand, the public table and piles, the log with its own private draws; rules 1.15),
-it samples full positions consistent with the view (``Knowledge.sample_arrays``,
+it samples full positions consistent with the view and the partners' stated Jester-window
+wishes (``Knowledge.sample_arrays``,
 determinization), and plays each candidate move out to the end in every sampled position
 with the compiled heuristic policy in every seat (``regalia.bots.regicide.policy.evaluate_actions``, the
 same positions and random streams for every candidate). The win chance of a move is the
@@ -111,7 +112,7 @@ def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
 
     knowledge = Knowledge.from_view(view)
     w = P.weights_for(view["players"])
-    first = knowledge.sample_array(rng)
+    first = knowledge.sample_array(rng, knowledge.players > 1)
     acts = np.empty(F.MAX_ACTIONS, np.int64)
     scores = np.empty(F.MAX_ACTIONS)
     n = P.scored_actions(first, w, acts, scores)
@@ -132,14 +133,14 @@ def move_wins(view: dict[str, Any], moves: Sequence[int], rng: random.Random,
 
     knowledge = Knowledge.from_view(view)
     return _playouts(knowledge, P.weights_for(view["players"]), [int(a) for a in moves], rng,
-                     worlds, knowledge.sample_array(rng))
+                     worlds, knowledge.sample_array(rng, knowledge.players > 1))
 
 
 def _playouts(knowledge: Any, w: np.ndarray, moves: list[int], rng: random.Random,
               worlds: int, first: np.ndarray) -> np.ndarray:
     """``move_wins`` in ``first`` and ``worlds - 1`` more positions sampled from
-    ``knowledge``."""
-    positions = knowledge.sample_arrays(rng, worlds)
+    ``knowledge`` (the partners' hands matching their stated Jester-window wishes)."""
+    positions = knowledge.sample_arrays(rng, worlds, knowledge.players > 1)
     positions[0] = first
     seeds = np.array([rng.getrandbits(64) | 1 for _ in range(worlds)], dtype=np.uint64)
     out = np.zeros((worlds, len(moves)))
