@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from regalia.bots import make_bot
-from regalia.bots.regicide import montecarlo as M
 from regalia.bots.regicide import partners as R
 from regalia.bots.regicide import policy as P
 from regalia.bots.regicide.belief import Knowledge
@@ -185,22 +184,3 @@ def test_resampled_positions_explain_the_partners_decisions_better():
         gain.append(ll["weighted"] - ll["plain"])
     assert len(gain) >= 5
     assert np.mean(gain) > 0.3 and sum(g > 0 for g in gain) >= 0.8 * len(gain)
-
-
-def test_the_batches_are_served_from_positions_drawn_ahead():
-    """``_ahead``: a decision's batches come from one draw of ``DRAW_AHEAD`` positions (one
-    compiled call, one likelihood pass), in the draw's order; a request larger than what is
-    left draws at least what is missing."""
-    calls = []
-    made = iter(range(10**6))
-
-    def draw(b):
-        calls.append(b)
-        return np.array([[next(made)] for _ in range(b)], np.int64)
-
-    serve = M._ahead(draw)
-    got = np.concatenate([serve(1)] + [serve(8) for _ in range(7)])
-    assert got[:, 0].tolist() == list(range(57)) and calls == [M.DRAW_AHEAD]
-    assert serve(8)[:, 0].tolist() == list(range(57, 64 + 1)) and calls == [M.DRAW_AHEAD] * 2
-    big = serve(200)
-    assert big[:, 0].tolist() == list(range(65, 265)) and calls[-1] == 200 - (128 - 65)

@@ -6,10 +6,10 @@ the analysis estimates the chance of winning after the move played and after the
 the way the search bot decides: from **that seat's view only** (``Game.view(state, seat)``:
 its own hand, the public table and piles, the log with its own private draws; rules 1.15),
 it samples full positions consistent with the view and the partners' stated Jester-window
-wishes (``Knowledge.sample_arrays``,
-determinization), and plays each candidate move out to the end in every sampled position
-with the compiled heuristic policy in every seat (``regalia.bots.regicide.policy.evaluate_actions``, the
-same positions and random streams for every candidate). The win chance of a move is the
+wishes (``Knowledge.sample_arrays``, determinization), and plays each candidate move out to
+the end in every sampled position with the compiled heuristic policy in every seat
+(``regalia.bots.regicide.policy.evaluate_actions``, the same positions and random streams
+for every candidate). The win chance of a move is the
 fraction of those playouts that end in a win. Candidates: the policy's best ``candidates``
 legal moves, plus the move played. The best move is picked on the first half of the sampled
 positions and both chances are measured on the other half, so that picking the best of

@@ -45,10 +45,11 @@ from typing import Any
 import numpy as np
 
 from regalia.bots.regicide import policy as _policy
+from regalia.bots.regicide import wishes as _wishes
 from regalia.fast import regicide as _fast
 from regalia.fast._jit import njit, refresh_cache_if_changed
 
-refresh_cache_if_changed(__file__, _fast.__file__, _policy.__file__)
+refresh_cache_if_changed(__file__, _fast.__file__, _policy.__file__, _wishes.__file__)
 
 from regalia.fast.regicide import (  # noqa: E402
     ARG_MASK,

@@ -424,7 +424,7 @@ class Knowledge:
         """``n`` sampled positions, an ``(n, SIZE)`` int64 array of fast-path positions
         (``regalia.fast.regicide``), each drawn as ``sample`` draws (see the module doc).
         ``wishes``: the partners' stated Jester-window wishes (phase choose) condition
-        their hands under the public wish rule (rules 1.10; ``wishes``).
+        their hands under the public wish rule (rules 1.10; ``regalia.bots.regicide.wishes``).
 
         Drawn in compiled code (``sampler``, each row from its own seed of ``rng``) unless
         the log could not be followed exactly: those rows are drawn here

@@ -35,14 +35,15 @@ from typing import Any, Sequence
 import numpy as np
 
 from regalia.bots.regicide import policy as P
+from regalia.bots.regicide import wishes as W
 from regalia.bots.regicide.belief import Knowledge
 from regalia.bots.regicide.heuristic import hand_of
-from regalia.bots.regicide.wishes import wish_rule
 from regalia.bots.regicide.montecarlo import DEFAULT_BUDGET, MEDAL, policy_candidates
+from regalia.bots.regicide.wishes import wish_rule
 from regalia.fast import regicide as F
 from regalia.fast._jit import njit, refresh_cache_if_changed
 
-refresh_cache_if_changed(__file__, F.__file__, P.__file__)
+refresh_cache_if_changed(__file__, F.__file__, P.__file__, W.__file__)
 
 from regalia.fast.regicide import (  # noqa: E402
     CANCELLED,

@@ -57,7 +57,6 @@ DEFAULT_BUDGET = 1.0
 MEDAL = 0.03  # what a solo win loses per Jester spent, for the bots that aim at medals
 POLICY_LEAN = 0.05  # the policy's first candidate's bonus with partners (README "Play the partners expect")
 PARTNER_TAU = 3.0  # the temperature of the partners' model with partners (``partners``)
-DRAW_AHEAD = 64  # positions sampled (and weighted) in one call; the batches are served from them
 
 
 def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
@@ -142,23 +141,6 @@ def chosen_values(out: np.ndarray, pattern: np.ndarray, prior: float = 4.0) -> n
             at = mine & (pattern == g)
             vals[at] = out[at, q]
     return vals
-
-
-def _ahead(draw):
-    """``draw(b)`` served from positions ``draw`` makes ``DRAW_AHEAD`` (or ``b``, when more)
-    at a time: one compiled call, likelihood pass and resampling for several batches
-    instead of one each. The positions are those ``draw`` makes, in its order."""
-    left = np.empty((0, 0), np.int64)
-
-    def serve(b: int) -> np.ndarray:
-        nonlocal left
-        if len(left) < b:
-            fresh = draw(max(DRAW_AHEAD, b - len(left)))
-            left = np.concatenate([left, fresh]) if len(left) else fresh
-        out, left = left[:b], left[b:]
-        return out
-
-    return serve
 
 
 class MonteCarloBot:
@@ -339,10 +321,9 @@ class MonteCarloBot:
         return self._with_partners(self.policy_lean, POLICY_LEAN, players)
 
     def _sampler(self, knowledge: Knowledge, rng: random.Random, wishes: bool):
-        """``draw(b)``: ``b`` sampled positions, a ``(b, SIZE)`` array, served from
-        positions drawn ``DRAW_AHEAD`` at a time (``_ahead``). Plain samples of
-        ``knowledge`` (conditioned on the partners' stated wishes with ``wishes``), or
-        with ``partner_tau`` set (2-4 players) samples resampled by the likelihood of the
+        """``draw(b)``: ``b`` sampled positions, a ``(b, SIZE)`` array. Plain samples of
+        ``knowledge`` (conditioned on the partners' stated wishes with ``wishes``), or with
+        ``partner_tau`` set (2-4 players) samples resampled by the likelihood of the
         partners' decisions seen in the log (``partners``): from a pool ``partner_pool``
         times larger, systematic resampling; a position picked again is played out in a
         new Tavern order (``reshuffle_tavern``)."""
@@ -351,10 +332,10 @@ class MonteCarloBot:
 
         tau = self._with_partners(self.partner_tau, PARTNER_TAU, knowledge.players)
         if not tau:
-            return _ahead(plain)
+            return plain
         obs = partners.observations(knowledge)
         if not len(obs):
-            return _ahead(plain)
+            return plain
         w = P.weights_for(knowledge.players)
         groups = tavern_groups(knowledge)
 
@@ -372,7 +353,7 @@ class MonteCarloBot:
                     out[i] = reshuffle_tavern(out[i], groups, rng)
             return out
 
-        return _ahead(weighted)
+        return weighted
 
     def _settled(self, sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
                  start: float, budget: float) -> bool:

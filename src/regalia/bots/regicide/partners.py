@@ -24,12 +24,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from regalia.bots.regicide import policy as P
+from regalia.bots.regicide import wishes as W
 from regalia.fast import regicide as F
 from regalia.fast._jit import njit, refresh_cache_if_changed
 from regalia.games.regicide.cards import SPADES, SUIT, parse_card
 from regalia.games.regicide.state import JESTERS_IN_TAVERN, MAX_HAND
 
-refresh_cache_if_changed(__file__, P.__file__, F.__file__)
+refresh_cache_if_changed(__file__, P.__file__, F.__file__, W.__file__)
 
 
 @dataclass

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from regalia.bots.regicide import wishes as _wishes
+from regalia.bots.regicide.wishes import wish_yes  # (also ``policy.wish_yes``, as before)
 from regalia.fast import regicide as _fast
 from regalia.fast._jit import njit, refresh_cache_if_changed
 
-refresh_cache_if_changed(__file__, _fast.__file__)
+refresh_cache_if_changed(__file__, _fast.__file__, _wishes.__file__)
 
 from regalia.fast.regicide import (  # noqa: E402
     A_PLAY,
@@ -56,7 +58,6 @@ from regalia.fast.regicide import (  # noqa: E402
     rng_float,
     shield,
 )
-from regalia.bots.regicide.wishes import wish_yes  # noqa: E402  (policy.wish_yes, as before)
 
 # Weight indices.
 W_DMG, W_SHIELD, W_DRAW, W_HEAL, W_HAND, W_KILL, W_EXACT, W_DEAD = 0, 1, 2, 3, 4, 5, 6, 7

@@ -14,10 +14,11 @@ arrays (``regalia.fast.regicide``). It is the same draw as ``Knowledge._sample_o
    segment, then to the Tavern's slots of that segment, bottom first;
 4. the Castle below the enemy keeps its public rank order, the suits shuffled;
 5. with ``wishes`` (the Jester's window, rules 1.10), while a partner's hand does not match
-   its stated wish under the public wish rule (``wishes.wish_yes``), one of its unknown cards is swapped with a card of the same
-   segment elsewhere (another partner's slot or the Tavern's), the swap kept unless it
-   leaves more wishes unmatched; after ``WISH_SWAPS`` swaps a wish still unmatched is
-   counted and ignored (``Knowledge._wished_hands`` is the reference).
+   its stated wish under the public wish rule (``wishes.wish_yes``), one of its unknown
+   cards is swapped with a card of the same segment elsewhere (another partner's slot or
+   the Tavern's), the swap kept unless it leaves more wishes unmatched; after
+   ``WISH_SWAPS`` swaps a wish still unmatched is counted and ignored
+   (``Knowledge._wished_hands`` is the reference).
 
 A sample whose constraints cannot be met (a wrong guess of the log's reading; never seen in
 a game of bots) is marked not done, and ``Knowledge`` draws that row its crude way.
@@ -33,12 +34,12 @@ from typing import NamedTuple
 
 import numpy as np
 
+from regalia.bots.regicide import wishes as _wishes
+from regalia.bots.regicide.wishes import wish_yes
 from regalia.fast import regicide as _fast
 from regalia.fast._jit import njit, refresh_cache_if_changed
 
-refresh_cache_if_changed(__file__, _fast.__file__)
-
-from regalia.bots.regicide.wishes import wish_yes  # noqa: E402
+refresh_cache_if_changed(__file__, _fast.__file__, _wishes.__file__)
 from regalia.fast.regicide import (  # noqa: E402
     CASTLE,
     DISC,
