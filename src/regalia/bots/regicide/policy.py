@@ -21,9 +21,6 @@ from regalia.fast._jit import njit, refresh_cache_if_changed
 refresh_cache_if_changed(__file__, _fast.__file__, _wishes.__file__)
 
 from regalia.fast.regicide import (  # noqa: E402
-    A_PLAY,
-    A_REFRESH,
-    A_YIELD,
     ARG_MASK,
     CANCELLED,
     CUR,
@@ -37,14 +34,11 @@ from regalia.fast.regicide import (  # noqa: E402
     NDISC,
     NTAV,
     PH_CHOOSE,
-    PH_LOST,
-    PH_PLAY,
     PH_SUFFER,
     PH_WON,
     PHASE,
     PLAYERS,
     SIZE,
-    SPADES,
     SUIT,
     VALUE,
     apply,
