@@ -61,26 +61,29 @@ def test_the_estimate_depends_on_the_view_only():
         assert played in a[0]
 
 
-def test_the_estimate_samples_hands_that_match_the_partners_wishes(monkeypatch):
-    """rules 1.10: with partners, the sampled positions give each partner a hand that
-    matches its stated Jester-window wish (``Knowledge.sample_arrays(..., wishes=True)``);
-    solo has no wishes."""
-    from regalia.bots.regicide.belief import Knowledge
+def test_the_estimate_samples_positions_as_the_search_bot(monkeypatch):
+    """rules 1.10, 1.15: with partners, the sampled positions are the search bot's
+    (``position_sampler``): the partners' hands match their stated Jester-window wishes and
+    are weighted by the partners' logged decisions (``PARTNER_TAU``); solo has neither."""
+    from regalia.bots.regicide import montecarlo
 
     asked = []
-    real = Knowledge.sample_arrays
+    real = montecarlo.position_sampler
 
-    def spy(self, rng, n, wishes=False):
-        asked.append((self.players, wishes))
-        return real(self, rng, n, wishes)
+    def spy(knowledge, rng, wishes, tau=montecarlo.PARTNER_TAU, eps=0.2, pool=4):
+        asked.append((knowledge.players, wishes, tau))
+        return real(knowledge, rng, wishes, tau, eps, pool)
 
-    monkeypatch.setattr(Knowledge, "sample_arrays", spy)
-    for players in (1, 4):
-        s = Match(G, {"players": players}, 3).state
+    monkeypatch.setattr(montecarlo, "position_sampler", spy)
+    m = Match(G, {"players": 4}, 3)
+    bot = make_bot("regicide", "heuristic")
+    rng = random.Random(2)
+    for _ in range(6):  # partner decisions in the log
+        m.play(bot.act(G.view(m.state, m.state.current), list(G.legal_actions(m.state)), rng))
+    for s in (Match(G, {"players": 1}, 3).state, m.state):
         legal = list(G.legal_actions(s))
         decision_chances(G.view(s, s.current), legal, legal[0], random.Random(1), worlds=8)
-    assert asked and all(wishes == (players > 1) for players, wishes in asked)
-    assert {players for players, _ in asked} == {1, 4}
+    assert asked == [(1, False, 0.0), (4, True, montecarlo.PARTNER_TAU)]
 
 
 def test_analysis_of_a_record_marks_the_three_costliest_moves_of_the_seat(monkeypatch):

@@ -5,8 +5,10 @@ For every decision of the chosen seat in a saved Regicide game record (formats: 
 the analysis estimates the chance of winning after the move played and after the best move,
 the way the search bot decides: from **that seat's view only** (``Game.view(state, seat)``:
 its own hand, the public table and piles, the log with its own private draws; rules 1.15),
-it samples full positions consistent with the view and the partners' stated Jester-window
-wishes (``Knowledge.sample_arrays``, determinization), and plays each candidate move out to
+it samples full positions consistent with the view as the search bot does
+(``montecarlo.position_sampler``, determinization: the partners' hands match their stated
+Jester-window wishes and are weighted by how likely the partners' logged plays, yields and
+discards were with them), and plays each candidate move out to
 the end in every sampled position with the compiled heuristic policy in every seat
 (``regalia.bots.regicide.policy.evaluate_actions``, the same positions and random streams
 for every candidate). The win chance of a move is the
@@ -112,7 +114,8 @@ def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
 
     knowledge = Knowledge.from_view(view)
     w = P.weights_for(view["players"])
-    first = knowledge.sample_array(rng, knowledge.players > 1)
+    draw = _sampler(knowledge, rng)
+    first = draw(1)[0]
     acts = np.empty(F.MAX_ACTIONS, np.int64)
     scores = np.empty(F.MAX_ACTIONS)
     n = P.scored_actions(first, w, acts, scores)
@@ -120,7 +123,7 @@ def decision_chances(view: dict[str, Any], legal: Sequence[int], played: int,
     score_of = {int(acts[k]): float(scores[k]) for k in range(n)}
     ranked = sorted((a for a in score_of if a in legal_set), key=lambda a: -score_of[a])
     cands = list(dict.fromkeys([*ranked[:candidates], int(played)]))
-    return cands, _playouts(knowledge, w, cands, rng, worlds, first)
+    return cands, _playouts(draw, w, cands, rng, worlds, first)
 
 
 def move_wins(view: dict[str, Any], moves: Sequence[int], rng: random.Random,
@@ -132,15 +135,27 @@ def move_wins(view: dict[str, Any], moves: Sequence[int], rng: random.Random,
     from regalia.bots.regicide.belief import Knowledge  # the seat's knowledge model
 
     knowledge = Knowledge.from_view(view)
-    return _playouts(knowledge, P.weights_for(view["players"]), [int(a) for a in moves], rng,
-                     worlds, knowledge.sample_array(rng, knowledge.players > 1))
+    draw = _sampler(knowledge, rng)
+    return _playouts(draw, P.weights_for(view["players"]), [int(a) for a in moves], rng,
+                     worlds, draw(1)[0])
 
 
-def _playouts(knowledge: Any, w: np.ndarray, moves: list[int], rng: random.Random,
+def _sampler(knowledge: Any, rng: random.Random):
+    """The search bot's sampler of positions from the seat's ``knowledge``
+    (``montecarlo.position_sampler``): with partners, their hands match their stated
+    Jester-window wishes and the positions are weighted by how likely the partners' logged
+    decisions were with the hands they give them (``PARTNER_TAU``)."""
+    from regalia.bots.regicide.montecarlo import PARTNER_TAU, position_sampler
+
+    return position_sampler(knowledge, rng, knowledge.players > 1,
+                            PARTNER_TAU if knowledge.players > 1 else 0.0)
+
+
+def _playouts(draw: Any, w: np.ndarray, moves: list[int], rng: random.Random,
               worlds: int, first: np.ndarray) -> np.ndarray:
-    """``move_wins`` in ``first`` and ``worlds - 1`` more positions sampled from
-    ``knowledge`` (the partners' hands matching their stated Jester-window wishes)."""
-    positions = knowledge.sample_arrays(rng, worlds, knowledge.players > 1)
+    """``move_wins`` in ``first`` and ``worlds - 1`` more positions drawn by ``draw``
+    (``_sampler``)."""
+    positions = draw(worlds)
     positions[0] = first
     seeds = np.array([rng.getrandbits(64) | 1 for _ in range(worlds)], dtype=np.uint64)
     out = np.zeros((worlds, len(moves)))

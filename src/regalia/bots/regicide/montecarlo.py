@@ -143,6 +143,43 @@ def chosen_values(out: np.ndarray, pattern: np.ndarray, prior: float = 4.0) -> n
     return vals
 
 
+def position_sampler(knowledge: Knowledge, rng: random.Random, wishes: bool,
+                     tau: float = PARTNER_TAU, eps: float = 0.2, pool: int = 4):
+    """``draw(b)``: ``b`` positions sampled from ``knowledge``, a ``(b, SIZE)`` int64 array
+    (``regalia.fast.regicide``). Plain samples (conditioned on the partners' stated wishes
+    with ``wishes``, rules 1.10), or with ``tau`` > 0 and partner decisions in the log
+    samples resampled by the likelihood of those decisions (``partners``, temperature
+    ``tau`` points of hand value, uniform share ``eps``): from a pool ``pool`` times
+    larger, systematic resampling; a position picked again is played out in a new Tavern
+    order (``reshuffle_tavern``). Reads only the seat's view (rules 1.15)."""
+    def plain(b: int) -> np.ndarray:
+        return knowledge.sample_arrays(rng, b, wishes)
+
+    if not tau:
+        return plain
+    obs = partners.observations(knowledge)
+    if not len(obs):
+        return plain
+    w = P.weights_for(knowledge.players)
+    groups = tavern_groups(knowledge)
+
+    def weighted(b: int) -> np.ndarray:
+        drawn = knowledge.sample_arrays(rng, b * pool, wishes)
+        ll = np.empty(len(drawn))
+        partners.log_likelihoods(drawn, obs.positions, obs.seats, obs.actions, obs.since, w,
+                                 tau, eps, ll)
+        p = np.exp(ll - ll.max())
+        at = np.searchsorted(np.cumsum(p / p.sum()), (rng.random() + np.arange(b)) / b)
+        at = np.minimum(at, len(drawn) - 1)
+        out = drawn[at]
+        for i in range(1, b):
+            if at[i] == at[i - 1] and groups:
+                out[i] = reshuffle_tavern(out[i], groups, rng)
+        return out
+
+    return weighted
+
+
 class MonteCarloBot:
     """Determinized Monte Carlo search (see the module doc).
 
@@ -321,39 +358,11 @@ class MonteCarloBot:
         return self._with_partners(self.policy_lean, POLICY_LEAN, players)
 
     def _sampler(self, knowledge: Knowledge, rng: random.Random, wishes: bool):
-        """``draw(b)``: ``b`` sampled positions, a ``(b, SIZE)`` array. Plain samples of
-        ``knowledge`` (conditioned on the partners' stated wishes with ``wishes``), or with
-        ``partner_tau`` set (2-4 players) samples resampled by the likelihood of the
-        partners' decisions seen in the log (``partners``): from a pool ``partner_pool``
-        times larger, systematic resampling; a position picked again is played out in a
-        new Tavern order (``reshuffle_tavern``)."""
-        def plain(b: int) -> np.ndarray:
-            return knowledge.sample_arrays(rng, b, wishes)
-
+        """``position_sampler`` with this bot's partners' model (``partner_tau``,
+        ``partner_eps``, ``partner_pool``)."""
         tau = self._with_partners(self.partner_tau, PARTNER_TAU, knowledge.players)
-        if not tau:
-            return plain
-        obs = partners.observations(knowledge)
-        if not len(obs):
-            return plain
-        w = P.weights_for(knowledge.players)
-        groups = tavern_groups(knowledge)
-
-        def weighted(b: int) -> np.ndarray:
-            pool = knowledge.sample_arrays(rng, b * self.partner_pool, wishes)
-            ll = np.empty(len(pool))
-            partners.log_likelihoods(pool, obs.positions, obs.seats, obs.actions, obs.since,
-                                     w, tau, self.partner_eps, ll)
-            p = np.exp(ll - ll.max())
-            at = np.searchsorted(np.cumsum(p / p.sum()), (rng.random() + np.arange(b)) / b)
-            at = np.minimum(at, len(pool) - 1)
-            out = pool[at]
-            for i in range(1, b):
-                if at[i] == at[i - 1] and groups:
-                    out[i] = reshuffle_tavern(out[i], groups, rng)
-            return out
-
-        return weighted
+        return position_sampler(knowledge, rng, wishes, tau, self.partner_eps,
+                                self.partner_pool)
 
     def _settled(self, sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
                  start: float, budget: float) -> bool:
