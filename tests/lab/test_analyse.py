@@ -70,7 +70,8 @@ def test_the_estimate_samples_positions_as_the_search_bot(monkeypatch):
     asked = []
     real = montecarlo.position_sampler
 
-    def spy(knowledge, rng, wishes, tau=montecarlo.PARTNER_TAU, eps=0.2, pool=4):
+    def spy(knowledge, rng, wishes, tau=montecarlo.PARTNER_TAU, eps=montecarlo.PARTNER_EPS,
+            pool=montecarlo.PARTNER_POOL):
         asked.append((knowledge.players, wishes, tau))
         return real(knowledge, rng, wishes, tau, eps, pool)
 

@@ -672,9 +672,11 @@ class Knowledge:
         unmatched partner is swapped with another card of the same segment (in the pool
         left or in another such partner's hand), and the swap is kept unless it leaves
         more wishes unmatched: a search over the same hands the draw could give, so no
-        sample is ever rejected whole. After ``WISH_SWAPS`` swaps a wish still unmatched is
-        counted in ``unmet_wishes`` and ignored (no hand can match it, as when a person
-        says anything, or the heals the seat assumed cannot give one).
+        sample is ever rejected whole; only partners holding an unknown card are picked (a
+        hand all known cannot change, and must not stop the search for the others). After
+        ``WISH_SWAPS`` swaps a wish still unmatched is counted in ``unmet_wishes`` and
+        ignored (no hand can match it, as when a person says anything, or the heals the
+        seat assumed cannot give one).
         """
         got = hands[:]
         held = {q: {seg: [pools[seg].pop() for _ in range(n)] for seg, n in needs[q].items()}
@@ -691,10 +693,11 @@ class Knowledge:
         for _ in range(WISH_SWAPS):
             if not bad:
                 break
-            q = rng.choice(sorted(bad))
-            segs = [seg for seg, cards in held[q].items() if cards]
-            if not segs:
+            fixable = sorted(q for q in bad if any(held[q].values()))
+            if not fixable:  # no unknown card of theirs: no swap can help (a person's wish)
                 break
+            q = rng.choice(fixable)
+            segs = [seg for seg, cards in held[q].items() if cards]
             seg = rng.choice(segs)
             places = [(None, i) for i in range(len(pools[seg]))] + \
                 [(r, i) for r in wishes if r != q for i in range(len(held[r].get(seg, ())))]

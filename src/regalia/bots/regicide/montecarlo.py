@@ -57,6 +57,8 @@ DEFAULT_BUDGET = 1.0
 MEDAL = 0.03  # what a solo win loses per Jester spent, for the bots that aim at medals
 POLICY_LEAN = 0.05  # the policy's first candidate's bonus with partners (README "Play the partners expect")
 PARTNER_TAU = 3.0  # the temperature of the partners' model with partners (``partners``)
+PARTNER_EPS = 0.2  # its uniform share
+PARTNER_POOL = 4  # positions drawn per position kept, as a multiple
 
 
 def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
@@ -144,7 +146,8 @@ def chosen_values(out: np.ndarray, pattern: np.ndarray, prior: float = 4.0) -> n
 
 
 def position_sampler(knowledge: Knowledge, rng: random.Random, wishes: bool,
-                     tau: float = PARTNER_TAU, eps: float = 0.2, pool: int = 4):
+                     tau: float = PARTNER_TAU, eps: float = PARTNER_EPS,
+                     pool: int = PARTNER_POOL):
     """``draw(b)``: ``b`` positions sampled from ``knowledge``, a ``(b, SIZE)`` int64 array
     (``regalia.fast.regicide``). Plain samples (conditioned on the partners' stated wishes
     with ``wishes``, rules 1.10), or with ``tau`` > 0 and partner decisions in the log
@@ -215,7 +218,8 @@ class MonteCarloBot:
                  medal: float = 0.0, choices: bool = False, tavern_orders: int = 1,
                  prune_sigma: float = 2.0, rollout_noise: float = 0.0,
                  policy_lean: float | None = None, partner_tau: float | None = None,
-                 partner_eps: float = 0.2, partner_pool: int = 4) -> None:
+                 partner_eps: float = PARTNER_EPS,
+                 partner_pool: int = PARTNER_POOL) -> None:
         self.policy_lean = policy_lean
         self.partner_tau = partner_tau
         self.partner_eps = partner_eps

@@ -17,8 +17,8 @@ arrays (``regalia.fast.regicide``). It is the same draw as ``Knowledge._sample_o
    its stated wish under the public wish rule (``wishes.wish_yes``), one of its unknown
    cards is swapped with a card of the same segment elsewhere (another partner's slot or
    the Tavern's), the swap kept unless it leaves more wishes unmatched; after
-   ``WISH_SWAPS`` swaps a wish still unmatched is counted and ignored
-   (``Knowledge._wished_hands`` is the reference).
+   ``WISH_SWAPS`` swaps, or once no unmatched partner holds an unknown card, a wish still
+   unmatched is counted and ignored (``Knowledge._wished_hands`` is the reference).
 
 A sample whose constraints cannot be met (a wrong guess of the log's reading; never seen in
 a game of bots) is marked not done, and ``Knowledge`` draws that row its crude way.
@@ -150,9 +150,9 @@ def sample_rows(plan: Plan, out: np.ndarray, seeds: np.ndarray,
     ((n,) bool) False where the plan's constraints could not be met (that row is left
     unspecified); ``unmet`` the wishes left unmatched, summed over the rows done."""
     done = np.zeros(len(out), np.bool_)
-    if wishes is None:
-        wishes = np.zeros(4, np.int64)
-    wishes = wishes.copy()
+    wishes = np.zeros(4, np.int64) if wishes is None else np.array(wishes, np.int64)
+    if wishes.shape != (4,):
+        raise ValueError(f"wishes: one value per seat, shape (4,), not {wishes.shape}")
     wishes[plan.seat] = 0
     unmet = _sample_rows(plan.events, plan.heal_n, plan.must, plan.bar, plan.gone,
                          plan.never_seen, plan.known, plan.needs, plan.seat, plan.tavern,
@@ -315,6 +315,14 @@ def _unmatched(st, wishes):
 
 
 @njit
+def _holds_unknown(slots, q):
+    for x in range(slots[0, POOL - 1]):
+        if slots[2, x] == q:
+            return True
+    return False
+
+
+@njit
 def _swap(st, slots, i, j):
     """Exchanges the cards of dealt slots ``i`` and ``j`` in ``st`` and in ``slots``."""
     ci, cj = slots[0, i], slots[0, j]
@@ -336,10 +344,16 @@ def _match_wishes(st, wishes, slots, segs, rng):
     for _ in range(WISH_SWAPS):
         if bad == 0:
             break
-        r = rng_below(rng, bad)  # an unmatched partner, each as likely
+        fixable = 0  # the unmatched partners holding an unknown card (a swap may help)
+        for p in range(4):
+            if wishes[p] != 0 and wish_yes(st, p) != wishes[p] and _holds_unknown(slots, p):
+                fixable += 1
+        if fixable == 0:
+            break
+        r = rng_below(rng, fixable)  # one of them, each as likely
         q = 0
         for p in range(4):
-            if wishes[p] != 0 and wish_yes(st, p) != wishes[p]:
+            if wishes[p] != 0 and wish_yes(st, p) != wishes[p] and _holds_unknown(slots, p):
                 if r == 0:
                     q = p
                     break
@@ -353,8 +367,6 @@ def _match_wishes(st, wishes, slots, segs, rng):
                 if not known:
                     segs[nsegs] = slots[1, x]
                     nsegs += 1
-        if nsegs == 0:  # nothing of its hand is unknown: no swap can help
-            break
         seg = segs[rng_below(rng, nsegs)]  # a segment, then a card of it, each as likely
         mine = 0
         for x in range(dealt):
