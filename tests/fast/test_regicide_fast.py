@@ -136,3 +136,55 @@ def test_tuner_runs_a_generation():
 
     w = tune(2, P.weights_for(2), generations=1, games=30, lam=2, seed=0, log=lambda m: None)
     assert w.shape == P.DEFAULT_WEIGHTS.shape and np.all(np.isfinite(w))
+
+
+def test_bit_index_names_the_card_of_every_one_card_mask():
+    for c in range(54):
+        assert F.bit_index(np.int64(1) << c) == c
+    out = np.empty(3, np.int64)
+    assert F.cards_of(np.int64((1 << 53) | (1 << 17) | 1), out) == 3
+    assert list(out) == [0, 17, 53]
+    assert F.hand_value(np.int64((1 << 53) | (1 << 51) | (1 << 17) | 1)) == 20 + 5 + 1
+
+
+def _reference_choice(st, rng, w):
+    """What ``P.choose`` picks by its definition: every legal action scored with
+    ``score_action`` plus its tie-breaking draw, the first best kept."""
+    acts = np.empty(F.MAX_ACTIONS, np.int64)
+    n = F.legal_actions(st, acts)
+    if n == 1:
+        return int(acts[0])
+    keep = np.zeros(54)
+    hand = int(st[F.HANDS + st[F.CUR]])
+    for c in range(54):
+        if hand >> c & 1:
+            keep[c] = P.keep_value(st, c, w)
+    best, best_score = int(acts[0]), -1e18
+    for a in acts[:n]:
+        s = P.score_action(st, a, w, keep)
+        s += w[P.W_NOISE] * F.rng_float(rng) if w[P.W_NOISE] > 0 else 1e-9 * F.rng_float(rng)
+        if s > best_score:
+            best, best_score = int(a), s
+    return best
+
+
+@pytest.mark.parametrize("players,noise", [(1, 0.0), (2, 0.0), (4, 0.0), (3, 2.0)])
+def test_policy_choice_is_the_best_scored_legal_action_with_the_same_draws(players, noise):
+    """``choose`` (phase suffer: discards valued by doubling, without action codes) picks
+    what scoring each legal action picks and leaves the random source where that does."""
+    w = P.weights_for(players)
+    w[P.W_NOISE] = noise
+    play = F.new_rng(players)
+    buf = np.empty(F.MAX_ACTIONS, np.int64)
+    suffer = 0
+    for g in range(25):
+        options = F.OPT_MINIMAL if g % 5 == 4 else 0
+        st = np.zeros(F.SIZE, np.int64)
+        F.new_game_into(st, players, options, -1, play)
+        while not F.is_terminal(st):
+            mine, ref = F.new_rng(g), F.new_rng(g)
+            a = P.choose(st, mine, w, buf)
+            assert a == _reference_choice(st, ref, w) and mine[0] == ref[0]
+            suffer += st[F.PHASE] == F.PH_SUFFER
+            F.apply(st, a, play)
+    assert suffer > 100

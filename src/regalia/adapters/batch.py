@@ -58,7 +58,6 @@ from regalia.fast.regicide import (  # noqa: E402
     JESTERS,
     KNOWN,
     MAX_ACTIONS,
-    MOD67,
     NCASTLE,
     NDISC,
     NPLAYS,
@@ -79,6 +78,7 @@ from regalia.fast.regicide import (  # noqa: E402
     SUIT,
     VALUE,
     YIELDED,
+    bit_index,
     can_yield,
     effective_attack,
     enemies_defeated,
@@ -111,7 +111,7 @@ def _add_cards(o, base, m):
     """Adds the cards of mask ``m`` to the card-kind entries at ``base`` (Jesters: 1/2 each)."""
     while m:
         low = m & -m
-        c = MOD67[low % 67]
+        c = bit_index(low)
         m ^= low
         if c >= 52:
             o[base + 52] += 0.5
@@ -138,7 +138,7 @@ def observe(st, seat, o):
     m = hand
     while m:
         low = m & -m
-        c = MOD67[low % 67]
+        c = bit_index(low)
         m ^= low
         base = _SLOTS + _SLOT * i
         if c >= 52:

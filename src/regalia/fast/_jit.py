@@ -18,8 +18,14 @@ try:  # pragma: no cover - depends on the environment
             return _njit(**kwargs)(args[0])
         return _njit(*args, **kwargs)
 
+    # Count of trailing zero bits, one instruction (``tzcnt``) in compiled code.
+    from numba.cpython.unsafe.numbers import trailing_zeros
+
 except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
+
+    def trailing_zeros(m):
+        return (m & -m).bit_length() - 1
 
     def njit(*args, **kwargs):
         if args and callable(args[0]):

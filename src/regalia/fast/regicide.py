@@ -52,7 +52,7 @@ import random
 
 import numpy as np
 
-from regalia.fast._jit import njit
+from regalia.fast._jit import njit, trailing_zeros
 
 # ----------------------------------------------------------------------------- layout
 PLAYERS, CUR, PHASE, ENEMY, DAMAGE, CANCELLED, SPADES, JESTERS = 0, 1, 2, 3, 4, 5, 6, 7
@@ -83,11 +83,6 @@ VALUE = np.array([(r if r <= 10 else {11: 10, 12: 15, 13: 20}[r])
                   for r in [i // 4 + 1 for i in range(52)]] + [0, 0], dtype=np.int64)
 SUIT = np.array([i % 4 for i in range(52)] + [-1, -1], dtype=np.int64)
 RANK = np.array([i // 4 + 1 for i in range(52)] + [0, 0], dtype=np.int64)
-# Powers of two are distinct modulo 67: the bit index of a single-bit mask ``m`` is MOD67[m % 67].
-MOD67 = np.zeros(67, dtype=np.int64)
-for _b in range(64):
-    MOD67[(1 << _b) % 67] = _b
-del _b
 
 
 # ----------------------------------------------------------------------------- random source
@@ -160,6 +155,13 @@ class FastRandom(random.Random):
 
 # ----------------------------------------------------------------------------- small helpers
 @njit
+def bit_index(low):
+    """The index of the one set bit of ``low`` (a card id when ``low`` is a one-card mask;
+    ``0 < low < 2**63``)."""
+    return np.int64(trailing_zeros(np.int64(low)))
+
+
+@njit
 def popcount(m):
     """Number of set bits of ``m`` (``0 <= m < 2**63``), branch-free."""
     x = np.uint64(m)
@@ -175,7 +177,7 @@ def cards_of(m, out):
     n = 0
     while m:
         low = m & -m
-        out[n] = MOD67[low % 67]
+        out[n] = bit_index(low)
         n += 1
         m ^= low
     return n
@@ -186,7 +188,7 @@ def hand_value(m):
     t = 0
     while m:
         low = m & -m
-        t += VALUE[MOD67[low % 67]]
+        t += VALUE[bit_index(low)]
         m ^= low
     return t
 
@@ -380,7 +382,7 @@ def _discard_mask(st, m):
     nd = st[NDISC]
     while m:
         low = m & -m
-        st[DISC + nd] = MOD67[low % 67]
+        st[DISC + nd] = bit_index(low)
         nd += 1
         m ^= low
     st[NDISC] = nd
@@ -490,7 +492,7 @@ def _play(st, p, mask, rng, forced):
     m = mask
     while m:
         low = m & -m
-        c = MOD67[low % 67]
+        c = bit_index(low)
         v += VALUE[c]
         suits |= 1 << SUIT[c]
         m ^= low

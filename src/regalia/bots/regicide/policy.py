@@ -21,18 +21,22 @@ from regalia.fast._jit import njit, refresh_cache_if_changed
 refresh_cache_if_changed(__file__, _fast.__file__, _wishes.__file__)
 
 from regalia.fast.regicide import (  # noqa: E402
+    A_DISCARD,
+    A_REFRESH,
     ARG_MASK,
     CANCELLED,
     CUR,
     DAMAGE,
+    DISCARD_SCRATCH,
     ENEMY,
     HANDS,
     JESTERS,
     KIND_SHIFT,
     MAX_ACTIONS,
-    MOD67,
     NDISC,
     NTAV,
+    OPT_MINIMAL,
+    OPTS,
     PH_CHOOSE,
     PH_SUFFER,
     PH_WON,
@@ -42,8 +46,10 @@ from regalia.fast.regicide import (  # noqa: E402
     SUIT,
     VALUE,
     apply,
+    bit_index,
     effective_attack,
     enemies_defeated,
+    gen_discards,
     hand_value,
     legal_actions,
     max_hand,
@@ -160,7 +166,7 @@ def score_play(st, mask, w):
             m = after
             while m:
                 low = m & -m
-                c = MOD67[low % 67]
+                c = bit_index(low)
                 m ^= low
                 if c < 52 and SUIT[c] == esuit:
                     cancel += 1.0
@@ -171,7 +177,7 @@ def score_play(st, mask, w):
     m = mask
     while m:
         low = m & -m
-        c = MOD67[low % 67]
+        c = bit_index(low)
         m ^= low
         v += VALUE[c]
         suits |= 1 << SUIT[c]
@@ -246,7 +252,7 @@ def score_action(st, a, w, keep):
         m = arg
         while m:
             low = m & -m
-            s -= keep[MOD67[low % 67]]
+            s -= keep[bit_index(low)]
             m ^= low
         return s
     if kind == 3:  # yield: suffer the full attack
@@ -280,32 +286,80 @@ _NO_KEEP = np.zeros(54, np.float64)
 
 @njit
 def choose(st, rng, w, buf):
-    """The policy's action for the seat to act (``buf``: scratch of ``MAX_ACTIONS``)."""
+    """The policy's action for the seat to act (``buf``: scratch of ``MAX_ACTIONS``): the
+    legal action of the best ``score_action``, ties broken by a draw per action from
+    ``rng`` (``W_NOISE`` > 0: a jitter that wide instead)."""
+    if st[PHASE] == PH_SUFFER:
+        return _choose_suffer(st, rng, w, buf)
     n = legal_actions(st, buf)
     if n == 1:
         return buf[0]
-    keep = _NO_KEEP  # read by discards only (phase suffer)
-    if st[PHASE] == PH_SUFFER:
-        keep = np.zeros(54, np.float64)
-        m = st[HANDS + st[CUR]]
-        while m:
-            low = m & -m
-            c = MOD67[low % 67]
-            keep[c] = keep_value(st, c, w)
-            m ^= low
     best = buf[0]
     best_score = -1e18
-    noise = w[W_NOISE]
     for i in range(n):
-        s = score_action(st, buf[i], w, keep)
-        if noise > 0:
-            s += noise * rng_float(rng)
-        else:
-            s += 1e-9 * rng_float(rng)
+        s = _jitter(score_action(st, buf[i], w, _NO_KEEP), rng, w)
         if s > best_score:
             best_score = s
             best = buf[i]
     return best
+
+
+@njit
+def _jitter(s, rng, w):
+    """Score ``s`` with its tie-breaking draw (``choose``)."""
+    noise = w[W_NOISE]
+    if noise > 0:
+        return s + noise * rng_float(rng)
+    return s + 1e-9 * rng_float(rng)
+
+
+@njit
+def _choose_suffer(st, rng, w, buf):
+    """``choose`` in phase suffer (Step 4, rules 1.8), the same action and the same draws
+    as scoring each legal action with ``score_action``, without writing the discards as
+    action codes: what a discard loses, the sum of its cards' ``keep_value``, is built for
+    every set of hand slots by doubling, as ``gen_discards`` builds their totals."""
+    p = st[CUR]
+    hand = st[HANDS + p]
+    d = effective_attack(st)
+    table = np.empty(DISCARD_SCRATCH, np.int64)  # the hand's cards first (``gen_discards``)
+    n = 0
+    if hand_value(hand) >= d and d > 0:
+        n = gen_discards(hand, d, (st[OPTS] & OPT_MINIMAL) != 0, buf, 0, True, table)
+    refresh = st[JESTERS] > 0
+    if n == 0 or (n == 1 and not refresh):
+        return A_REFRESH if n == 0 else _discard_of(table, buf[0])
+    nc = popcount(hand)
+    lost = np.empty(1 << nc, np.float64)  # lost[m]: the kept value of slot set m
+    lost[0] = 0.0
+    for j in range(nc):
+        k = keep_value(st, table[j], w)
+        h = 1 << j
+        for r in range(h):
+            lost[h + r] = lost[r] + k
+    best = 0
+    best_score = -1e18
+    for i in range(n):
+        s = _jitter(-lost[buf[i]], rng, w)
+        if s > best_score:
+            best_score = s
+            best = i
+    if refresh and _jitter(score_action(st, A_REFRESH, w, _NO_KEEP), rng, w) > best_score:
+        return A_REFRESH
+    return _discard_of(table, buf[best])
+
+
+@njit
+def _discard_of(table, m):
+    """The discard action of slot set ``m`` of the cards ``table[:16]``."""
+    mask = np.int64(0)
+    j = 0
+    while m:
+        if m & 1:
+            mask |= np.int64(1) << table[j]
+        m >>= 1
+        j += 1
+    return A_DISCARD | mask
 
 
 @njit
@@ -441,7 +495,7 @@ def scored_actions(st, w, acts, scores):
         m = st[HANDS + st[CUR]]
         while m:
             low = m & -m
-            c = MOD67[low % 67]
+            c = bit_index(low)
             keep[c] = keep_value(st, c, w)
             m ^= low
     for i in range(n):

@@ -20,7 +20,7 @@ from regalia.fast.regicide import (  # noqa: E402
     DAMAGE,
     ENEMY,
     HANDS,
-    MOD67,
+    bit_index,
     hand_value,
     popcount,
 )
@@ -62,7 +62,7 @@ def wish_yes(st, seat):
     m = hand
     while m:
         low = m & -m
-        c = MOD67[low % 67]
+        c = bit_index(low)
         m ^= low
         v = _VALUE[c]
         if c < 52 and _SUIT[c] == 0 and (st[CANCELLED] or _SUIT[e] != 0):
