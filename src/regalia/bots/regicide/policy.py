@@ -151,11 +151,16 @@ def keep_value(st, c, w):
 @njit
 def score_play(st, mask, w):
     """Score of playing the cards of ``mask`` (``A_PLAY`` argument)."""
+    return _score_play(st, mask, w, hand_value(st[HANDS + st[CUR]]))
+
+
+@njit
+def _score_play(st, mask, w, hv_hand):
+    """``score_play``, given the value of the hand (``hv_hand``)."""
     p = st[CUR]
     players = st[PLAYERS]
     hand = st[HANDS + p]
     after = hand & ~mask
-    hv = hand_value(after)
     nh = popcount(after)
     e = st[ENEMY]
     esuit = SUIT[e]
@@ -170,7 +175,7 @@ def score_play(st, mask, w):
                 m ^= low
                 if c < 52 and SUIT[c] == esuit:
                     cancel += 1.0
-        return w[W_JESTER] + w[W_HAND] * hv + w[W_CARDS] * nh + w[W_CANCEL] * cancel
+        return w[W_JESTER] + w[W_HAND] * hv_hand + w[W_CARDS] * nh + w[W_CANCEL] * cancel
     v = 0
     suits = 0
     spent = 0.0  # what the played cards were worth beyond their value (suit, Ace)
@@ -182,6 +187,7 @@ def score_play(st, mask, w):
         v += VALUE[c]
         suits |= 1 << SUIT[c]
         spent += keep_value(st, c, w) - VALUE[c] * w[W_HAND] - w[W_CARDS]
+    hv = hv_hand - v  # the hand's value after the play
     immune = 0 if st[CANCELLED] else suits & (1 << esuit)
     powers = suits & ~immune
     dmg = 2 * v if powers & 1 else v
@@ -240,13 +246,18 @@ def score_play(st, mask, w):
 @njit
 def score_action(st, a, w, keep):
     """Score of legal action ``a``; ``keep[c]`` is ``keep_value`` of each card in hand."""
+    return _score_action(st, a, w, keep, hand_value(st[HANDS + st[CUR]]))
+
+
+@njit
+def _score_action(st, a, w, keep, hv):
+    """``score_action``, given the value of the hand (``hv``)."""
     kind = a >> KIND_SHIFT
     arg = a & ARG_MASK
     p = st[CUR]
     if kind == 1:
-        return score_play(st, arg, w)
+        return _score_play(st, arg, w, hv)
     hand = st[HANDS + p]
-    hv = hand_value(hand)
     if kind == 2:  # discard: lose the kept value of the discarded cards
         s = 0.0
         m = arg
@@ -296,8 +307,9 @@ def choose(st, rng, w, buf):
         return buf[0]
     best = buf[0]
     best_score = -1e18
+    hv = hand_value(st[HANDS + st[CUR]])
     for i in range(n):
-        s = _jitter(score_action(st, buf[i], w, _NO_KEEP), rng, w)
+        s = _jitter(_score_action(st, buf[i], w, _NO_KEEP, hv), rng, w)
         if s > best_score:
             best_score = s
             best = buf[i]
