@@ -182,14 +182,14 @@ def log_likelihoods(worlds, positions, seats, actions, since, w, tau, eps, out):
     matches either Jester (``alike``)."""
     acts = np.empty(F.MAX_ACTIONS, np.int64)
     scores = np.empty(F.MAX_ACTIONS)
-    st = np.empty(F.SIZE, np.int64)
-    for i in range(worlds.shape[0]):
-        ll = 0.0
-        for k in range(seats.shape[0]):
-            st[:] = positions[k]
-            q = seats[k]
+    keep = np.empty(54)
+    out[:] = 0.0
+    for k in range(seats.shape[0]):  # each decision, in every world (the same sums)
+        st = positions[k].copy()
+        q = seats[k]
+        for i in range(worlds.shape[0]):
             st[F.HANDS + q] = worlds[i, F.HANDS + q] | since[k]
-            n = P.scored_actions(st, w, acts, scores)
+            n = P.scored_actions_into(st, w, acts, scores, keep)
             if n == 0:
                 continue
             top = scores[0]
@@ -203,5 +203,4 @@ def log_likelihoods(worlds, positions, seats, actions, since, w, tau, eps, out):
                 z += x
                 if alike(acts[j], actions[k]):
                     mine = x
-            ll += np.log((1.0 - eps) * mine / z + eps / n)
-        out[i] = ll
+            out[i] += np.log((1.0 - eps) * mine / z + eps / n)

@@ -501,8 +501,14 @@ def weights_for(players: int) -> np.ndarray:
 def scored_actions(st, w, acts, scores):
     """Writes every legal action into ``acts`` and its policy score into ``scores``;
     returns how many."""
+    return scored_actions_into(st, w, acts, scores, np.empty(54, np.float64))
+
+
+@njit
+def scored_actions_into(st, w, acts, scores, keep):
+    """``scored_actions`` with a scratch ``keep`` ((54,) float64) for the cards' kept
+    values (overwritten)."""
     n = legal_actions(st, acts)
-    keep = np.zeros(54, np.float64)
     if st[PHASE] == PH_SUFFER:
         m = st[HANDS + st[CUR]]
         while m:
@@ -510,6 +516,7 @@ def scored_actions(st, w, acts, scores):
             c = bit_index(low)
             keep[c] = keep_value(st, c, w)
             m ^= low
+    hv = hand_value(st[HANDS + st[CUR]])
     for i in range(n):
-        scores[i] = score_action(st, acts[i], w, keep)
+        scores[i] = _score_action(st, acts[i], w, keep, hv)
     return n
