@@ -10,6 +10,12 @@ once, a process each (``PYTHONPATH=OTHER/src`` for the other), so that they shar
 machine's load::
 
     python benchmarks/bench_decisions.py [--players 4] [--iterations 128 256] [--decisions 150]
+        [--settle-at none|SHARE]
+
+``--settle-at`` sets the bot's ``settle_at`` (``none``: a search never stops before its
+positions are all sampled, as before 2026-12-08); left out, the bot's default (a tree
+before that date has no such argument). Each line also gives the mean number of positions
+sampled per decision.
 """
 
 from __future__ import annotations
@@ -50,17 +56,23 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--iterations", type=int, nargs="+", default=[128, 256])
     ap.add_argument("--decisions", type=int, default=150)
+    ap.add_argument("--settle-at", default=None)
     args = ap.parse_args()
+    kw = {} if args.settle_at is None else {
+        "settle_at": None if args.settle_at == "none" else float(args.settle_at)}
     views = positions(args.players, args.decisions)
     for it in args.iterations:
-        bot = MonteCarloBot(iterations=it)
+        bot = MonteCarloBot(iterations=it, **kw)
         bot.act(*views[0], random.Random(0))  # compile or load the kernels
         start = time.process_time()
+        sampled = 0
         for i, (view, legal) in enumerate(views):
             bot.act(view, legal, random.Random(i))
+            sampled += bot.last_worlds
         took = (time.process_time() - start) / len(views)
         print(f"{args.players} players, {it} positions: {len(views)} decisions, "
-              f"{took * 1000:.1f} ms of process time per decision", flush=True)
+              f"{took * 1000:.1f} ms of process time per decision, "
+              f"{sampled / len(views):.0f} positions sampled on average", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ determinization that samples hidden cards from what the seat knows (rules 1.15).
 from __future__ import annotations
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -12,7 +13,12 @@ from regalia.bots import bot_names, make_bot
 from regalia.bots.regicide.belief import Knowledge, _conserved, determinize
 from regalia.bots.regicide.ismcts import ISMCTSBot
 from regalia.bots.regicide.wishes import wish_rule
-from regalia.bots.regicide.montecarlo import POLICY_LEAN, MonteCarloBot, policy_candidates
+from regalia.bots.regicide.montecarlo import (
+    POLICY_LEAN,
+    SETTLE_AT,
+    MonteCarloBot,
+    policy_candidates,
+)
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import mask_texts
@@ -302,6 +308,64 @@ def test_sampling_stops_once_one_candidate_is_left(monkeypatch):
             done.append(bot.last_worlds)
     assert calls and min(calls) >= 2
     assert max(done) == 256 and min(done) < 256
+
+
+def test_a_choice_is_decided_once_the_lean_leader_is_ahead_of_every_other_by_sigma_errors():
+    """``MonteCarloBot._decided``: the candidate chosen with the lean counted must lead each
+    other alive candidate by more than ``sigma`` standard errors of their paired
+    difference."""
+    n = 100
+    sums = np.array([50.0, 52.0, 40.0])  # means 0.50, 0.52, 0.40; candidate 0 gets the lean
+    sq = np.zeros((3, 3))
+    sq[0, 1] = sq[1, 0] = n * (0.05**2 + 0.02**2)  # paired difference: sd 0.05, se 0.005
+    sq[0, 2] = sq[2, 0] = n * (0.1**2 + 0.10**2)
+    sq[1, 2] = sq[2, 1] = n * (0.1**2 + 0.12**2)
+    alive = np.ones(3, bool)
+    # Lean 0.05: 0.55 against 0.52 is 6 standard errors, against 0.40 is 15.
+    assert MonteCarloBot._decided(sums, sq, alive, n, 2.0, 0.05)
+    assert not MonteCarloBot._decided(sums, sq, alive, n, 7.0, 0.05)
+    # Lean 0.03: 0.53 against 0.52 is 2 standard errors, not more.
+    assert not MonteCarloBot._decided(sums, sq, alive, n, 2.0, 0.03)
+    # No lean: candidate 1 leads 0 by 4 standard errors and 2 by 12.
+    assert MonteCarloBot._decided(sums, sq, alive, n, 2.0, 0.0)
+    assert not MonteCarloBot._decided(sums, sq, alive, n, 5.0, 0.0)
+    # A pruned candidate does not count.
+    assert MonteCarloBot._decided(sums, sq, np.array([True, False, True]), n, 7.0, 0.05)
+    # With a time budget, a settled choice ends the search once half the budget is spent:
+    # 0.50 and 0.51, a paired difference of 1 standard error (0.01) that the pruning keeps,
+    # decided by the lean (0.55 against 0.51).
+    sums, sq = np.array([50.0, 51.0]), np.zeros((2, 2))
+    sq[0, 1] = sq[1, 0] = n * (0.1**2 + 0.01**2)
+    bot, now = MonteCarloBot(budget=10.0), time.perf_counter()
+    for start, settle_at, over in ((now, 0.5, False), (now - 5.0, 0.5, True),
+                                   (now - 5.0, None, False), (now - 5.0, 0.6, False)):
+        alive = np.ones(2, bool)
+        bot.settle_at = settle_at
+        assert bot._settled(sums, sq, alive, n, start, 10.0, 4) is over
+        assert alive.all()
+    assert not bot._settled(sums, sq, np.ones(2, bool), n, now - 5.0, 10.0, 1)  # no lean
+
+
+def test_a_settled_search_stops_once_half_its_effort_is_spent():
+    """``settle_at`` (default ``SETTLE_AT``, a half): with partners, a decision stops
+    between half of ``iterations`` and ``iterations`` once the choice is settled, in some
+    positions before ``iterations``; in solo (no lean) the pruning alone already stops a
+    settled search, so the decisions and the positions sampled are those without it."""
+    assert SETTLE_AT == 0.5
+    bot, plain = MonteCarloBot(iterations=256), MonteCarloBot(iterations=256, settle_at=None)
+    fewer = 0
+    for i, s in enumerate(_positions(4, 3, 60)):
+        view, legal = G.view(s, s.current), G.legal_actions(s)
+        assert bot.act(view, legal, random.Random(i)) in legal
+        plain.act(view, legal, random.Random(i))
+        # The same draws up to the stop: it stops at plain's count or earlier, not before 128.
+        assert bot.last_worlds == plain.last_worlds or 128 <= bot.last_worlds < plain.last_worlds
+        fewer += bot.last_worlds < plain.last_worlds
+    assert fewer >= 3
+    for i, s in enumerate(_positions(1, 3, 60)):
+        view, legal = G.view(s, 0), G.legal_actions(s)
+        assert bot.act(view, legal, random.Random(i)) == plain.act(view, legal, random.Random(i))
+        assert bot.last_worlds == plain.last_worlds
 
 
 def test_rollouts_use_the_bots_noise_and_the_policy_plays_out_with_it(monkeypatch):

@@ -19,7 +19,9 @@ For each decision the bot
    from that stream;
 4. after each batch drops candidates that are clearly behind (a paired comparison with the
    leader), and stops at the time budget (``budget`` seconds, default ``DEFAULT_BUDGET``) or
-   after ``iterations`` sampled positions;
+   after ``iterations`` sampled positions, or, once a share ``settle_at`` of that effort is
+   spent, as soon as the choice is settled (with partners: the candidate chosen, the
+   policy's lean counted, is ahead of every other by ``prune_sigma`` standard errors);
 5. returns the candidate with the best mean rollout value, the policy's first candidate
    given ``policy_lean`` more with partners (1 for a win, otherwise 0.9 x the
    fraction of the twelve enemies defeated; with ``medal`` > 0 a solo win is worth
@@ -59,6 +61,7 @@ POLICY_LEAN = 0.05  # the policy's first candidate's bonus with partners (README
 PARTNER_TAU = 3.0  # the temperature of the partners' model with partners (``partners``)
 PARTNER_EPS = 0.2  # its uniform share
 PARTNER_POOL = 4  # positions drawn per position kept, as a multiple
+SETTLE_AT = 0.5  # the share of a decision's effort after which a settled choice is final
 
 
 def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
@@ -208,7 +211,11 @@ class MonteCarloBot:
     ``partner_tau``, ``partner_eps``, ``partner_pool``: sampled positions resampled by the
     likelihood of the partners' decisions seen in the log (``partners``; the softmax's
     temperature in points of hand value, default ``PARTNER_TAU`` with partners, 0 = off;
-    the uniform share; the pool's size as a multiple of the batch).
+    the uniform share; the pool's size as a multiple of the batch); ``settle_at``: once
+    that share of the effort is spent (of ``iterations`` positions, or of the ``budget``'s
+    seconds), the search stops when the choice can no longer change by the pruning test
+    with the lean counted (``_decided``; default ``SETTLE_AT``, None: never; in solo, with
+    no lean, the pruning alone already stops a settled search, so it changes nothing).
     """
 
     name = "montecarlo"
@@ -219,7 +226,9 @@ class MonteCarloBot:
                  prune_sigma: float = 2.0, rollout_noise: float = 0.0,
                  policy_lean: float | None = None, partner_tau: float | None = None,
                  partner_eps: float = PARTNER_EPS,
-                 partner_pool: int = PARTNER_POOL) -> None:
+                 partner_pool: int = PARTNER_POOL,
+                 settle_at: float | None = SETTLE_AT) -> None:
+        self.settle_at = settle_at
         self.policy_lean = policy_lean
         self.partner_tau = partner_tau
         self.partner_eps = partner_eps
@@ -243,6 +252,7 @@ class MonteCarloBot:
             budget: float | None = None) -> int:
         start = time.perf_counter()
         budget = self.budget if budget is None else budget
+        self.last_worlds = 0
         if len(legal) == 1:
             return legal[0]
         knowledge = Knowledge.from_view(view)
@@ -285,7 +295,7 @@ class MonteCarloBot:
             d = out[:, :, None] - out[:, None, :]
             sq[np.ix_(idx, idx)] += (d * d).sum(axis=0)
             worlds_done += b
-            if self._settled(sums, sq, alive, worlds_done, start, budget):
+            if self._settled(sums, sq, alive, worlds_done, start, budget, players):
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, sums / max(1, worlds_done), -np.inf)
@@ -341,7 +351,7 @@ class MonteCarloBot:
             d = table[:, live][:, :, None] - table[:, live][:, None, :]
             sq[np.ix_(live, live)] = (d * d).sum(axis=0)
             means = np.where(alive, sums / worlds_done, -np.inf)
-            if self._settled(sums, sq, alive, worlds_done, start, budget):
+            if self._settled(sums, sq, alive, worlds_done, start, budget, players):
                 break
         self.last_worlds = worlds_done
         means = np.where(alive, means, -np.inf)
@@ -369,15 +379,42 @@ class MonteCarloBot:
                                 self.partner_pool)
 
     def _settled(self, sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
-                 start: float, budget: float) -> bool:
+                 start: float, budget: float, players: int) -> bool:
         """After a batch, ``n`` positions sampled so far: prune (from ``min_worlds`` on);
-        True when the search is over: one candidate left, or, without ``iterations``, the
-        ``budget`` (seconds since ``start``) spent."""
+        True when the search is over: one candidate left, the choice settled
+        (``_decided``) once ``settle_at`` of the effort is spent, or, without
+        ``iterations``, the ``budget`` (seconds since ``start``) spent."""
         if alive.sum() > 1 and n >= self.min_worlds:
             self._prune(sums, sq, alive, n, self.prune_sigma)
         if alive.sum() == 1:
             return True
-        return self.iterations is None and time.perf_counter() - start >= budget
+        spent = n / self.iterations if self.iterations else (
+            time.perf_counter() - start) / budget
+        if self.settle_at is not None and spent >= self.settle_at and self._decided(
+                sums, sq, alive, n, self.prune_sigma, self._lean(players)):
+            return True
+        return self.iterations is None and spent >= 1.0
+
+    @staticmethod
+    def _decided(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
+                 sigma: float, lean: float) -> bool:
+        """Whether the candidate the bot would choose now (the best mean, the first
+        candidate's given ``lean`` more) is ahead of every other alive candidate by more
+        than ``sigma`` standard errors of their paired difference over the ``n`` positions
+        sampled (``sums``, ``sq``, ``alive`` as in ``_prune``)."""
+        idx = np.flatnonzero(alive)
+        means = sums / n
+        lifted = means.copy()
+        lifted[0] += lean
+        lead = idx[int(np.argmax(lifted[idx]))]
+        for j in idx:
+            if j == lead:
+                continue
+            diff = means[lead] - means[j]
+            se = math.sqrt(max(sq[lead, j] / n - diff * diff, 1e-12) / n)
+            if lifted[lead] - lifted[j] <= sigma * se + 1e-9:
+                return False
+        return True
 
     @staticmethod
     def _prune(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
