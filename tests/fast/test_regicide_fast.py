@@ -139,8 +139,11 @@ def test_tuner_runs_a_generation():
 
 
 def test_bit_index_names_the_card_of_every_one_card_mask():
+    from regalia.fast._jit import _trailing_zeros_loop
+
     for c in range(54):
         assert F.bit_index(np.int64(1) << c) == c
+        assert _trailing_zeros_loop(np.int64(1) << c) == c  # the form without numba
     out = np.empty(3, np.int64)
     assert F.cards_of(np.int64((1 << 53) | (1 << 17) | 1), out) == 3
     assert list(out) == [0, 17, 53]

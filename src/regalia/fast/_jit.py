@@ -18,19 +18,27 @@ try:  # pragma: no cover - depends on the environment
             return _njit(**kwargs)(args[0])
         return _njit(*args, **kwargs)
 
-    # Count of trailing zero bits, one instruction (``tzcnt``) in compiled code.
-    from numba.cpython.unsafe.numbers import trailing_zeros
-
 except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
-
-    def trailing_zeros(m):
-        return (m & -m).bit_length() - 1
 
     def njit(*args, **kwargs):
         if args and callable(args[0]):
             return args[0]
         return lambda f: f
+
+
+def _trailing_zeros_loop(m):
+    """The number of zero bits below the lowest set bit of ``m`` (``m`` > 0)."""
+    n = 0
+    while (m >> n) & 1 == 0:
+        n += 1
+    return n
+
+
+try:  # one instruction (tzcnt) in compiled code; an internal of numba's
+    from numba.cpython.unsafe.numbers import trailing_zeros
+except ImportError:  # pragma: no cover - without numba, or a numba without it
+    trailing_zeros = njit(_trailing_zeros_loop)
 
 
 def refresh_cache_if_changed(module_file: str, *dependencies: str) -> None:
