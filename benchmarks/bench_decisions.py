@@ -12,10 +12,10 @@ machine's load::
     python benchmarks/bench_decisions.py [--players 4] [--iterations 128 256] [--decisions 150]
         [--settle-at none|SHARE]
 
-``--settle-at`` sets the bot's ``settle_at`` (``none``: a search never stops before its
-positions are all sampled, as before 2026-12-08); left out, the bot's default (a tree
-before that date has no such argument). Each line also gives the mean number of positions
-sampled per decision.
+``--settle-at SHARE`` sets the bot's ``settle_at`` (a settled search stops once that share
+of its positions is sampled; ``none``, the default, as the bot's; a tree before 2026-12-08
+has no such argument, so leave it out there). Each line also gives the mean number of
+positions sampled per decision.
 """
 
 from __future__ import annotations

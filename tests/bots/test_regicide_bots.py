@@ -13,12 +13,7 @@ from regalia.bots import bot_names, make_bot
 from regalia.bots.regicide.belief import Knowledge, _conserved, determinize
 from regalia.bots.regicide.ismcts import ISMCTSBot
 from regalia.bots.regicide.wishes import wish_rule
-from regalia.bots.regicide.montecarlo import (
-    POLICY_LEAN,
-    SETTLE_AT,
-    MonteCarloBot,
-    policy_candidates,
-)
+from regalia.bots.regicide.montecarlo import POLICY_LEAN, MonteCarloBot, policy_candidates
 from regalia.games.regicide import REGICIDE as G
 from regalia.games.regicide import actions as A
 from regalia.games.regicide.cards import mask_texts
@@ -336,7 +331,7 @@ def test_a_choice_is_decided_once_the_lean_leader_is_ahead_of_every_other_by_sig
     # decided by the lean (0.55 against 0.51).
     sums, sq = np.array([50.0, 51.0]), np.zeros((2, 2))
     sq[0, 1] = sq[1, 0] = n * (0.1**2 + 0.01**2)
-    bot, now = MonteCarloBot(budget=10.0), time.perf_counter()
+    bot, now = MonteCarloBot(budget=10.0, settle_at=0.5), time.perf_counter()
     for start, settle_at, over in ((now, 0.5, False), (now - 5.0, 0.5, True),
                                    (now - 5.0, None, False), (now - 5.0, 0.6, False)):
         alive = np.ones(2, bool)
@@ -347,12 +342,11 @@ def test_a_choice_is_decided_once_the_lean_leader_is_ahead_of_every_other_by_sig
 
 
 def test_a_settled_search_stops_once_half_its_effort_is_spent():
-    """``settle_at`` (default ``SETTLE_AT``, a half): with partners, a decision stops
-    between half of ``iterations`` and ``iterations`` once the choice is settled, in some
-    positions before ``iterations``; in solo (no lean) the pruning alone already stops a
-    settled search, so the decisions and the positions sampled are those without it."""
-    assert SETTLE_AT == 0.5
-    bot, plain = MonteCarloBot(iterations=256), MonteCarloBot(iterations=256, settle_at=None)
+    """``settle_at=0.5``: with partners, a decision stops between half of ``iterations``
+    and ``iterations`` once the choice is settled, in some positions before
+    ``iterations``; in solo (no lean) the pruning alone already stops a settled search, so
+    the decisions and the positions sampled are those without it (the default)."""
+    bot, plain = MonteCarloBot(iterations=256, settle_at=0.5), MonteCarloBot(iterations=256)
     fewer = 0
     for i, s in enumerate(_positions(4, 3, 60)):
         view, legal = G.view(s, s.current), G.legal_actions(s)

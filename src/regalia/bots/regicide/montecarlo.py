@@ -61,7 +61,6 @@ POLICY_LEAN = 0.05  # the policy's first candidate's bonus with partners (README
 PARTNER_TAU = 3.0  # the temperature of the partners' model with partners (``partners``)
 PARTNER_EPS = 0.2  # its uniform share
 PARTNER_POOL = 4  # positions drawn per position kept, as a multiple
-SETTLE_AT = 0.5  # the share of a decision's effort after which a settled choice is final
 
 
 def policy_candidates(st: np.ndarray, legal: Sequence[int], w: np.ndarray,
@@ -214,8 +213,9 @@ class MonteCarloBot:
     the uniform share; the pool's size as a multiple of the batch); ``settle_at``: once
     that share of the effort is spent (of ``iterations`` positions, or of the ``budget``'s
     seconds), the search stops when the choice can no longer change by the pruning test
-    with the lean counted (``_decided``; default ``SETTLE_AT``, None: never; in solo, with
-    no lean, the pruning alone already stops a settled search, so it changes nothing).
+    with the lean counted (``_decided``; None, the default: never; in solo, with no lean,
+    the pruning alone already stops a settled search, so it changes nothing there;
+    measured at four players in the README, "Settled choices", and not kept as a default).
     """
 
     name = "montecarlo"
@@ -227,7 +227,7 @@ class MonteCarloBot:
                  policy_lean: float | None = None, partner_tau: float | None = None,
                  partner_eps: float = PARTNER_EPS,
                  partner_pool: int = PARTNER_POOL,
-                 settle_at: float | None = SETTLE_AT) -> None:
+                 settle_at: float | None = None) -> None:
         self.settle_at = settle_at
         self.policy_lean = policy_lean
         self.partner_tau = partner_tau
