@@ -339,6 +339,16 @@ def test_a_choice_is_decided_once_the_lean_leader_is_ahead_of_every_other_by_sig
         assert bot._settled(sums, sq, alive, n, start, 10.0, 4) is over
         assert alive.all()
     assert not bot._settled(sums, sq, np.ones(2, bool), n, now - 5.0, 10.0, 1)  # no lean
+    # Not before min_worlds positions (8 here, a paired difference of sd 0.01, decided else).
+    few_sums, few_sq = np.array([4.0, 4.08]), np.zeros((2, 2))
+    few_sq[0, 1] = few_sq[1, 0] = 8 * (0.01**2 + 0.01**2)
+    assert MonteCarloBot._decided(few_sums, few_sq, np.ones(2, bool), 8, 2.0, 0.05)
+    bot.settle_at = 0.5
+    assert not bot._settled(few_sums, few_sq, np.ones(2, bool), 8, now - 5.0, 10.0, 4)
+    # A budget of 0 ends the search after one batch.
+    for settle_at in (0.5, None):
+        bot.settle_at = settle_at
+        assert bot._settled(sums, sq, np.ones(2, bool), n, now, 0.0, 4)
 
 
 def test_a_settled_search_stops_once_half_its_effort_is_spent():

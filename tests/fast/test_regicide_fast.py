@@ -191,3 +191,34 @@ def test_policy_choice_is_the_best_scored_legal_action_with_the_same_draws(playe
             suffer += st[F.PHASE] == F.PH_SUFFER
             F.apply(st, a, play)
     assert suffer > 100
+
+
+# The policy's scores (DEFAULT_WEIGHTS) of every legal action, in legal order, of the first
+# play-phase position after ``steps`` policy moves of a deal from ``new_rng(seed)``, as the
+# scoring of a1688a6 gave them (before the hand's value was passed in, b457919). Update
+# them only when the policy's scoring is meant to change.
+_SCORES_A1688A6 = {
+    (1, 3, 6): [11.0, 13.0, 12.8, 23.5, 13.0, 11.0, 11.2, 23.5, 11.0, 13.6, -13.0],
+    (2, 5, 9): [33.5, 27.5, 33.5, 37.5, 74.0, 60.4, 29.0, 35.0, 50.0, 54.0, 74.9, 73.3, 43.5,
+                32.0, 36.0, 56.9, 55.3, 45.5, 27.0],
+    (4, 7, 14): [12.0, 10.5, -485.0, -484.0, 9.0],
+}
+
+
+@pytest.mark.parametrize("players,seed,steps", sorted(_SCORES_A1688A6))
+def test_policy_scores_of_plays_are_unchanged(players, seed, steps):
+    rng = F.new_rng(seed)
+    st = F.new_game(players, rng)
+    buf = np.empty(F.MAX_ACTIONS, np.int64)
+    k = 0
+    while k < steps or st[F.PHASE] != F.PH_PLAY:
+        F.apply(st, P.choose(st, rng, P.DEFAULT_WEIGHTS, buf), rng)
+        k += 1
+    acts, scores = np.empty(F.MAX_ACTIONS, np.int64), np.empty(F.MAX_ACTIONS)
+    n = P.scored_actions(st, P.DEFAULT_WEIGHTS, acts, scores)
+    assert list(scores[:n]) == pytest.approx(_SCORES_A1688A6[players, seed, steps], abs=1e-9)
+    hand = int(st[F.HANDS + st[F.CUR]])
+    for a, score in zip(acts[:n], scores[:n]):
+        if a >> F.KIND_SHIFT == 1:
+            assert P.score_play(st, a & F.ARG_MASK, P.DEFAULT_WEIGHTS) == score
+            assert hand & int(a & F.ARG_MASK) == int(a & F.ARG_MASK)

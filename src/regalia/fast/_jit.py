@@ -36,7 +36,11 @@ def _trailing_zeros_loop(m):
 
 
 try:  # one instruction (tzcnt) in compiled code; an internal of numba's
+    from numba import config as _config
     from numba.cpython.unsafe.numbers import trailing_zeros
+
+    if _config.DISABLE_JIT:  # an intrinsic cannot run as plain Python
+        raise ImportError
 except ImportError:  # pragma: no cover - without numba, or a numba without it
     trailing_zeros = njit(_trailing_zeros_loop)
 

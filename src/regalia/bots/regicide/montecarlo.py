@@ -382,18 +382,20 @@ class MonteCarloBot:
                  start: float, budget: float, players: int) -> bool:
         """After a batch, ``n`` positions sampled so far: prune (from ``min_worlds`` on);
         True when the search is over: one candidate left, the choice settled
-        (``_decided``) once ``settle_at`` of the effort is spent, or, without
-        ``iterations``, the ``budget`` (seconds since ``start``) spent."""
+        (``_decided``) once ``settle_at`` of the effort and ``min_worlds`` positions are
+        spent, or, without ``iterations``, the ``budget`` (seconds since ``start``) spent."""
         if alive.sum() > 1 and n >= self.min_worlds:
             self._prune(sums, sq, alive, n, self.prune_sigma)
         if alive.sum() == 1:
             return True
-        spent = n / self.iterations if self.iterations else (
-            time.perf_counter() - start) / budget
-        if self.settle_at is not None and spent >= self.settle_at and self._decided(
-                sums, sq, alive, n, self.prune_sigma, self._lean(players)):
-            return True
-        return self.iterations is None and spent >= 1.0
+        elapsed = time.perf_counter() - start
+        if self.settle_at is not None and n >= self.min_worlds:
+            spent = n / self.iterations if self.iterations else (
+                elapsed / budget if budget > 0 else 1.0)
+            if spent >= self.settle_at and self._decided(
+                    sums, sq, alive, n, self.prune_sigma, self._lean(players)):
+                return True
+        return self.iterations is None and elapsed >= budget
 
     @staticmethod
     def _decided(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
