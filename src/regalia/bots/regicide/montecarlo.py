@@ -428,14 +428,10 @@ class MonteCarloBot:
         idx = np.flatnonzero(alive)
         means = sums / n
         lead = idx[int(np.argmax(means[idx]))]
-        for j in idx:
-            if j == lead:
-                continue
-            diff = means[lead] - means[j]
-            var = sq[lead, j] / n - diff * diff
-            se = math.sqrt(max(var, 1e-12) / n)
-            if diff > sigma * se + 1e-9:
-                alive[j] = False
+        diff = means[lead] - means[idx]
+        se = np.sqrt(np.maximum(sq[lead, idx] / n - diff * diff, 1e-12) / n)
+        behind = diff > sigma * se + 1e-9  # never the leader (diff 0)
+        alive[idx[behind]] = False
 
 
 def montecarlo_medal() -> MonteCarloBot:
