@@ -440,13 +440,11 @@ class Knowledge:
         self.template()
         out = np.empty((n, F.SIZE), np.int64)
         if self._stated is None:
-            self._stated = {}
-        stated = self._stated.get(wishes)
-        if stated is None:
-            stated = self._stated[wishes] = np.array(
-                [{"yes": 1, "no": -1}.get(w, 0) if wishes and q != self.seat else 0
+            self._stated = np.array(
+                [{"yes": 1, "no": -1}.get(w, 0) if q != self.seat else 0
                  for q, w in enumerate(self.view.get("preferences") or [])] + [0] * 4,
                 np.int64)[:4]
+        stated = self._stated if wishes else np.zeros(4, np.int64)
         done = np.zeros(n, bool)
         if self.consistent:
             if self._plan is None:
@@ -547,7 +545,7 @@ class Knowledge:
     _template = None
     _prepared = None
     _plan = None  # the compiled sampler's arrays (``sampler.plan_of``)
-    _stated = None  # the partners' stated wishes by ``wishes`` (``sample_arrays``)
+    _stated = None  # the partners' stated wishes, per seat (``sample_arrays``)
 
     def _prepare(self) -> tuple:
         """What every sample shares: forced and barred cards per heal, the time line, the

@@ -41,7 +41,6 @@ In 2-4 players each seat runs its own bot on its own view, so a bot knows only i
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from typing import Any, Sequence
@@ -409,14 +408,9 @@ class MonteCarloBot:
         lifted = means.copy()
         lifted[0] += lean
         lead = idx[int(np.argmax(lifted[idx]))]
-        for j in idx:
-            if j == lead:
-                continue
-            diff = means[lead] - means[j]
-            se = math.sqrt(max(sq[lead, j] / n - diff * diff, 1e-12) / n)
-            if lifted[lead] - lifted[j] <= sigma * se + 1e-9:
-                return False
-        return True
+        others = idx[idx != lead]
+        ahead = lifted[lead] - lifted[others]
+        return bool(np.all(ahead > sigma * _paired_se(means, sq, others, lead, n) + 1e-9))
 
     @staticmethod
     def _prune(sums: np.ndarray, sq: np.ndarray, alive: np.ndarray, n: int,
@@ -428,10 +422,17 @@ class MonteCarloBot:
         idx = np.flatnonzero(alive)
         means = sums / n
         lead = idx[int(np.argmax(means[idx]))]
-        diff = means[lead] - means[idx]
-        se = np.sqrt(np.maximum(sq[lead, idx] / n - diff * diff, 1e-12) / n)
-        behind = diff > sigma * se + 1e-9  # never the leader (diff 0)
-        alive[idx[behind]] = False
+        behind = means[lead] - means[idx] > sigma * _paired_se(means, sq, idx, lead, n) + 1e-9
+        alive[idx[behind]] = False  # never the leader (a difference of 0)
+
+
+def _paired_se(means: np.ndarray, sq: np.ndarray, idx: np.ndarray, lead: int,
+               n: int) -> np.ndarray:
+    """The standard errors, over ``n`` positions, of the paired differences between
+    candidate ``lead`` and each candidate of ``idx`` (``means``: (k,) mean values, ``sq``:
+    (k, k) sums of squared paired differences); a floor of 1e-12 on each variance."""
+    diff = means[lead] - means[idx]
+    return np.sqrt(np.maximum(sq[lead, idx] / n - diff * diff, 1e-12) / n)
 
 
 def montecarlo_medal() -> MonteCarloBot:
